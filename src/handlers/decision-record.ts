@@ -1,0 +1,48 @@
+import type { ActionType } from '../actions/intervention-actions.ts';
+import type { HandlerMode } from './intervention-handler.ts';
+import type { Lifecycle } from './lifecycle.ts';
+
+/**
+ * One handler evaluation: who decided what, where, how long it took, and
+ * whether it took effect. Delivered to `onDecision` hooks and attached to the
+ * result as `result.interventions.decisions`.
+ *
+ * @example
+ * ```ts
+ * const { decisions } = (await interventions.generateText({ model, tools, prompt })).interventions;
+ * for (const record of decisions.filter((record) => record.action === 'deny')) {
+ *   console.log(`${record.handler} denied ${record.toolName}: ${record.reason}`);
+ * }
+ * ```
+ */
+export interface DecisionRecord {
+  /** The handler's `name`. */
+  readonly handler: string;
+  readonly lifecycle: Lifecycle;
+  /** The action returned, or `'error'` when the handler failed with `onError: 'throw'`. */
+  readonly action: ActionType | 'error';
+  /** `deny`: the reason. */
+  readonly reason?: string;
+  /** `guide`: the feedback. */
+  readonly feedback?: string;
+  /** `confirm`: the prompt shown to the human. */
+  readonly prompt?: string;
+  /**
+   * Whether the action took effect. `false` for shadow handlers, for a
+   * transform or guide overridden by a later deny, and for actions that have
+   * no effect at this lifecycle point (see `warning`).
+   */
+  readonly enforced: boolean;
+  readonly mode: HandlerMode;
+  /** Wall time of the handler, in milliseconds. */
+  readonly durationMs: number;
+  /** What the handler threw (or the timeout / invalid-action error), if it failed. */
+  readonly error?: unknown;
+  /** Why an allowed action had no effect. */
+  readonly warning?: string;
+  /** The tool call evaluated (tool lifecycle points). */
+  readonly toolCallId?: string;
+  readonly toolName?: string;
+  /** The step evaluated, when known. */
+  readonly stepNumber?: number;
+}

@@ -1,0 +1,187 @@
+import type {
+  LanguageModelV4GenerateResult,
+} from '@ai-sdk/provider';
+import type { Context } from '@ai-sdk/provider-utils';
+import type {
+  Instructions,
+  LanguageModelCallOptions,
+  ModelMessage,
+  StepResult,
+  Tool,
+  ToolChoice,
+  ToolSet,
+} from 'ai';
+
+/**
+ * A tool call as handlers and hooks see it: AI SDK vocabulary, with the
+ * parsed and validated `input`.
+ *
+ * @example
+ * ```ts
+ * const call: ToolCallInfo = { toolCallId: 'call-1', toolName: 'weather', input: { city: 'Paris' } };
+ * ```
+ */
+export interface ToolCallInfo {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  input: unknown;
+}
+
+/** Fields every run-level event carries. */
+export interface RunEventContext {
+  /** The run's `runtimeContext` (trusted, server-side; never from the model). */
+  readonly runtimeContext: Context;
+  /** The run's abort signal, if the caller passed one. */
+  readonly abortSignal: AbortSignal | undefined;
+}
+
+/**
+ * Before the run starts (before any model call). Transform `messages`,
+ * `instructions` or `tools` (remove a tool, or edit its description).
+ *
+ * @example
+ * ```ts
+ * override beforeInvocation(event: BeforeInvocationEvent) {
+ *   return InterventionActions.transform<BeforeInvocationEvent>((draft) => {
+ *     draft.instructions = `${draft.instructions ?? ''}\nCurrent time: ${new Date().toISOString()}`;
+ *   });
+ * }
+ * ```
+ */
+export interface BeforeInvocationEvent extends RunEventContext {
+  readonly lifecycle: 'beforeInvocation';
+  /** The input messages of the run. */
+  messages: ModelMessage[];
+  /** The run's instructions (system prompt). */
+  instructions: Instructions | undefined;
+  /** The tools of the run, by name. */
+  tools: ToolSet;
+}
+
+/** Model settings a `beforeModelCall` transform may change for one step. */
+export type ModelCallSettings = LanguageModelCallOptions & {
+  toolChoice?: ToolChoice<ToolSet>;
+};
+
+/**
+ * Before each model call (each step). Transform `messages`, `instructions`,
+ * `activeTools` or `settings`; guide injects a user message; deny ends the
+ * run with the reason.
+ *
+ * @example
+ * ```ts
+ * override beforeModelCall(event: BeforeModelCallEvent) {
+ *   return event.stepNumber > 8
+ *     ? InterventionActions.guide('Wrap up: answer with what you have.')
+ *     : InterventionActions.proceed();
+ * }
+ * ```
+ */
+export interface BeforeModelCallEvent extends RunEventContext {
+  readonly lifecycle: 'beforeModelCall';
+  readonly stepNumber: number;
+  /** The steps completed so far. */
+  readonly steps: ReadonlyArray<StepResult<ToolSet>>;
+  /** The messages about to be sent. */
+  messages: ModelMessage[];
+  instructions: Instructions | undefined;
+  /** The names of the tools the model may call in this step. */
+  activeTools: string[];
+  /** Settings for this step (only what you set is changed). */
+  settings: ModelCallSettings;
+}
+
+/**
+ * After each model response, before its tool calls are decided. Guide
+ * discards the response and retries with the feedback (bounded by
+ * `maxGuideRetries`); transform edits `response.content`.
+ *
+ * @example
+ * ```ts
+ * override afterModelCall(event: AfterModelCallEvent) {
+ *   const text = event.response.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+ *   return /\bstupid\b/i.test(text)
+ *     ? InterventionActions.guide('Use a more professional tone.')
+ *     : InterventionActions.proceed();
+ * }
+ * ```
+ */
+export interface AfterModelCallEvent extends RunEventContext {
+  readonly lifecycle: 'afterModelCall';
+  /** The step number, or `undefined` when used through `interventions.middleware`. */
+  readonly stepNumber: number | undefined;
+  /** 0 for the first response of the step, then 1, 2, … for guided retries. */
+  readonly attempt: number;
+  /** The model's response, at the provider level. */
+  response: LanguageModelV4GenerateResult;
+}
+
+/**
+ * Before each tool call runs. Deny or guide: the tool does not run and the
+ * model gets a result it can read. Confirm: a human approves first.
+ * Transform: change `toolCall.input`.
+ *
+ * @example
+ * ```ts
+ * override beforeToolCall(event: BeforeToolCallEvent) {
+ *   const input = event.toolCall.input as Record<string, string>;
+ *   return input.database?.includes('prod')
+ *     ? InterventionActions.deny('Production database access is not allowed')
+ *     : InterventionActions.proceed();
+ * }
+ * ```
+ */
+export interface BeforeToolCallEvent extends RunEventContext {
+  readonly lifecycle: 'beforeToolCall';
+  /** The step number, or `undefined` outside a run (`guardTool`, `wrapTools`). */
+  readonly stepNumber: number | undefined;
+  toolCall: ToolCallInfo;
+  /** The tool definition (`undefined` for a tool the run does not have). */
+  readonly tool: Tool | undefined;
+  /** The messages the model saw when it made the call. */
+  readonly messages: ModelMessage[];
+  /**
+   * `true` when the call was approved by a human and is evaluated again on
+   * resume: a `confirm` then counts as answered, a `deny` still wins.
+   */
+  readonly approved: boolean;
+}
+
+/**
+ * After each tool call succeeds. Transform `result` (what the model sees).
+ *
+ * @example
+ * ```ts
+ * override afterToolCall(event: AfterToolCallEvent) {
+ *   return InterventionActions.transform<AfterToolCallEvent>((draft) => {
+ *     draft.result = JSON.parse(JSON.stringify(draft.result).replaceAll(/\d{3}-\d{2}-\d{4}/g, '[REDACTED]'));
+ *   });
+ * }
+ * ```
+ */
+export interface AfterToolCallEvent extends RunEventContext {
+  readonly lifecycle: 'afterToolCall';
+  readonly stepNumber: number | undefined;
+  readonly toolCall: ToolCallInfo;
+  readonly tool: Tool | undefined;
+  readonly messages: ModelMessage[];
+  /** The tool's result. */
+  result: unknown;
+}
+
+/**
+ * Any event a handler receives; discriminated on `lifecycle`.
+ *
+ * @example
+ * ```ts
+ * InterventionActions.transform((event: InterventionEvent) => {
+ *   if (event.lifecycle === 'beforeToolCall') event.toolCall.input = {};
+ * });
+ * ```
+ */
+export type InterventionEvent =
+  | BeforeInvocationEvent
+  | BeforeModelCallEvent
+  | AfterModelCallEvent
+  | BeforeToolCallEvent
+  | AfterToolCallEvent;

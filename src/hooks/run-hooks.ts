@@ -1,0 +1,176 @@
+import { InvalidHookResultError } from '../errors/invalid-hook-result-error.ts';
+import type { ToolCallInfo } from '../handlers/intervention-events.ts';
+import type { HookEntry } from './hook-registry.ts';
+import type {
+  HookName,
+  InterventionHooks,
+  OnResponseContext,
+  OnToolCallErrorContext,
+  OnToolCallResultContext,
+  PreRequestContext,
+  PreToolCallContext,
+  ProviderRequest,
+  ProviderResponse,
+} from './hook-types.ts';
+
+type ContextOf<K extends HookName> = Parameters<InterventionHooks[K]>[0];
+
+/** Runs observers in order, awaiting each; a throw propagates. */
+export async function runObservers<K extends HookName>(
+  entries: ReadonlyArray<HookEntry<K>>,
+  context: ContextOf<K>,
+): Promise<void> {
+  for (const { hook } of entries) {
+    await (hook as (context: ContextOf<K>) => unknown)(context);
+  }
+}
+
+/** Runs observers and swallows their throws (`onChatError`, `onChatAbort`). */
+export async function notifyObservers<K extends HookName>(
+  entries: ReadonlyArray<HookEntry<K>>,
+  context: ContextOf<K>,
+): Promise<void> {
+  for (const { hook } of entries) {
+    try {
+      await (hook as (context: ContextOf<K>) => unknown)(context);
+    } catch {
+      // a throw here must not replace the error or abort being reported
+    }
+  }
+}
+
+/** `preRequest`: a waterfall over the request that stops at `{ response }`. */
+export async function runPreRequest(
+  entries: ReadonlyArray<HookEntry<'preRequest'>>,
+  context: PreRequestContext,
+): Promise<
+  | { readonly request: ProviderRequest; readonly response?: undefined }
+  | { readonly request: ProviderRequest; readonly response: ProviderResponse }
+> {
+  let request = context.request;
+  for (const { hook, label } of entries) {
+    const returned: unknown = await hook({ ...context, request });
+    if (returned === undefined) continue;
+    if (isObjectWith(returned, 'response')) {
+      return { request, response: returned.response as ProviderResponse };
+    }
+    if (isObjectWith(returned, 'request')) {
+      request = returned.request as ProviderRequest;
+      continue;
+    }
+    throw invalid(label, returned, 'undefined, { request } or { response }');
+  }
+  return { request };
+}
+
+/** `onResponse`: a waterfall over the response; always drains. */
+export async function runOnResponse(
+  entries: ReadonlyArray<HookEntry<'onResponse'>>,
+  context: OnResponseContext,
+): Promise<ProviderResponse> {
+  let response = context.response;
+  for (const { hook, label } of entries) {
+    const returned: unknown = await hook({ ...context, response });
+    if (returned === undefined) continue;
+    if (!isObjectWith(returned, 'response')) {
+      throw invalid(label, returned, 'undefined or { response }');
+    }
+    response = returned.response as ProviderResponse;
+  }
+  return response;
+}
+
+/** What `preToolCall` hooks decided. */
+export type PreToolCallOutcome =
+  | { readonly type: 'call'; readonly call: ToolCallInfo }
+  | { readonly type: 'result'; readonly call: ToolCallInfo; readonly result: unknown }
+  | { readonly type: 'error'; readonly call: ToolCallInfo; readonly error: unknown };
+
+/**
+ * `preToolCall`: a waterfall over the call that stops at `{ error }` or
+ * `{ result }` (checked in that order).
+ */
+export async function runPreToolCall(
+  entries: ReadonlyArray<HookEntry<'preToolCall'>>,
+  context: PreToolCallContext,
+): Promise<PreToolCallOutcome> {
+  let call = context.call;
+  for (const { hook, label } of entries) {
+    const returned: unknown = await hook({ ...context, call });
+    if (returned === undefined) continue;
+    if (isObjectWith(returned, 'error')) {
+      return { type: 'error', call, error: returned.error };
+    }
+    if (isObjectWith(returned, 'result')) {
+      return { type: 'result', call, result: returned.result };
+    }
+    if (isObjectWith(returned, 'call')) {
+      const next = returned.call as Partial<ToolCallInfo> | null;
+      if (
+        next == null ||
+        typeof next !== 'object' ||
+        next.toolCallId !== call.toolCallId ||
+        next.toolName !== call.toolName
+      ) {
+        throw invalid(
+          label,
+          returned,
+          '{ call } with the same toolCallId and toolName (only its input may change)',
+        );
+      }
+      call = next as ToolCallInfo;
+      continue;
+    }
+    throw invalid(label, returned, 'undefined, { call }, { result } or { error }');
+  }
+  return { type: 'call', call };
+}
+
+/** `onToolCallResult`: a waterfall over the result; always drains. */
+export async function runOnToolCallResult(
+  entries: ReadonlyArray<HookEntry<'onToolCallResult'>>,
+  context: OnToolCallResultContext,
+): Promise<unknown> {
+  let result = context.result;
+  for (const { hook, label } of entries) {
+    const returned: unknown = await hook({ ...context, result });
+    if (returned === undefined) continue;
+    if (!isObjectWith(returned, 'result')) {
+      throw invalid(label, returned, 'undefined or { result }');
+    }
+    result = returned.result;
+  }
+  return result;
+}
+
+/** `onToolCallError`: a waterfall over the error; always drains. */
+export async function runOnToolCallError(
+  entries: ReadonlyArray<HookEntry<'onToolCallError'>>,
+  context: OnToolCallErrorContext,
+): Promise<unknown> {
+  let error = context.error;
+  for (const { hook, label } of entries) {
+    const returned: unknown = await hook({ ...context, error });
+    if (returned === undefined) continue;
+    if (!isObjectWith(returned, 'error')) {
+      throw invalid(label, returned, 'undefined or { error }');
+    }
+    error = returned.error;
+  }
+  return error;
+}
+
+function isObjectWith<KEY extends string>(
+  value: unknown,
+  key: KEY,
+): value is Record<KEY, unknown> {
+  return (
+    value != null &&
+    typeof value === 'object' &&
+    Object.prototype.hasOwnProperty.call(value, key)
+  );
+}
+
+function invalid(label: string, received: unknown, expected: string) {
+  return new InvalidHookResultError({ hook: label, received, expected });
+}

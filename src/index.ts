@@ -1,0 +1,90 @@
+// the runtime
+export {
+  createInterventions,
+  type Interventions,
+  type InterventionsGenerateText,
+  type InterventionsOptions,
+  type InterventionsResult,
+  type InterventionsStreamText,
+} from './runtime/create-interventions.ts';
+export type { InterventionsReport } from './runtime/interventions-run.ts';
+export { defaultWording, formatGuidance, type Wording } from './runtime/wording.ts';
+export { DENIED_FINISH_REASON } from './runtime/denied-model.ts';
+
+// handlers and actions
+export {
+  InterventionActions,
+  type ActionType,
+  type Confirm,
+  type Deny,
+  type Guide,
+  type InterventionAction,
+  type Proceed,
+  type Transform,
+} from './actions/intervention-actions.ts';
+export {
+  InterventionHandler,
+  type AfterModelCallAction,
+  type AfterToolCallAction,
+  type Awaitable,
+  type BeforeInvocationAction,
+  type BeforeModelCallAction,
+  type BeforeToolCallAction,
+  type HandlerMode,
+  type InterventionHandlerLike,
+  type OnError,
+} from './handlers/intervention-handler.ts';
+export { defineHandler } from './handlers/define-handler.ts';
+export type {
+  AfterModelCallEvent,
+  AfterToolCallEvent,
+  BeforeInvocationEvent,
+  BeforeModelCallEvent,
+  BeforeToolCallEvent,
+  InterventionEvent,
+  ModelCallSettings,
+  RunEventContext,
+  ToolCallInfo,
+} from './handlers/intervention-events.ts';
+export type { DecisionRecord } from './handlers/decision-record.ts';
+export type { GuideFeedback } from './handlers/evaluate-interventions.ts';
+export { ACTION_EFFECTS, LIFECYCLES, type Lifecycle } from './handlers/lifecycle.ts';
+
+// hooks
+export type {
+  ChatResponse,
+  HookName,
+  HooksConfig,
+  InterventionHooks,
+  ModelHookContext,
+  OnChatAbortContext,
+  OnChatDoneContext,
+  OnChatErrorContext,
+  OnChatStartContext,
+  OnDecisionContext,
+  OnMessageContext,
+  OnResponseContext,
+  OnResponseResult,
+  OnToolCallErrorContext,
+  OnToolCallErrorResult,
+  OnToolCallResultContext,
+  OnToolCallResultResult,
+  PreRequestContext,
+  PreRequestResult,
+  PreToolCallContext,
+  PreToolCallResult,
+  ProviderRequest,
+  ProviderResponse,
+  ToolHookContext,
+} from './hooks/hook-types.ts';
+
+// errors
+export { InterventionsError, type InterventionsErrorCode } from './errors/interventions-error.ts';
+export { InterventionHandlerError } from './errors/intervention-handler-error.ts';
+export { HandlerTimeoutError } from './errors/handler-timeout-error.ts';
+export { InvalidActionError } from './errors/invalid-action-error.ts';
+export { InvalidHandlerError } from './errors/invalid-handler-error.ts';
+export { InvalidHookError } from './errors/invalid-hook-error.ts';
+export { InvalidHookResultError } from './errors/invalid-hook-result-error.ts';
+export { InvocationDeniedError } from './errors/invocation-denied-error.ts';
+export { ToolCallBlockedError } from './errors/tool-call-blocked-error.ts';

@@ -1,0 +1,184 @@
+import { getErrorMessage, type Context } from '@ai-sdk/provider-utils';
+import {
+  wrapLanguageModel,
+  type LanguageModel,
+  type ModelMessage,
+  type PrepareStepFunction,
+  type StepResult,
+  type ToolApprovalConfiguration,
+  type ToolCallRepairFunction,
+  type ToolSet,
+} from 'ai';
+import { resolveLanguageModel } from 'ai/internal';
+import type { ModelCallSettings } from '../handlers/intervention-events.ts';
+import type { ChatResponse } from '../hooks/hook-types.ts';
+import { runOnToolCallError } from '../hooks/run-hooks.ts';
+import { getOwn } from '../util/get-own.ts';
+import { createModelMiddleware } from './create-model-middleware.ts';
+import { guardToolSet } from './guard-tool-set.ts';
+import { needsExecuteGuard } from './guard-execute.ts';
+import type { InterventionsRun } from './interventions-run.ts';
+import { createRunPrepareStep } from './run-prepare-step.ts';
+import { createRunToolApproval } from './run-tool-approval.ts';
+
+/** The options of `generateText` / `streamText`, as far as the runtime touches them. */
+export interface CallOptions {
+  model: LanguageModel;
+  tools?: ToolSet;
+  toolApproval?: ToolApprovalConfiguration<ToolSet, Context>;
+  prepareStep?: PrepareStepFunction<ToolSet, Context>;
+  repairToolCall?: ToolCallRepairFunction<ToolSet>;
+  experimental_repairToolCall?: ToolCallRepairFunction<ToolSet>;
+  activeTools?: readonly string[];
+  abortSignal?: AbortSignal;
+  runtimeContext?: Context;
+  prompt?: string | ModelMessage[];
+  messages?: ModelMessage[];
+  onStepEnd?: (step: StepResult<ToolSet>) => unknown;
+  onStepFinish?: (step: StepResult<ToolSet>) => unknown;
+  experimental_toolApprovalSecret?: string | Uint8Array;
+  [option: string]: unknown;
+}
+
+const SETTING_KEYS = [
+  'maxOutputTokens',
+  'temperature',
+  'topP',
+  'topK',
+  'presencePenalty',
+  'frequencyPenalty',
+  'stopSequences',
+  'seed',
+  'reasoning',
+  'toolChoice',
+] as const;
+
+/**
+ * The SDK options of a run: the caller's options, with each extension point
+ * the run needs composed in front of the caller's own (their `prepareStep`,
+ * `toolApproval`, `repairToolCall` and callbacks still run). A layer that no
+ * hook or handler uses is not installed.
+ */
+export function composeRunOptions<OPTIONS extends CallOptions>(
+  run: InterventionsRun,
+  options: OPTIONS,
+): OPTIONS {
+  const { hooks, handlers } = run.snapshot;
+  const composed: CallOptions = { ...options };
+
+  if (run.abortSignal !== options.abortSignal) composed.abortSignal = run.abortSignal;
+
+  const needsModel =
+    hooks.preRequest.length > 0 ||
+    hooks.onResponse.length > 0 ||
+    handlers.afterModelCall.length > 0 ||
+    handlers.beforeToolCall.length > 0;
+  const wrapped = new WeakMap<object, LanguageModel>();
+  const wrapModel = (model: LanguageModel): LanguageModel => {
+    if (!needsModel) return model;
+    const resolved = resolveLanguageModel(model);
+    let result = wrapped.get(resolved);
+    if (result === undefined) {
+      result = wrapLanguageModel({ model: resolved, middleware: createModelMiddleware(() => run) });
+      wrapped.set(resolved, result);
+    }
+    return result;
+  };
+  composed.model = wrapModel(options.model);
+
+  if (options.tools !== undefined && needsExecuteGuard(run)) {
+    composed.tools = guardToolSet(options.tools, () => run);
+  }
+  if (handlers.beforeToolCall.length > 0) {
+    composed.toolApproval = createRunToolApproval({ run, toolApproval: options.toolApproval });
+  }
+  if (hooks.onToolCallError.length > 0) {
+    composed.repairToolCall = createRunRepair(run, options.repairToolCall ?? options.experimental_repairToolCall);
+    delete composed.experimental_repairToolCall;
+  }
+
+  const settings: ModelCallSettings = {};
+  for (const key of SETTING_KEYS) {
+    if (options[key] !== undefined) Object.assign(settings, { [key]: options[key] });
+  }
+  composed.prepareStep = createRunPrepareStep({
+    run,
+    prepareStep: options.prepareStep,
+    settings,
+    activeTools: options.activeTools,
+    wrapModel,
+  });
+
+  if (hooks.onMessage.length > 0) {
+    const user = options.onStepEnd ?? options.onStepFinish;
+    composed.onStepEnd = async (step: StepResult<ToolSet>) => {
+      try {
+        await user?.(step);
+      } catch {
+        // the SDK ignores callback errors; so do we
+      }
+      await run.critical(() => run.commitMessages(step.response.messages)).catch(() => {});
+    };
+    delete composed.onStepFinish;
+  }
+
+  if (run.snapshot.approvalSecret !== undefined && options.experimental_toolApprovalSecret === undefined) {
+    composed.experimental_toolApprovalSecret = run.snapshot.approvalSecret;
+  }
+  return composed as OPTIONS;
+}
+
+/**
+ * `onToolCallError` for calls that never reach `execute` (unknown tool,
+ * invalid input): the SDK hands them to `repairToolCall`. The caller's repair
+ * runs first; if it does not repair the call, the hooks see the SDK's error
+ * and may replace it: the replacement is what the model reads next.
+ */
+function createRunRepair(
+  run: InterventionsRun,
+  repair: ToolCallRepairFunction<ToolSet> | undefined,
+): ToolCallRepairFunction<ToolSet> {
+  return async (options) => {
+    const repaired = repair === undefined ? null : await repair(options);
+    if (repaired != null) return repaired;
+    const { toolCall } = options;
+    const error = await run.critical(() =>
+      runOnToolCallError(run.snapshot.hooks.onToolCallError, {
+        call: { toolCallId: toolCall.toolCallId, toolName: toolCall.toolName, input: parseInput(toolCall.input) },
+        tool: getOwn(run.tools, toolCall.toolName),
+        error: options.error,
+        messages: options.messages,
+        runtimeContext: run.runtimeContext,
+        stepNumber: run.stepNumber,
+        abortSignal: run.abortSignal,
+      }),
+    );
+    if (error !== options.error) run.errorRewrites.set(toolCall.toolCallId, getErrorMessage(error));
+    return null;
+  };
+}
+
+function parseInput(input: string): unknown {
+  try {
+    return JSON.parse(input);
+  } catch {
+    return input;
+  }
+}
+
+/** What `onChatDone` reports, from a result or an `onEnd` event. */
+export function chatResponseOf(result: {
+  readonly text: string;
+  readonly finishReason: ChatResponse['finishReason'];
+  readonly usage: ChatResponse['usage'];
+  readonly steps: ChatResponse['steps'];
+  readonly responseMessages: ChatResponse['responseMessages'];
+}): ChatResponse {
+  return {
+    text: result.text,
+    finishReason: result.finishReason,
+    usage: result.usage,
+    steps: result.steps,
+    responseMessages: result.responseMessages,
+  };
+}

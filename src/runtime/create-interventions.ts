@@ -1,0 +1,294 @@
+import type { LanguageModelV4Middleware } from '@ai-sdk/provider';
+import { generateText, streamText, type ToolSet } from 'ai';
+import { InvalidHandlerError } from '../errors/invalid-handler-error.ts';
+import type { InterventionHandlerLike } from '../handlers/intervention-handler.ts';
+import {
+  registerHandler,
+  type RegisteredHandler,
+} from '../handlers/registered-handler.ts';
+import { HookRegistry } from '../hooks/hook-registry.ts';
+import type { HookName, HooksConfig, InterventionHooks } from '../hooks/hook-types.ts';
+import {
+  chatResponseOf,
+  composeRunOptions,
+  type CallOptions,
+} from './compose-run-options.ts';
+import { createModelMiddleware } from './create-model-middleware.ts';
+import { guardToolsStandalone } from './guard-tools-standalone.ts';
+import {
+  InterventionsRun,
+  type InterventionsReport,
+} from './interventions-run.ts';
+import {
+  buildHandlerLists,
+  type HandlerLists,
+  type RuntimeSnapshot,
+} from './runtime-snapshot.ts';
+import { StandaloneScope } from './standalone-scope.ts';
+import { defaultWording, type Wording } from './wording.ts';
+
+/** Options of {@link createInterventions}. */
+export interface InterventionsOptions {
+  /** Intervention handlers, evaluated in this order. Names must be unique. */
+  readonly handlers?: readonly InterventionHandlerLike[];
+  /** Hooks by event: one function or a list. More can be added with `addHook`. */
+  readonly hooks?: HooksConfig;
+  /** Replace any of the texts the model reads after a decision. */
+  readonly wording?: Partial<Wording>;
+  /**
+   * How many times an `afterModelCall` guide may discard a response and
+   * retry the model within one step. Default 2; after that the response is
+   * kept and the guide is recorded as not enforced.
+   */
+  readonly maxGuideRetries?: number;
+  /**
+   * A secret that signs approval requests (HMAC), so a forged or edited
+   * `tool-approval-response` never executes anything. Used as
+   * `experimental_toolApprovalSecret` when a call does not set its own.
+   */
+  readonly approvalSecret?: string | Uint8Array;
+}
+
+/** What the wrappers add to a result: `result.interventions`. */
+export interface InterventionsResult {
+  readonly interventions: InterventionsReport;
+}
+
+/*
+ * The wrappers keep `generateText` / `streamText`'s full generic signatures:
+ * TypeScript carries a generic function through these identity helpers, so
+ * the types below are exactly the SDK's, with `interventions` added to the
+ * result.
+ */
+const withResult = <A extends unknown[], R>(
+  fn: (...args: A) => Promise<R>,
+): ((...args: A) => Promise<R & InterventionsResult>) => fn as never;
+const withStreamResult = <A extends unknown[], R>(
+  fn: (...args: A) => R,
+): ((...args: A) => R & InterventionsResult) => fn as never;
+const generateTextSignature = /* @__PURE__ */ withResult(generateText);
+const streamTextSignature = /* @__PURE__ */ withStreamResult(streamText);
+
+/** `generateText`'s exact signature, with `interventions` on the result. */
+export type InterventionsGenerateText = typeof generateTextSignature;
+/** `streamText`'s exact signature, with `interventions` on the result. */
+export type InterventionsStreamText = typeof streamTextSignature;
+
+/**
+ * The runtime: hooks and intervention handlers, and the wrappers that put
+ * them around AI SDK calls, tools, models and agents.
+ *
+ * @example
+ * ```ts
+ * const interventions = createInterventions({ handlers: [new ToolGuard(['delete_file'])] });
+ * const result = await interventions.generateText({ model, tools, prompt: 'Clean up the temp directory' });
+ * console.log(result.text, result.interventions.decisions);
+ * ```
+ */
+export interface Interventions {
+  /**
+   * `generateText`, with every hook and handler applied. Same options, same
+   * result, plus `result.interventions`.
+   *
+   * @example
+   * ```ts
+   * const { text, interventions: report } = await interventions.generateText({
+   *   model, tools, stopWhen: isStepCount(5), prompt: 'What is the weather in Paris?',
+   * });
+   * ```
+   */
+  readonly generateText: InterventionsGenerateText;
+  /**
+   * `streamText`, with every hook and handler applied. Returns synchronously;
+   * streaming stays streaming (see the README for when text is held back).
+   *
+   * @example
+   * ```ts
+   * const result = interventions.streamText({ model, tools, messages });
+   * for await (const text of result.textStream) process.stdout.write(text);
+   * ```
+   */
+  readonly streamText: InterventionsStreamText;
+  /**
+   * Registers a handler last; returns an idempotent disposer.
+   *
+   * @example
+   * ```ts
+   * const dispose = interventions.use(new ToolGuard(['delete_file']));
+   * dispose();
+   * ```
+   */
+  use(handler: InterventionHandlerLike): () => void;
+  /**
+   * Registers a hook last for `event`; returns an idempotent disposer.
+   *
+   * @example
+   * ```ts
+   * const dispose = interventions.addHook('onMessage', ({ message }) => {
+   *   if (message.role === 'assistant') console.log('assistant said:', message.content);
+   * });
+   * dispose();
+   * ```
+   */
+  addHook<K extends HookName>(event: K, hook: InterventionHooks[K]): () => void;
+  /**
+   * Guards tools for a plain `generateText` / `streamText` / `ToolLoopAgent`:
+   * the same `ToolSet` type back, every tool covered.
+   *
+   * @example
+   * ```ts
+   * const result = await generateText({ model, tools: interventions.wrapTools(tools), prompt });
+   * ```
+   */
+  wrapTools<TOOLS extends ToolSet>(tools: TOOLS): TOOLS;
+  /**
+   * A `LanguageModelV4Middleware` running the model-level hooks
+   * (`preRequest`, `onResponse`) and `afterModelCall` handlers on any model.
+   *
+   * @example
+   * ```ts
+   * const model = wrapLanguageModel({ model: openai('gpt-5-mini'), middleware: interventions.middleware });
+   * ```
+   */
+  readonly middleware: LanguageModelV4Middleware;
+  /** The registered handlers, in evaluation order. */
+  readonly handlers: readonly InterventionHandlerLike[];
+}
+
+/**
+ * Creates the runtime.
+ *
+ * @example
+ * ```ts
+ * import { createInterventions, InterventionActions, InterventionHandler, type BeforeToolCallEvent } from 'ai-interventions';
+ *
+ * class EnvironmentGuard extends InterventionHandler {
+ *   readonly name = 'environment-guard';
+ *   override beforeToolCall(event: BeforeToolCallEvent) {
+ *     const input = event.toolCall.input as Record<string, string>;
+ *     return input.database?.includes('prod')
+ *       ? InterventionActions.deny('Production database access is not allowed')
+ *       : InterventionActions.proceed();
+ *   }
+ * }
+ *
+ * const interventions = createInterventions({ handlers: [new EnvironmentGuard()] });
+ * ```
+ */
+export function createInterventions(options: InterventionsOptions = {}): Interventions {
+  const hooks = new HookRegistry(options.hooks);
+  const wording: Wording = { ...defaultWording, ...options.wording };
+  const maxGuideRetries = options.maxGuideRetries ?? 2;
+  if (!Number.isInteger(maxGuideRetries) || maxGuideRetries < 0) {
+    throw new TypeError(`maxGuideRetries must be a non-negative integer, received ${String(options.maxGuideRetries)}.`);
+  }
+  let registered: readonly RegisteredHandler[] = [];
+  let lists: HandlerLists = buildHandlerLists(registered);
+
+  const use = (handler: InterventionHandlerLike): (() => void) => {
+    const entry = registerHandler(handler);
+    if (registered.some((other) => other.name === entry.name)) {
+      throw new InvalidHandlerError({
+        handlerName: entry.name,
+        code: 'duplicate-handler',
+        message: `Two intervention handlers are named "${entry.name}"; handler names must be unique.`,
+      });
+    }
+    registered = [...registered, entry];
+    lists = buildHandlerLists(registered);
+    let disposed = false;
+    return () => {
+      if (disposed) return;
+      disposed = true;
+      registered = registered.filter((other) => other !== entry);
+      lists = buildHandlerLists(registered);
+    };
+  };
+  for (const handler of options.handlers ?? []) use(handler);
+
+  const snapshot = (): RuntimeSnapshot => ({
+    handlers: lists,
+    hooks: hooks.snapshot(),
+    wording,
+    maxGuideRetries,
+    approvalSecret: options.approvalSecret,
+  });
+
+  const runGenerateText = async (callOptions: CallOptions) => {
+    const current = snapshot();
+    if (isIdle(current)) return attach(await generateText(callOptions as never), EMPTY_REPORT);
+    const run = new InterventionsRun({ snapshot: current, input: callOptions, ownAbort: true });
+    try {
+      const result = await generateText(composeRunOptions(run, callOptions) as never);
+      if (run.failed !== undefined) throw run.failed.error;
+      await run.complete(chatResponseOf(result));
+      return attach(result, run.report);
+    } catch (error) {
+      throw await run.end(error);
+    }
+  };
+
+  const runStreamText = (callOptions: CallOptions) => {
+    const current = snapshot();
+    if (isIdle(current)) return attach(streamText(callOptions as never), EMPTY_REPORT);
+    const run = new InterventionsRun({ snapshot: current, input: callOptions, ownAbort: true });
+    const composed = composeRunOptions(run, callOptions);
+    const onEnd = callOptions.onEnd ?? callOptions.onFinish;
+    const onError = callOptions.onError;
+    const onAbort = callOptions.onAbort;
+    composed.onEnd = async (event: Parameters<typeof chatResponseOf>[0]) => {
+      await ignoreErrors(() => (onEnd as ((event: unknown) => unknown) | undefined)?.(event));
+      try {
+        await run.complete(chatResponseOf(event));
+      } catch (error) {
+        await run.end(error);
+      }
+    };
+    delete composed.onFinish;
+    composed.onError = async (event: { error: unknown }) => {
+      const handled = onError === undefined
+        ? console.error(event.error)
+        : await (onError as (event: unknown) => unknown)(event);
+      await run.end(event.error);
+      return handled;
+    };
+    composed.onAbort = async (event: { reason?: unknown }) => {
+      await ignoreErrors(() => (onAbort as ((event: unknown) => unknown) | undefined)?.(event));
+      await run.aborted(event.reason);
+    };
+    return attach(streamText(composed as never), run.report);
+  };
+
+  return {
+    generateText: runGenerateText as unknown as Interventions['generateText'],
+    streamText: runStreamText as unknown as Interventions['streamText'],
+    use,
+    addHook: (event, hook) => hooks.add(event, hook),
+    wrapTools: (tools) => guardToolsStandalone(tools, snapshot),
+    middleware: createModelMiddleware(() => new StandaloneScope(snapshot())),
+    get handlers() {
+      return registered.map((entry) => entry.handler);
+    },
+  };
+}
+
+const EMPTY_REPORT: InterventionsReport = Object.freeze({ decisions: Object.freeze([]) });
+
+function isIdle({ handlers, hooks }: RuntimeSnapshot): boolean {
+  if (handlers.all.length > 0) return false;
+  for (const list of Object.values(hooks)) if (list.length > 0) return false;
+  return true;
+}
+
+function attach<RESULT extends object>(result: RESULT, report: InterventionsReport): RESULT & InterventionsResult {
+  Object.defineProperty(result, 'interventions', { value: report, enumerable: false, configurable: true });
+  return result as RESULT & InterventionsResult;
+}
+
+async function ignoreErrors(work: () => unknown): Promise<void> {
+  try {
+    await work();
+  } catch {
+    // the SDK ignores callback errors; so do we
+  }
+}

@@ -1,0 +1,232 @@
+import type {
+  LanguageModelV4CallOptions,
+  LanguageModelV4GenerateResult,
+  LanguageModelV4Middleware,
+  LanguageModelV4StreamPart,
+  LanguageModelV4StreamResult,
+  LanguageModelV4Usage,
+} from '@ai-sdk/provider';
+import type { Context } from '@ai-sdk/provider-utils';
+import type { AfterModelCallEvent } from '../handlers/intervention-events.ts';
+import { runOnResponse, runPreRequest } from '../hooks/run-hooks.ts';
+import { collectStream } from '../model/collect-stream.ts';
+import { partsToStream, responseToParts } from '../model/response-to-stream.ts';
+import { cloneResponseEvent } from './drafts.ts';
+import type { ToolScope } from './tool-scope.ts';
+
+/** What the model layer needs from a run (or from the standalone runtime). */
+export interface ModelScope extends Pick<ToolScope, 'snapshot' | 'evaluate' | 'critical' | 'ensureStarted'> {
+  readonly runtimeContext: Context | undefined;
+  readonly stepNumber: number | undefined;
+  /** The run's decision pass over a response's tool calls (runs only). */
+  decideToolCalls?(response: LanguageModelV4GenerateResult): Promise<LanguageModelV4GenerateResult>;
+  /** Whether the decision pass has anything to do. */
+  readonly decidesToolCalls: boolean;
+}
+
+/** A provider stream carried an error: it is replayed as it came. */
+class FailedStream {
+  readonly parts: readonly LanguageModelV4StreamPart[];
+  constructor(parts: readonly LanguageModelV4StreamPart[]) {
+    this.parts = parts;
+  }
+}
+
+/**
+ * The model layer as a `LanguageModelV4Middleware`: `preRequest` hooks
+ * (modify, or short-circuit with a response) → the provider → `onResponse`
+ * hooks → `afterModelCall` handlers (guide discards the response and retries
+ * with the feedback, at most `maxGuideRetries` times; transform edits it) →
+ * the run's tool-call decisions.
+ *
+ * Streams pass through untouched unless something must see the whole
+ * response (`onResponse` hooks, `afterModelCall` handlers: the step is then
+ * held back until they decide) or the tool calls (held until the provider
+ * finishes, so every call of the turn is decided before any runs).
+ */
+export function createModelMiddleware(
+  scopeOf: () => ModelScope,
+): LanguageModelV4Middleware {
+  return {
+    specificationVersion: 'v4',
+
+    wrapGenerate: async ({ doGenerate, params, model }) => {
+      const scope = scopeOf();
+      await scope.ensureStarted();
+      const response = await respond(scope, params, (request) =>
+        request === params ? doGenerate() : model.doGenerate(request),
+      );
+      return scope.decideToolCalls ? scope.decideToolCalls(response) : response;
+    },
+
+    wrapStream: async ({ doStream, params, model }) => {
+      const scope = scopeOf();
+      const { hooks, handlers } = scope.snapshot;
+      const holdResponse = hooks.onResponse.length > 0 || handlers.afterModelCall.length > 0;
+      if (hooks.preRequest.length === 0 && !holdResponse && !scope.decidesToolCalls) {
+        return doStream();
+      }
+      await scope.ensureStarted();
+      const open = (request: LanguageModelV4CallOptions) =>
+        request === params ? doStream() : model.doStream(request);
+
+      if (holdResponse) {
+        let meta: Omit<LanguageModelV4StreamResult, 'stream'> = {};
+        try {
+          const response = await respond(scope, params, async (request) => {
+            const { stream, ...rest } = await open(request);
+            meta = rest;
+            const collected = await collectStream(stream);
+            if (!collected.ok) throw new FailedStream(collected.parts);
+            return collected.response;
+          });
+          const decided = scope.decideToolCalls ? await scope.decideToolCalls(response) : response;
+          return { ...meta, stream: partsToStream(responseToParts(decided)) };
+        } catch (error) {
+          if (error instanceof FailedStream) return { ...meta, stream: partsToStream(error.parts) };
+          throw error;
+        }
+      }
+
+      let request = params;
+      if (hooks.preRequest.length > 0) {
+        const pre = await scope.critical(() =>
+          runPreRequest(hooks.preRequest, { ...context(scope, params), request: params }),
+        );
+        if (pre.response !== undefined) {
+          const decided = scope.decideToolCalls ? await scope.decideToolCalls(pre.response) : pre.response;
+          return { stream: partsToStream(responseToParts(decided)) };
+        }
+        request = pre.request;
+      }
+      const result = await open(request);
+      if (!scope.decidesToolCalls || scope.decideToolCalls === undefined) return result;
+      return { ...result, stream: result.stream.pipeThrough(holdToolCalls(scope.decideToolCalls.bind(scope))) };
+    },
+  };
+}
+
+/** One model call with the hooks and the `afterModelCall` handlers around it. */
+async function respond(
+  scope: ModelScope,
+  params: LanguageModelV4CallOptions,
+  call: (request: LanguageModelV4CallOptions) => PromiseLike<LanguageModelV4GenerateResult>,
+): Promise<LanguageModelV4GenerateResult> {
+  const { hooks, handlers, maxGuideRetries, wording } = scope.snapshot;
+  const discarded: LanguageModelV4Usage[] = [];
+  let request = params;
+
+  for (let attempt = 0; ; attempt++) {
+    let response: LanguageModelV4GenerateResult;
+    let sent = request;
+    if (hooks.preRequest.length > 0) {
+      const pre = await scope.critical(() =>
+        runPreRequest(hooks.preRequest, { ...context(scope, request), request }),
+      );
+      sent = pre.request;
+      response = pre.response ?? (await call(sent));
+    } else {
+      response = await call(sent);
+    }
+    if (hooks.onResponse.length > 0) {
+      response = await scope.critical(() =>
+        runOnResponse(hooks.onResponse, { ...context(scope, sent), request: sent, response }),
+      );
+    }
+    if (handlers.afterModelCall.length === 0) return withUsage(response, discarded);
+
+    const exhausted = attempt >= maxGuideRetries;
+    const event: AfterModelCallEvent = {
+      lifecycle: 'afterModelCall',
+      runtimeContext: scope.runtimeContext ?? {},
+      abortSignal: request.abortSignal,
+      stepNumber: scope.stepNumber,
+      attempt,
+      response,
+    };
+    const verdict = await scope.critical(() =>
+      scope.evaluate({
+        event,
+        makeDraft: cloneResponseEvent,
+        subject: scope.stepNumber === undefined ? {} : { stepNumber: scope.stepNumber },
+        ...(exhausted
+          ? { downgradeGuide: `guide retries exhausted (maxGuideRetries: ${maxGuideRetries}); the response was kept` }
+          : {}),
+      }),
+    );
+    if (verdict.type === 'guide') {
+      discarded.push(response.usage);
+      request = {
+        ...request,
+        prompt: [
+          ...request.prompt,
+          { role: 'user', content: [{ type: 'text', text: wording.modelGuidance({ guidance: verdict.guidance }) }] },
+        ],
+      };
+      continue;
+    }
+    return withUsage(verdict.type === 'deny' ? response : verdict.event.response, discarded);
+  }
+}
+
+/** Holds a stream's tool calls until the provider finishes, then decides them together. */
+function holdToolCalls(
+  decide: (response: LanguageModelV4GenerateResult) => Promise<LanguageModelV4GenerateResult>,
+): TransformStream<LanguageModelV4StreamPart, LanguageModelV4StreamPart> {
+  const held: LanguageModelV4StreamPart[] = [];
+  return new TransformStream({
+    async transform(part, controller) {
+      if (part.type === 'tool-call') {
+        held.push(part);
+        return;
+      }
+      if (part.type === 'finish' && held.length > 0) {
+        const decided = await decide({
+          content: held.splice(0) as LanguageModelV4GenerateResult['content'],
+          finishReason: part.finishReason,
+          usage: part.usage,
+          warnings: [],
+        });
+        for (const call of decided.content) controller.enqueue(call as LanguageModelV4StreamPart);
+      }
+      controller.enqueue(part);
+    },
+    flush(controller) {
+      for (const part of held) controller.enqueue(part);
+    },
+  });
+}
+
+function context(scope: ModelScope, request: LanguageModelV4CallOptions) {
+  return {
+    stepNumber: scope.stepNumber,
+    runtimeContext: scope.runtimeContext,
+    abortSignal: request.abortSignal,
+  };
+}
+
+/** Adds the usage of discarded (guided) attempts to the kept response. */
+function withUsage(
+  response: LanguageModelV4GenerateResult,
+  discarded: readonly LanguageModelV4Usage[],
+): LanguageModelV4GenerateResult {
+  if (discarded.length === 0) return response;
+  const usage = [...discarded, response.usage].reduce((total, next) => ({
+    inputTokens: {
+      total: add(total.inputTokens.total, next.inputTokens.total),
+      noCache: add(total.inputTokens.noCache, next.inputTokens.noCache),
+      cacheRead: add(total.inputTokens.cacheRead, next.inputTokens.cacheRead),
+      cacheWrite: add(total.inputTokens.cacheWrite, next.inputTokens.cacheWrite),
+    },
+    outputTokens: {
+      total: add(total.outputTokens.total, next.outputTokens.total),
+      text: add(total.outputTokens.text, next.outputTokens.text),
+      reasoning: add(total.outputTokens.reasoning, next.outputTokens.reasoning),
+    },
+  }));
+  return { ...response, usage };
+}
+
+function add(a: number | undefined, b: number | undefined): number | undefined {
+  return a === undefined && b === undefined ? undefined : (a ?? 0) + (b ?? 0);
+}

@@ -1,0 +1,195 @@
+import type { Context } from '@ai-sdk/provider-utils';
+import type { Tool, ToolExecutionOptions } from 'ai';
+import type {
+  AfterToolCallEvent,
+  ToolCallInfo,
+} from '../handlers/intervention-events.ts';
+import {
+  runOnToolCallError,
+  runOnToolCallResult,
+  runPreToolCall,
+} from '../hooks/run-hooks.ts';
+import { isThenable } from '../util/is-thenable.ts';
+import type { ToolScope } from './tool-scope.ts';
+
+type Execute = NonNullable<Tool['execute']>;
+type Settled = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: unknown };
+
+/**
+ * Whether anything runs around `execute` for this scope: hooks, handlers, or
+ * (in a run) a decision that can replace the input.
+ */
+export function needsExecuteGuard(scope: Pick<ToolScope, 'snapshot' | 'beforeExecute'>): boolean {
+  const { hooks, handlers } = scope.snapshot;
+  return (
+    hooks.preToolCall.length > 0 ||
+    hooks.onToolCallResult.length > 0 ||
+    hooks.onToolCallError.length > 0 ||
+    handlers.afterToolCall.length > 0 ||
+    scope.beforeExecute !== undefined
+  );
+}
+
+/**
+ * Wraps a tool's `execute` with the tool-level pipeline:
+ * `scope.beforeExecute` (standalone decisions) → `preToolCall` hooks →
+ * `execute` → `onToolCallResult` hooks → `afterToolCall` handlers, or on
+ * failure `onToolCallError` hooks → rethrow (the SDK turns it into the
+ * model's error result). A hook or handler failure ends the run through
+ * `scope.critical`.
+ *
+ * Async-generator tools keep streaming: every preliminary value passes
+ * through, and only the final one goes through the result pipeline (it is
+ * held back by one value so an untransformed final is never emitted).
+ */
+export function guardExecute({
+  scopeOf,
+  toolName,
+  tool,
+  execute,
+}: {
+  /** The scope of this execution (a run's is fixed; the standalone one follows the runtime). */
+  scopeOf: () => ToolScope;
+  toolName: string;
+  tool: Tool;
+  execute: Execute;
+}): Execute {
+  const prepare = async (scope: ToolScope, input: unknown, options: ToolExecutionOptions<Context>) => {
+    await scope.ensureStarted();
+    const override = scope.inputOverride(options.toolCallId);
+    let call: ToolCallInfo = {
+      toolCallId: options.toolCallId,
+      toolName,
+      input: override === undefined ? input : override.input,
+    };
+    if (scope.beforeExecute !== undefined) {
+      call = await scope.beforeExecute({ tool, call, options });
+    }
+    const hooks = scope.snapshot.hooks.preToolCall;
+    if (hooks.length === 0) return { type: 'call' as const, call };
+    return scope.critical(() =>
+      runPreToolCall(hooks, { ...base(scope, options), call, tool }),
+    );
+  };
+
+  const finish = async (
+    scope: ToolScope,
+    call: ToolCallInfo,
+    options: ToolExecutionOptions<Context>,
+    settled: Settled,
+  ) => {
+    if (!settled.ok) {
+      if (options.abortSignal?.aborted) throw settled.error;
+      const hooks = scope.snapshot.hooks.onToolCallError;
+      throw hooks.length === 0
+        ? settled.error
+        : await scope.critical(() =>
+            runOnToolCallError(hooks, { ...base(scope, options), call, tool, error: settled.error }),
+          );
+    }
+    let result = settled.value;
+    const hooks = scope.snapshot.hooks.onToolCallResult;
+    if (hooks.length > 0) {
+      result = await scope.critical(() =>
+        runOnToolCallResult(hooks, { ...base(scope, options), call, tool, result }),
+      );
+    }
+    if (scope.snapshot.handlers.afterToolCall.length > 0) {
+      const event: AfterToolCallEvent = {
+        lifecycle: 'afterToolCall',
+        ...base(scope, options),
+        toolCall: call,
+        tool,
+        result,
+      };
+      const verdict = await scope.critical(() =>
+        scope.evaluate({
+          event,
+          makeDraft: (original) => ({ ...original }),
+          subject: subject(scope, call),
+        }),
+      );
+      if (verdict.type !== 'deny') result = verdict.event.result;
+    }
+    return result;
+  };
+
+  if (Object.prototype.toString.call(execute) === '[object AsyncGeneratorFunction]') {
+    return async function* guardedStreamingExecute(input: unknown, options: ToolExecutionOptions<Context>) {
+      const scope = scopeOf();
+      const prepared = await prepare(scope, input, options);
+      if (prepared.type !== 'call') {
+        yield await finish(scope, prepared.call, options, shortCircuit(prepared));
+        return;
+      }
+      let previous: { value: unknown } | undefined;
+      try {
+        const iterable = execute.call(tool, prepared.call.input, options) as AsyncIterable<unknown>;
+        for await (const value of iterable) {
+          if (previous !== undefined) yield previous.value;
+          previous = { value };
+        }
+      } catch (error) {
+        yield await finish(scope, prepared.call, options, { ok: false, error });
+        return;
+      }
+      yield await finish(scope, prepared.call, options, { ok: true, value: previous?.value });
+    } as unknown as Execute;
+  }
+
+  return async function guardedExecute(input: unknown, options: ToolExecutionOptions<Context>) {
+    const scope = scopeOf();
+    const prepared = await prepare(scope, input, options);
+    if (prepared.type !== 'call') return finish(scope, prepared.call, options, shortCircuit(prepared));
+    let settled: Settled;
+    try {
+      let value: unknown = execute.call(tool, prepared.call.input, options);
+      if (isThenable(value)) value = await value;
+      // a function that returns (rather than is) an async generator: keep its last value
+      if (isAsyncIterable(value)) value = await lastOf(value);
+      settled = { ok: true, value };
+    } catch (error) {
+      settled = { ok: false, error };
+    }
+    return finish(scope, prepared.call, options, settled);
+  } as Execute;
+}
+
+function shortCircuit(
+  prepared: { type: 'result'; result: unknown } | { type: 'error'; error: unknown },
+): Settled {
+  return prepared.type === 'result'
+    ? { ok: true, value: prepared.result }
+    : { ok: false, error: prepared.error };
+}
+
+function base(scope: ToolScope, options: ToolExecutionOptions<Context>) {
+  return {
+    messages: options.messages,
+    runtimeContext: scope.runtimeContext,
+    stepNumber: scope.stepNumber,
+    abortSignal: options.abortSignal,
+  };
+}
+
+function subject(scope: ToolScope, call: ToolCallInfo) {
+  return {
+    toolCallId: call.toolCallId,
+    toolName: call.toolName,
+    ...(scope.stepNumber === undefined ? {} : { stepNumber: scope.stepNumber }),
+  };
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return (
+    value != null &&
+    typeof value === 'object' &&
+    typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function'
+  );
+}
+
+async function lastOf(iterable: AsyncIterable<unknown>): Promise<unknown> {
+  let last: unknown;
+  for await (const value of iterable) last = value;
+  return last;
+}

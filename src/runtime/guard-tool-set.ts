@@ -1,0 +1,38 @@
+import type { Tool, ToolSet } from 'ai';
+import { guardExecute } from './guard-execute.ts';
+import type { ToolScope } from './tool-scope.ts';
+
+/**
+ * A copy of `tools` whose every executable tool (static, dynamic, MCP) runs
+ * through the tool-level pipeline of `scopeOf()`. Only own properties are
+ * read; tools without `execute` (client-side, provider-executed) are kept as
+ * they are. `extend` may add fields to each guarded tool.
+ */
+export function guardToolSet<TOOLS extends ToolSet>(
+  tools: TOOLS,
+  scopeOf: () => ToolScope,
+  extend?: (toolName: string, tool: Tool) => Partial<Tool>,
+): TOOLS {
+  const guarded: Record<string, Tool> = {};
+  for (const toolName of Object.keys(tools)) {
+    const tool = tools[toolName] as Tool;
+    guarded[toolName] = guardTool(toolName, tool, scopeOf, extend);
+  }
+  return guarded as TOOLS;
+}
+
+/** One tool of {@link guardToolSet}. */
+export function guardTool(
+  toolName: string,
+  tool: Tool,
+  scopeOf: () => ToolScope,
+  extend?: (toolName: string, tool: Tool) => Partial<Tool>,
+): Tool {
+  const extra = extend?.(toolName, tool);
+  if (tool.execute === undefined) return extra === undefined ? tool : ({ ...tool, ...extra } as Tool);
+  return {
+    ...tool,
+    ...extra,
+    execute: guardExecute({ scopeOf, toolName, tool, execute: tool.execute }),
+  } as Tool;
+}

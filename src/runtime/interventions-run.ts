@@ -1,0 +1,401 @@
+import type { LanguageModelV4GenerateResult } from '@ai-sdk/provider';
+import type { Context } from '@ai-sdk/provider-utils';
+import type { ModelMessage, ToolSet } from 'ai';
+import { InvocationDeniedError } from '../errors/invocation-denied-error.ts';
+import { InvalidActionError } from '../errors/invalid-action-error.ts';
+import type { DecisionRecord } from '../handlers/decision-record.ts';
+import type {
+  RecordSubject,
+  Verdict,
+} from '../handlers/evaluate-interventions.ts';
+import type {
+  BeforeInvocationEvent,
+  InterventionEvent,
+  ToolCallInfo,
+} from '../handlers/intervention-events.ts';
+import type { ChatResponse } from '../hooks/hook-types.ts';
+import { notifyObservers, runObservers } from '../hooks/run-hooks.ts';
+import { evaluateAndReport, type EvaluationOptions } from './evaluate-and-report.ts';
+import { getOwn } from '../util/get-own.ts';
+import { userMessage } from '../util/user-message.ts';
+import { decideToolCalls } from './decide-tool-calls.ts';
+import { cloneInvocationEvent, cloneToolCallEvent } from './drafts.ts';
+import type { RuntimeSnapshot } from './runtime-snapshot.ts';
+import type { ToolScope } from './tool-scope.ts';
+
+/** What `result.interventions` holds. */
+export interface InterventionsReport {
+  /** Every handler evaluation of the run, in order. Grows while a stream runs. */
+  readonly decisions: readonly DecisionRecord[];
+}
+
+/** What the run's `beforeInvocation` handlers changed. */
+export interface InvocationChanges {
+  readonly messages: ModelMessage[] | undefined;
+  readonly instructions: BeforeInvocationEvent['instructions'] | undefined;
+  readonly instructionsChanged: boolean;
+  readonly removedTools: ReadonlySet<string>;
+  readonly replacedTools: ReadonlyMap<string, ToolSet[string]>;
+}
+
+/** The options of one run, as far as the run needs to read them. */
+export interface RunInput {
+  readonly tools?: ToolSet | undefined;
+  readonly prompt?: string | ModelMessage[] | undefined;
+  readonly messages?: ModelMessage[] | undefined;
+  readonly instructions?: BeforeInvocationEvent['instructions'];
+  readonly system?: BeforeInvocationEvent['instructions'];
+  readonly runtimeContext?: Context | undefined;
+  readonly abortSignal?: AbortSignal | undefined;
+}
+
+/**
+ * The state of one `generateText` / `streamText` call made through the
+ * runtime: where the loop is (step, messages, context), the decisions taken
+ * for its tool calls, and how it ends. Chat observers fire exactly once.
+ */
+export class InterventionsRun implements ToolScope {
+  readonly snapshot: RuntimeSnapshot;
+  readonly decisions: DecisionRecord[] = [];
+  readonly report: InterventionsReport;
+  readonly tools: ToolSet | undefined;
+  readonly inputMessages: readonly ModelMessage[];
+  /** Tool calls the input history approves: they are re-checked, not re-asked. */
+  readonly approvedToolCallIds: ReadonlySet<string>;
+  readonly userAbortSignal: AbortSignal | undefined;
+  /** The run's instructions, as given. */
+  readonly instructions: BeforeInvocationEvent['instructions'];
+  /** The signal the SDK gets: the caller's, merged with the run's own. */
+  readonly abortSignal: AbortSignal | undefined;
+
+  runtimeContext: Context;
+  stepNumber: number | undefined = undefined;
+  /** The messages sent in the current step. */
+  stepMessages: ModelMessage[];
+  /** The tools the model may call in the current step (`undefined`: all). */
+  stepActiveTools: readonly string[] | undefined = undefined;
+  invocation: InvocationChanges | undefined = undefined;
+
+  /** Approval statuses decided before the SDK asks `toolApproval`, by call id. */
+  readonly toolDecisions = new Map<string, ApprovalDecision>();
+  /** Calls the model layer already evaluated (whatever the outcome). */
+  readonly decided = new Set<string>();
+  /** Replacement texts for the errors of invalid or unknown tool calls, by call id. */
+  readonly errorRewrites = new Map<string, string>();
+  private readonly inputOverrides = new Map<string, unknown>();
+  private readonly controller: AbortController | undefined;
+  private started: Promise<void> | undefined;
+  private failure: { readonly error: unknown } | undefined;
+  private ended = false;
+
+  constructor({
+    snapshot,
+    input,
+    ownAbort,
+  }: {
+    snapshot: RuntimeSnapshot;
+    input: RunInput;
+    /** Whether hooks run where the SDK swallows throws, so the run needs its own abort. */
+    ownAbort: boolean;
+  }) {
+    this.snapshot = snapshot;
+    this.report = { decisions: this.decisions };
+    this.tools = input.tools;
+    this.runtimeContext = input.runtimeContext ?? {};
+    this.inputMessages = inputMessagesOf(input);
+    this.stepMessages = [...this.inputMessages];
+    this.approvedToolCallIds = approvedToolCallIds(this.inputMessages);
+    this.userAbortSignal = input.abortSignal;
+    this.instructions = input.instructions ?? input.system;
+    if (ownAbort) {
+      this.controller = new AbortController();
+      this.abortSignal =
+        input.abortSignal === undefined
+          ? this.controller.signal
+          : AbortSignal.any([input.abortSignal, this.controller.signal]);
+    } else {
+      this.abortSignal = input.abortSignal;
+    }
+  }
+
+  /** The error that ended the run from inside the SDK, if any. */
+  get failed(): { readonly error: unknown } | undefined {
+    return this.failure;
+  }
+
+  /** Fires the start observers and `beforeInvocation` once, whoever asks first. */
+  ensureStarted(): Promise<void> {
+    this.started ??= this.critical(() => this.start());
+    return this.started;
+  }
+
+  /**
+   * Runs work whose throw must end the run: the error is kept (the wrappers
+   * rethrow it) and the run's signal aborts, so the SDK stops at once even
+   * where it would otherwise turn the throw into a tool error.
+   */
+  async critical<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      this.fail(error);
+      throw error;
+    }
+  }
+
+  fail(error: unknown): void {
+    if (this.failure !== undefined) return;
+    this.failure = { error };
+    this.controller?.abort(error);
+  }
+
+  evaluate<EVENT extends InterventionEvent>(
+    options: EvaluationOptions<EVENT>,
+  ): Promise<Verdict<EVENT>> {
+    return evaluateAndReport(this.snapshot, options, this.decisions);
+  }
+
+  /** Whether the model layer has tool calls to decide. */
+  get decidesToolCalls(): boolean {
+    return this.snapshot.handlers.beforeToolCall.length > 0;
+  }
+
+  decideToolCalls(response: LanguageModelV4GenerateResult): Promise<LanguageModelV4GenerateResult> {
+    return this.critical(() => decideToolCalls(this, response));
+  }
+
+  inputOverride(toolCallId: string): { readonly input: unknown } | undefined {
+    return this.inputOverrides.has(toolCallId)
+      ? { input: this.inputOverrides.get(toolCallId) }
+      : undefined;
+  }
+
+  /**
+   * Decides a call the model layer did not see (a resumed approval, or a call
+   * the SDK repaired): on resume `confirm` counts as answered and transforms
+   * are not applied (the approved arguments are final).
+   */
+  async decideLate(
+    call: ToolCallInfo,
+    messages: ModelMessage[],
+  ): Promise<ApprovalDecision | undefined> {
+    const approved = this.approvedToolCallIds.has(call.toolCallId);
+    const verdict = await this.evaluate({
+      event: {
+        lifecycle: 'beforeToolCall',
+        runtimeContext: this.runtimeContext,
+        abortSignal: this.abortSignal,
+        stepNumber: this.stepNumber,
+        toolCall: call,
+        tool: getOwn(this.tools, call.toolName),
+        messages,
+        approved,
+      },
+      makeDraft: cloneToolCallEvent,
+      subject: this.subject(call),
+      frozen: approved,
+    });
+    if (verdict.type === 'transform' && !approved) {
+      this.inputOverrides.set(call.toolCallId, verdict.event.toolCall.input);
+    }
+    return this.approvalDecision(call, verdict, approved);
+  }
+
+  /** Maps a `beforeToolCall` verdict onto the SDK's approval statuses. */
+  approvalDecision(
+    call: ToolCallInfo,
+    verdict: Verdict<InterventionEvent & { lifecycle: 'beforeToolCall' }>,
+    approved: boolean,
+  ): ApprovalDecision | undefined {
+    const { wording } = this.snapshot;
+    switch (verdict.type) {
+      case 'deny':
+        return {
+          type: 'denied',
+          reason: wording.deniedToolCall({
+            toolCall: call,
+            reason: verdict.reason,
+            handler: verdict.handler,
+          }),
+        };
+      case 'guide':
+        return {
+          type: 'denied',
+          reason: wording.guidedToolCall({
+            toolCall: call,
+            guidance: verdict.guidance,
+          }),
+        };
+      case 'confirm':
+        return approved ? undefined : { type: 'user-approval', reason: verdict.prompt ?? '' };
+      default:
+        return undefined;
+    }
+  }
+
+  subject(call: ToolCallInfo): RecordSubject {
+    return {
+      toolCallId: call.toolCallId,
+      toolName: call.toolName,
+      ...(this.stepNumber === undefined ? {} : { stepNumber: this.stepNumber }),
+    };
+  }
+
+  /** Fires `onMessage` for each message, in order. */
+  async commitMessages(messages: readonly ModelMessage[]): Promise<void> {
+    const hooks = this.snapshot.hooks.onMessage;
+    if (hooks.length === 0) return;
+    for (const message of messages) await runObservers(hooks, { message });
+  }
+
+  /** The run completed: `onChatDone` (a throw there reports `onChatError` and is rethrown). */
+  async complete(response: ChatResponse): Promise<void> {
+    if (this.ended) return;
+    if (this.failure !== undefined) throw this.failure.error;
+    const hooks = this.snapshot.hooks.onChatDone;
+    if (hooks.length > 0) await runObservers(hooks, { response });
+    this.ended = true;
+  }
+
+  /**
+   * The run failed or was aborted: fires `onChatAbort` or `onChatError` once
+   * and returns the error the caller should see (a hook's own error wins
+   * over the abort it caused).
+   */
+  async end(error: unknown): Promise<unknown> {
+    const actual = this.failure?.error ?? error;
+    if (this.ended) return actual;
+    this.ended = true;
+    const { hooks } = this.snapshot;
+    if (this.failure === undefined && this.userAbortSignal?.aborted) {
+      await notifyObservers(hooks.onChatAbort, { reason: this.userAbortSignal.reason });
+    } else {
+      await notifyObservers(hooks.onChatError, { error: actual });
+    }
+    return actual;
+  }
+
+  /** `onChatAbort` for a stream that reported its abort itself. */
+  async aborted(reason: unknown): Promise<void> {
+    if (this.failure !== undefined) {
+      await this.end(this.failure.error);
+      return;
+    }
+    if (this.ended) return;
+    this.ended = true;
+    await notifyObservers(this.snapshot.hooks.onChatAbort, { reason });
+  }
+
+  private async start(): Promise<void> {
+    const { hooks, handlers } = this.snapshot;
+    if (hooks.onChatStart.length > 0) {
+      await runObservers(hooks.onChatStart, {
+        messages: this.inputMessages,
+        runtimeContext: this.runtimeContext,
+        abortSignal: this.abortSignal,
+      });
+    }
+    await this.commitMessages(newTurnOf(this.inputMessages));
+    if (handlers.beforeInvocation.length > 0) await this.beforeInvocation();
+  }
+
+  private async beforeInvocation(): Promise<void> {
+    const tools = this.tools ?? {};
+    const event: BeforeInvocationEvent = {
+      lifecycle: 'beforeInvocation',
+      runtimeContext: this.runtimeContext,
+      abortSignal: this.abortSignal,
+      messages: [...this.inputMessages],
+      instructions: this.instructions,
+      tools,
+    };
+    const verdict = await this.evaluate({
+      event,
+      makeDraft: cloneInvocationEvent,
+      subject: {},
+    });
+    if (verdict.type === 'deny') {
+      throw new InvocationDeniedError({ handlerName: verdict.handler, reason: verdict.reason });
+    }
+
+    const draft = verdict.event;
+    let messages = verdict.transformed ? draft.messages : undefined;
+    if (verdict.guidance.length > 0) {
+      messages = [
+        ...(messages ?? this.inputMessages),
+        userMessage(this.snapshot.wording.modelGuidance({ guidance: verdict.guidance })),
+      ];
+    }
+    const removedTools = new Set<string>();
+    const replacedTools = new Map<string, ToolSet[string]>();
+    if (verdict.transformed) {
+      for (const name of Object.keys(tools)) {
+        const next = getOwn(draft.tools, name);
+        if (next === undefined) removedTools.add(name);
+        else if (next !== tools[name]) replacedTools.set(name, next);
+      }
+      for (const name of Object.keys(draft.tools)) {
+        if (getOwn(tools, name) === undefined) {
+          const handler = this.decisions.findLast(
+            (record) => record.lifecycle === 'beforeInvocation' && record.action === 'transform',
+          )?.handler;
+          throw new InvalidActionError({
+            handlerName: handler ?? 'unknown',
+            lifecycle: 'beforeInvocation',
+            received: draft.tools,
+            message: `A beforeInvocation transform${handler ? ` of "${handler}"` : ''} added the tool "${name}": transforms may remove tools or edit them, but new tools must be passed in \`tools\`.`,
+          });
+        }
+      }
+    }
+    const instructionsChanged = verdict.transformed && draft.instructions !== this.instructions;
+    this.invocation = {
+      messages,
+      instructions: instructionsChanged ? draft.instructions : undefined,
+      instructionsChanged,
+      removedTools,
+      replacedTools,
+    };
+  }
+}
+
+/** An approval status our handlers chose for a call. */
+export type ApprovalDecision =
+  | { readonly type: 'denied'; readonly reason: string }
+  | { readonly type: 'user-approval'; readonly reason: string };
+
+function inputMessagesOf(input: RunInput): ModelMessage[] {
+  if (input.messages !== undefined) return input.messages;
+  if (typeof input.prompt === 'string') return [userMessage(input.prompt)];
+  return input.prompt ?? [];
+}
+
+/** The messages after the last assistant message: what this call adds. */
+function newTurnOf(messages: readonly ModelMessage[]): readonly ModelMessage[] {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    if (messages[index]?.role === 'assistant') return messages.slice(index + 1);
+  }
+  return messages;
+}
+
+/** The tool calls an approval response in the last (tool) message approves. */
+function approvedToolCallIds(messages: readonly ModelMessage[]): ReadonlySet<string> {
+  const last = messages.at(-1);
+  const ids = new Set<string>();
+  if (last?.role !== 'tool') return ids;
+  const approvedIds = new Set<string>();
+  for (const part of last.content) {
+    if (part.type === 'tool-approval-response' && part.approved) approvedIds.add(part.approvalId);
+  }
+  if (approvedIds.size === 0) return ids;
+  for (const message of messages) {
+    if (message.role !== 'assistant' || typeof message.content === 'string') continue;
+    for (const part of message.content) {
+      if (part.type === 'tool-approval-request' && approvedIds.has(part.approvalId)) {
+        ids.add(part.toolCallId);
+      }
+    }
+  }
+  return ids;
+}
+

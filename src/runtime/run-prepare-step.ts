@@ -1,0 +1,207 @@
+import type { Context } from '@ai-sdk/provider-utils';
+import type {
+  LanguageModel,
+  ModelMessage,
+  PrepareStepFunction,
+  PrepareStepResult,
+  ToolSet,
+} from 'ai';
+import type {
+  BeforeModelCallEvent,
+  ModelCallSettings,
+} from '../handlers/intervention-events.ts';
+import { userMessage } from '../util/user-message.ts';
+import { deniedModel } from './denied-model.ts';
+import { cloneModelCallEvent } from './drafts.ts';
+import type { InterventionsRun } from './interventions-run.ts';
+
+type StepOptions = Parameters<PrepareStepFunction<ToolSet, Context>>[0];
+type StepResult = NonNullable<PrepareStepResult<ToolSet, Context>>;
+
+const SETTING_KEYS = [
+  'maxOutputTokens',
+  'temperature',
+  'topP',
+  'topK',
+  'presencePenalty',
+  'frequencyPenalty',
+  'stopSequences',
+  'seed',
+  'reasoning',
+  'toolChoice',
+] as const;
+
+/**
+ * The run's `prepareStep`: starts the run, applies what `beforeInvocation`
+ * changed (step 0), patches rewritten tool errors into the history, calls the
+ * user's `prepareStep`, then the `beforeModelCall` handlers, and records
+ * where the loop is (step, messages, active tools) for the later phases.
+ */
+export function createRunPrepareStep({
+  run,
+  prepareStep,
+  settings,
+  activeTools,
+  wrapModel,
+}: {
+  run: InterventionsRun;
+  prepareStep: PrepareStepFunction<ToolSet, Context> | undefined;
+  /** The call-level settings, as the first draft of `event.settings`. */
+  settings: ModelCallSettings;
+  activeTools: readonly string[] | undefined;
+  wrapModel: (model: LanguageModel) => LanguageModel;
+}): PrepareStepFunction<ToolSet, Context> {
+  return async (options: StepOptions) => {
+    await run.ensureStarted();
+    run.stepNumber = options.stepNumber;
+    run.runtimeContext = options.runtimeContext;
+
+    let messages = options.messages;
+    let instructions = options.instructions;
+    let messagesChanged = false;
+    let instructionsChanged = false;
+
+    if (options.stepNumber === 0) {
+      // on resume, the approved calls' results precede step 0:
+      await run.critical(() => run.commitMessages(options.responseMessages));
+      const invocation = run.invocation;
+      if (invocation?.messages !== undefined) {
+        messages = [
+          ...invocation.messages,
+          ...messages.slice(options.initialMessages.length),
+        ];
+        messagesChanged = true;
+      }
+      if (invocation?.instructionsChanged) {
+        instructions = invocation.instructions;
+        instructionsChanged = true;
+      }
+    }
+
+    if (run.errorRewrites.size > 0) {
+      const patched = patchToolErrors(messages, run.errorRewrites);
+      if (patched !== messages) {
+        messages = patched;
+        messagesChanged = true;
+      }
+    }
+
+    const user: StepResult | undefined = prepareStep
+      ? ((await prepareStep({ ...options, messages, instructions })) ?? undefined)
+      : undefined;
+    const result: StepResult = { ...user };
+    if (user?.messages !== undefined) {
+      messages = user.messages;
+      messagesChanged = true;
+    }
+    const userInstructions = user?.instructions ?? user?.system;
+    if (userInstructions !== undefined) {
+      instructions = userInstructions;
+      instructionsChanged = true;
+    }
+    if (user?.runtimeContext !== undefined) run.runtimeContext = user.runtimeContext;
+
+    let stepActiveTools: readonly string[] | undefined =
+      (user?.activeTools as readonly string[] | undefined) ?? activeTools;
+    const removed = run.invocation?.removedTools;
+    if (removed !== undefined && removed.size > 0) {
+      stepActiveTools = (stepActiveTools ?? Object.keys(run.tools ?? {})).filter(
+        (name) => !removed.has(name),
+      );
+      result.activeTools = stepActiveTools as StepResult['activeTools'];
+    }
+
+    if (run.snapshot.handlers.beforeModelCall.length > 0) {
+      const stepSettings: ModelCallSettings = { ...settings };
+      for (const key of SETTING_KEYS) {
+        if (user?.[key] !== undefined) Object.assign(stepSettings, { [key]: user[key] });
+      }
+      const event: BeforeModelCallEvent = {
+        lifecycle: 'beforeModelCall',
+        runtimeContext: run.runtimeContext,
+        abortSignal: run.abortSignal,
+        stepNumber: options.stepNumber,
+        steps: options.steps,
+        messages,
+        instructions,
+        activeTools: [...(stepActiveTools ?? Object.keys(run.tools ?? {}))],
+        settings: stepSettings,
+      };
+      const verdict = await run.evaluate({
+        event,
+        makeDraft: cloneModelCallEvent,
+        subject: { stepNumber: options.stepNumber },
+      });
+      if (verdict.type === 'deny') {
+        run.stepMessages = messages;
+        return { ...result, model: deniedModel(verdict.reason) };
+      }
+      if (verdict.transformed) {
+        const draft = verdict.event;
+        messages = draft.messages;
+        messagesChanged = true;
+        instructions = draft.instructions;
+        instructionsChanged = true;
+        if (!sameList(draft.activeTools, event.activeTools)) {
+          stepActiveTools = draft.activeTools;
+          result.activeTools = draft.activeTools as StepResult['activeTools'];
+        }
+        for (const key of SETTING_KEYS) {
+          if (draft.settings[key] !== stepSettings[key]) {
+            Object.assign(result, { [key]: draft.settings[key] });
+          }
+        }
+      }
+      if (verdict.guidance.length > 0) {
+        messages = [
+          ...messages,
+          userMessage(run.snapshot.wording.modelGuidance({ guidance: verdict.guidance })),
+        ];
+        messagesChanged = true;
+      }
+    }
+
+    run.stepMessages = messages;
+    run.stepActiveTools = stepActiveTools;
+    if (messagesChanged) result.messages = messages;
+    else delete result.messages;
+    if (instructionsChanged) {
+      result.instructions = instructions;
+      delete result.system;
+    }
+    if (user?.model !== undefined) result.model = wrapModel(user.model);
+    return result;
+  };
+}
+
+/** Replaces the error texts of the given tool calls' results (a new array if any changed). */
+function patchToolErrors(
+  messages: ModelMessage[],
+  rewrites: ReadonlyMap<string, string>,
+): ModelMessage[] {
+  let changed = false;
+  const patched = messages.map((message) => {
+    if (message.role !== 'tool') return message;
+    const needsPatch = message.content.some((part) => {
+      if (part.type !== 'tool-result') return false;
+      const text = rewrites.get(part.toolCallId);
+      return text !== undefined && !(part.output.type === 'error-text' && part.output.value === text);
+    });
+    if (!needsPatch) return message;
+    changed = true;
+    return {
+      ...message,
+      content: message.content.map((part) => {
+        const text = part.type === 'tool-result' ? rewrites.get(part.toolCallId) : undefined;
+        return text === undefined
+          ? part
+          : { ...part, output: { type: 'error-text' as const, value: text } };
+      }),
+    };
+  });
+  return changed ? patched : messages;
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((item, index) => item === b[index]);
+}

@@ -1,0 +1,61 @@
+import type { Context } from '@ai-sdk/provider-utils';
+import type {
+  GenericToolApprovalFunction,
+  ToolApprovalConfiguration,
+  ToolApprovalStatus,
+  ToolSet,
+} from 'ai';
+import { resolveToolApproval } from 'ai/internal';
+import type { ApprovalDecision, InterventionsRun } from './interventions-run.ts';
+
+type Status = Exclude<ToolApprovalStatus, string | undefined>;
+
+const RANK: Readonly<Record<Status['type'], number>> = {
+  'not-applicable': 0,
+  approved: 1,
+  'user-approval': 2,
+  denied: 3,
+};
+
+/**
+ * The run's `toolApproval`: the handlers' decision for the call (taken by the
+ * model layer, or now for a resumed or repaired call), combined with the
+ * caller's own `toolApproval` and the tools' `needsApproval`, which keep
+ * working. The stronger status wins: denied > user-approval > approved >
+ * not-applicable.
+ */
+export function createRunToolApproval({
+  run,
+  toolApproval,
+}: {
+  run: InterventionsRun;
+  toolApproval: ToolApprovalConfiguration<ToolSet, Context> | undefined;
+}): GenericToolApprovalFunction<ToolSet, Record<string, never>, Context> {
+  return async (options) => {
+    await run.ensureStarted();
+    const { toolCall } = options;
+    let ours: ApprovalDecision | undefined = run.toolDecisions.get(toolCall.toolCallId);
+    if (ours !== undefined) {
+      run.toolDecisions.delete(toolCall.toolCallId);
+    } else if (run.snapshot.handlers.beforeToolCall.length > 0 && !run.decided.has(toolCall.toolCallId)) {
+      ours = await run.critical(() =>
+        run.decideLate(
+          { toolCallId: toolCall.toolCallId, toolName: toolCall.toolName, input: toolCall.input },
+          options.messages,
+        ),
+      );
+    }
+    run.decided.delete(toolCall.toolCallId);
+    if (ours?.type === 'denied') return ours;
+
+    const theirs = await resolveToolApproval({
+      tools: options.tools,
+      toolApproval,
+      toolCall,
+      messages: options.messages,
+      toolsContext: options.toolsContext,
+      runtimeContext: options.runtimeContext,
+    });
+    return ours === undefined || RANK[theirs.type] > RANK[ours.type] ? theirs : ours;
+  };
+}

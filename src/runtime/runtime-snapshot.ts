@@ -1,0 +1,32 @@
+import type { HookSnapshot } from '../hooks/hook-registry.ts';
+import { LIFECYCLES, type Lifecycle } from '../handlers/lifecycle.ts';
+import { handles, type RegisteredHandler } from '../handlers/registered-handler.ts';
+import type { Wording } from './wording.ts';
+
+/** The registered handlers, and per lifecycle point the ones that define it. */
+export type HandlerLists = {
+  readonly all: readonly RegisteredHandler[];
+} & { readonly [L in Lifecycle]: readonly RegisteredHandler[] };
+
+/** What one run (or one middleware call) works with: fixed when it starts. */
+export interface RuntimeSnapshot {
+  readonly handlers: HandlerLists;
+  readonly hooks: HookSnapshot;
+  readonly wording: Wording;
+  readonly maxGuideRetries: number;
+  readonly approvalSecret: string | Uint8Array | undefined;
+}
+
+/** Indexes `all` by lifecycle point, so a point nobody handles costs nothing. */
+export function buildHandlerLists(
+  all: readonly RegisteredHandler[],
+): HandlerLists {
+  const lists = { all } as { all: readonly RegisteredHandler[] } & Record<
+    Lifecycle,
+    readonly RegisteredHandler[]
+  >;
+  for (const lifecycle of LIFECYCLES) {
+    lists[lifecycle] = all.filter((registered) => handles(registered, lifecycle));
+  }
+  return lists;
+}

@@ -1,0 +1,47 @@
+import type { Context } from '@ai-sdk/provider-utils';
+import type { Verdict } from '../handlers/evaluate-interventions.ts';
+import type { InterventionEvent } from '../handlers/intervention-events.ts';
+import type { ModelScope } from './create-model-middleware.ts';
+import { evaluateAndReport, type EvaluationOptions } from './evaluate-and-report.ts';
+import type { RuntimeSnapshot } from './runtime-snapshot.ts';
+import type { ToolScope } from './tool-scope.ts';
+
+const STARTED = Promise.resolve();
+const NO_CONTEXT: Context = Object.freeze({});
+
+/**
+ * The scope of hooks and handlers used outside a run: `interventions.middleware`
+ * on any `wrapLanguageModel`, and `wrapTools` / `guardTool` on a plain call.
+ * There is no run to end, so a throw simply propagates where it happens.
+ */
+export class StandaloneScope implements ToolScope, ModelScope {
+  readonly runtimeContext = NO_CONTEXT;
+  readonly stepNumber = undefined;
+  readonly decidesToolCalls = false;
+
+  readonly snapshot: RuntimeSnapshot;
+  readonly beforeExecute: ToolScope['beforeExecute'];
+
+  constructor(snapshot: RuntimeSnapshot, beforeExecute?: ToolScope['beforeExecute']) {
+    this.snapshot = snapshot;
+    this.beforeExecute = beforeExecute;
+  }
+
+  ensureStarted(): Promise<void> {
+    return STARTED;
+  }
+
+  inputOverride(): undefined {
+    return undefined;
+  }
+
+  critical<T>(work: () => Promise<T>): Promise<T> {
+    return work();
+  }
+
+  evaluate<EVENT extends InterventionEvent>(
+    options: EvaluationOptions<EVENT>,
+  ): Promise<Verdict<EVENT>> {
+    return evaluateAndReport(this.snapshot, options);
+  }
+}

@@ -1,0 +1,40 @@
+import type { Context } from '@ai-sdk/provider-utils';
+import type { Verdict } from '../handlers/evaluate-interventions.ts';
+import type { EvaluationOptions } from './evaluate-and-report.ts';
+import type { Tool, ToolExecutionOptions } from 'ai';
+import type {
+  InterventionEvent,
+  ToolCallInfo,
+} from '../handlers/intervention-events.ts';
+import type { RuntimeSnapshot } from './runtime-snapshot.ts';
+
+/**
+ * What a guarded tool's `execute` needs from its surroundings: a run (the
+ * wrappers) or a standalone scope (`wrapTools` / `guardTool` on a plain
+ * `generateText` call).
+ */
+export interface ToolScope {
+  readonly snapshot: RuntimeSnapshot;
+  readonly runtimeContext: Context;
+  readonly stepNumber: number | undefined;
+  /**
+   * Set when no run decides tool calls before they execute (`wrapTools` on
+   * a plain call): decides the call inside `execute`, returning the call to
+   * run or throwing the model-facing `ToolCallBlockedError`.
+   */
+  readonly beforeExecute?: (details: {
+    readonly tool: Tool;
+    readonly call: ToolCallInfo;
+    readonly options: ToolExecutionOptions<Context>;
+  }) => Promise<ToolCallInfo>;
+  /** Resolves once the run has started (chat start hooks, beforeInvocation). */
+  ensureStarted(): Promise<void>;
+  /** The input a decision chose for a call the model's history cannot show. */
+  inputOverride(toolCallId: string): { readonly input: unknown } | undefined;
+  /** Runs hooks or handlers whose throw must end the run, not become a tool error. */
+  critical<T>(work: () => Promise<T>): Promise<T>;
+  /** Evaluates handlers, records their decisions and reports them to `onDecision`. */
+  evaluate<EVENT extends InterventionEvent>(
+    options: EvaluationOptions<EVENT>,
+  ): Promise<Verdict<EVENT>>;
+}

@@ -1,0 +1,50 @@
+import type { GuideFeedback } from '../handlers/evaluate-interventions.ts';
+import type { ToolCallInfo } from '../handlers/intervention-events.ts';
+
+/**
+ * The texts the model reads when a decision changes what it asked for.
+ * Override any of them with `createInterventions({ wording })`.
+ *
+ * @example
+ * ```ts
+ * createInterventions({
+ *   handlers,
+ *   wording: { deniedToolCall: ({ toolCall, reason }) => `DENIED ${toolCall.toolName}: ${reason}` },
+ * });
+ * ```
+ */
+export interface Wording {
+  /** The tool result of a denied call. */
+  deniedToolCall(details: {
+    readonly toolCall: ToolCallInfo;
+    readonly reason: string;
+    readonly handler: string;
+  }): string;
+  /** The tool result of a guided call (not executed, feedback to revise it). */
+  guidedToolCall(details: {
+    readonly toolCall: ToolCallInfo;
+    readonly guidance: readonly GuideFeedback[];
+  }): string;
+  /** The user message a `beforeModelCall` / `afterModelCall` / `beforeInvocation` guide injects. */
+  modelGuidance(details: { readonly guidance: readonly GuideFeedback[] }): string;
+}
+
+/** Each guide on its own line, tagged with its handler: `[email-validator] …`. */
+export function formatGuidance(guidance: readonly GuideFeedback[]): string {
+  return guidance.map(({ handler, feedback }) => `[${handler}] ${feedback}`).join('\n');
+}
+
+/**
+ * The default texts. They say plainly that the tool was not executed, why,
+ * and whether to retry, because models treat a bare error as transient and
+ * retry it.
+ */
+export const defaultWording: Wording = {
+  deniedToolCall: ({ toolCall, reason }) =>
+    `The call to "${toolCall.toolName}" was blocked and was not executed. Reason: ${reason}\n` +
+    'Do not retry this call as it is; continue without it, or explain to the user why it cannot be done.',
+  guidedToolCall: ({ toolCall, guidance }) =>
+    `The call to "${toolCall.toolName}" was not executed. Feedback:\n${formatGuidance(guidance)}\n` +
+    'Revise the call according to this feedback and try again.',
+  modelGuidance: ({ guidance }) => formatGuidance(guidance),
+};
