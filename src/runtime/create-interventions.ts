@@ -1,5 +1,13 @@
 import type { LanguageModelV4Middleware } from '@ai-sdk/provider';
-import { generateText, streamText, type ToolSet } from 'ai';
+import type { Context } from '@ai-sdk/provider-utils';
+import {
+  generateText,
+  streamText,
+  type GenerateTextResult,
+  type OutputInterface,
+  type StreamTextResult,
+  type ToolSet,
+} from 'ai';
 import { InvalidHandlerError } from '../errors/invalid-handler-error.ts';
 import type { InterventionHandlerLike } from '../handlers/intervention-handler.ts';
 import {
@@ -54,25 +62,26 @@ export interface InterventionsResult {
   readonly interventions: InterventionsReport;
 }
 
-/*
- * The wrappers keep `generateText` / `streamText`'s full generic signatures:
- * TypeScript carries a generic function through these identity helpers, so
- * the types below are exactly the SDK's, with `interventions` added to the
- * result.
+/**
+ * `generateText`'s exact signature (options inferred the same way, tools
+ * typed the same way), with `interventions` on the result.
  */
-const withResult = <A extends unknown[], R>(
-  fn: (...args: A) => Promise<R>,
-): ((...args: A) => Promise<R & InterventionsResult>) => fn as never;
-const withStreamResult = <A extends unknown[], R>(
-  fn: (...args: A) => R,
-): ((...args: A) => R & InterventionsResult) => fn as never;
-const generateTextSignature = /* @__PURE__ */ withResult(generateText);
-const streamTextSignature = /* @__PURE__ */ withStreamResult(streamText);
+export type InterventionsGenerateText = <
+  TOOLS extends ToolSet,
+  RUNTIME_CONTEXT extends Context = Context,
+  OUTPUT extends OutputInterface = OutputInterface<string, string>,
+>(
+  options: Parameters<typeof generateText<TOOLS, RUNTIME_CONTEXT, OUTPUT>>[0],
+) => Promise<GenerateTextResult<TOOLS, RUNTIME_CONTEXT, OUTPUT> & InterventionsResult>;
 
-/** `generateText`'s exact signature, with `interventions` on the result. */
-export type InterventionsGenerateText = typeof generateTextSignature;
 /** `streamText`'s exact signature, with `interventions` on the result. */
-export type InterventionsStreamText = typeof streamTextSignature;
+export type InterventionsStreamText = <
+  TOOLS extends ToolSet,
+  RUNTIME_CONTEXT extends Context = Context,
+  OUTPUT extends OutputInterface = OutputInterface<string, string>,
+>(
+  options: Parameters<typeof streamText<TOOLS, RUNTIME_CONTEXT, OUTPUT>>[0],
+) => StreamTextResult<TOOLS, RUNTIME_CONTEXT, OUTPUT> & InterventionsResult;
 
 /**
  * The runtime: hooks and intervention handlers, and the wrappers that put
@@ -252,6 +261,20 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
       await run.end(event.error);
       return handled;
     };
+    // a hook or handler that ended the run aborted it: show the error, not a bare abort
+    const transforms = callOptions.experimental_transform;
+    composed.experimental_transform = [
+      ...(transforms === undefined ? [] : Array.isArray(transforms) ? transforms : [transforms]),
+      () =>
+        new TransformStream<{ type: string }, { type: string; error?: unknown }>({
+          transform(part, controller) {
+            if (part.type === 'abort' && run.failed !== undefined) {
+              controller.enqueue({ type: 'error', error: run.failed.error });
+            }
+            controller.enqueue(part);
+          },
+        }),
+    ];
     composed.onAbort = async (event: { reason?: unknown }) => {
       await ignoreErrors(() => (onAbort as ((event: unknown) => unknown) | undefined)?.(event));
       await run.aborted(event.reason);
