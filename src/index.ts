@@ -88,3 +88,7 @@ export { InvalidHookError } from './errors/invalid-hook-error.ts';
 export { InvalidHookResultError } from './errors/invalid-hook-result-error.ts';
 export { InvocationDeniedError } from './errors/invocation-denied-error.ts';
 export { ToolCallBlockedError } from './errors/tool-call-blocked-error.ts';
+
+// tools without the runtime
+export { guardTool } from './tools/guard-tool.ts';
+export { guardTools, type GuardOptions } from './tools/guard-tools.ts';

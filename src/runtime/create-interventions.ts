@@ -6,6 +6,8 @@ import {
   type GenerateTextResult,
   type OutputInterface,
   type StreamTextResult,
+  type Tool,
+  type ToolLoopAgentSettings,
   type ToolSet,
 } from 'ai';
 import { InvalidHandlerError } from '../errors/invalid-handler-error.ts';
@@ -21,6 +23,7 @@ import {
   composeRunOptions,
   type CallOptions,
 } from './compose-run-options.ts';
+import { composeAgentSettings } from './compose-agent-settings.ts';
 import { createModelMiddleware } from './create-model-middleware.ts';
 import { guardToolsStandalone } from './guard-tools-standalone.ts';
 import {
@@ -160,6 +163,19 @@ export interface Interventions {
    * ```
    */
   readonly middleware: LanguageModelV4Middleware;
+  /**
+   * Settings for `new ToolLoopAgent(...)` with the runtime applied to each
+   * call of the agent (a run per call, started in `prepareCall`).
+   *
+   * @example
+   * ```ts
+   * const agent = new ToolLoopAgent(interventions.agentSettings({ model, tools, instructions }));
+   * const result = await agent.generate({ prompt: 'Clean up the temp directory' });
+   * ```
+   */
+  agentSettings<CALL_OPTIONS = never, TOOLS extends ToolSet = {}, RUNTIME_CONTEXT extends Context = Context, OUTPUT extends OutputInterface = never>(
+    settings: ToolLoopAgentSettings<CALL_OPTIONS, TOOLS, RUNTIME_CONTEXT, OUTPUT>,
+  ): ToolLoopAgentSettings<CALL_OPTIONS, TOOLS, RUNTIME_CONTEXT, OUTPUT>;
   /** The registered handlers, in evaluation order. */
   readonly handlers: readonly InterventionHandlerLike[];
 }
@@ -223,8 +239,22 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
     approvalSecret: options.approvalSecret,
   });
 
-  const runGenerateText = async (callOptions: CallOptions) => {
+  // tools this runtime wrapped for plain calls: a run uses the originals
+  const originals = new WeakMap<Tool, Tool>();
+  const unwrapped = (callOptions: CallOptions): CallOptions => {
+    const tools = callOptions.tools;
+    if (tools === undefined) return callOptions;
+    let copy: ToolSet | undefined;
+    for (const name of Object.keys(tools)) {
+      const original = originals.get(tools[name] as Tool);
+      if (original !== undefined) (copy ??= { ...tools })[name] = original;
+    }
+    return copy === undefined ? callOptions : { ...callOptions, tools: copy };
+  };
+
+  const runGenerateText = async (given: CallOptions) => {
     const current = snapshot();
+    const callOptions = isIdle(current) ? given : unwrapped(given);
     if (isIdle(current)) return attach(await generateText(callOptions as never), EMPTY_REPORT);
     const run = new InterventionsRun({ snapshot: current, input: callOptions, ownAbort: true });
     try {
@@ -237,8 +267,9 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
     }
   };
 
-  const runStreamText = (callOptions: CallOptions) => {
+  const runStreamText = (given: CallOptions) => {
     const current = snapshot();
+    const callOptions = isIdle(current) ? given : unwrapped(given);
     if (isIdle(current)) return attach(streamText(callOptions as never), EMPTY_REPORT);
     const run = new InterventionsRun({ snapshot: current, input: callOptions, ownAbort: true });
     const composed = composeRunOptions(run, callOptions);
@@ -287,7 +318,15 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
     streamText: runStreamText as unknown as Interventions['streamText'],
     use,
     addHook: (event, hook) => hooks.add(event, hook),
-    wrapTools: (tools) => guardToolsStandalone(tools, snapshot),
+    wrapTools: (tools) => {
+      const wrapped = guardToolsStandalone(tools, snapshot);
+      for (const name of Object.keys(wrapped)) {
+        const tool = wrapped[name];
+        if (tool !== undefined && tool !== tools[name]) originals.set(tool, tools[name] as Tool);
+      }
+      return wrapped;
+    },
+    agentSettings: (settings) => composeAgentSettings(settings, snapshot, isIdle),
     middleware: createModelMiddleware(() => new StandaloneScope(snapshot())),
     get handlers() {
       return registered.map((entry) => entry.handler);

@@ -22,6 +22,8 @@ export interface ModelScope extends Pick<ToolScope, 'snapshot' | 'evaluate' | 'c
   decideToolCalls?(response: LanguageModelV4GenerateResult): Promise<LanguageModelV4GenerateResult>;
   /** Whether the decision pass has anything to do. */
   readonly decidesToolCalls: boolean;
+  /** Remembers an error raised in the run (runs only). */
+  noteError?(error: unknown): void;
 }
 
 /** A provider stream carried an error: it is replayed as it came. */
@@ -54,7 +56,7 @@ export function createModelMiddleware(
       const scope = scopeOf();
       await scope.ensureStarted();
       const response = await respond(scope, params, (request) =>
-        request === params ? doGenerate() : model.doGenerate(request),
+        noted(scope, request === params ? doGenerate() : model.doGenerate(request)),
       );
       return scope.decideToolCalls ? scope.decideToolCalls(response) : response;
     },
@@ -68,7 +70,7 @@ export function createModelMiddleware(
       }
       await scope.ensureStarted();
       const open = (request: LanguageModelV4CallOptions) =>
-        request === params ? doStream() : model.doStream(request);
+        noted(scope, request === params ? doStream() : model.doStream(request));
 
       if (holdResponse) {
         let meta: Omit<LanguageModelV4StreamResult, 'stream'> = {};
@@ -104,6 +106,16 @@ export function createModelMiddleware(
       return { ...result, stream: result.stream.pipeThrough(holdToolCalls(scope.decideToolCalls.bind(scope))) };
     },
   };
+}
+
+/** Notes a provider error as raised in the scope's run. */
+async function noted<T>(scope: ModelScope, call: PromiseLike<T>): Promise<T> {
+  try {
+    return await call;
+  } catch (error) {
+    scope.noteError?.(error);
+    throw error;
+  }
 }
 
 /** One model call with the hooks and the `afterModelCall` handlers around it. */

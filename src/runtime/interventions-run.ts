@@ -23,6 +23,12 @@ import { cloneInvocationEvent, cloneToolCallEvent } from './drafts.ts';
 import type { RuntimeSnapshot } from './runtime-snapshot.ts';
 import type { ToolScope } from './tool-scope.ts';
 
+/**
+ * The run an error was raised in (by a hook, a handler or the provider), for
+ * integrations that only see the error (an agent's `onError`).
+ */
+export const runOfError = new WeakMap<object, InterventionsRun>();
+
 /** What `result.interventions` holds. */
 export interface InterventionsReport {
   /** Every handler evaluation of the run, in order. Grows while a stream runs. */
@@ -69,6 +75,8 @@ export class InterventionsRun implements ToolScope {
   readonly abortSignal: AbortSignal | undefined;
 
   runtimeContext: Context;
+  /** Told when a `prepareStep` replaces the runtime context. */
+  onRuntimeContext: ((context: Context) => void) | undefined = undefined;
   stepNumber: number | undefined = undefined;
   /** The messages sent in the current step. */
   stepMessages: ModelMessage[];
@@ -144,9 +152,15 @@ export class InterventionsRun implements ToolScope {
   }
 
   fail(error: unknown): void {
+    this.noteError(error);
     if (this.failure !== undefined) return;
     this.failure = { error };
     this.controller?.abort(error);
+  }
+
+  /** Remembers that `error` was raised in this run. */
+  noteError(error: unknown): void {
+    if (error !== null && typeof error === 'object') runOfError.set(error, this);
   }
 
   evaluate<EVENT extends InterventionEvent>(

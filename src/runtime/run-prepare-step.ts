@@ -53,6 +53,8 @@ export function createRunPrepareStep({
 }): PrepareStepFunction<ToolSet, Context> {
   return async (options: StepOptions) => {
     await run.ensureStarted();
+    // a hook that failed where the SDK swallows errors (no abort signal to use)
+    if (run.failed !== undefined) throw run.failed.error;
     run.stepNumber = options.stepNumber;
     run.runtimeContext = options.runtimeContext;
 
@@ -99,7 +101,10 @@ export function createRunPrepareStep({
       instructions = userInstructions;
       instructionsChanged = true;
     }
-    if (user?.runtimeContext !== undefined) run.runtimeContext = user.runtimeContext;
+    if (user?.runtimeContext !== undefined && user.runtimeContext !== run.runtimeContext) {
+      run.runtimeContext = user.runtimeContext;
+      run.onRuntimeContext?.(user.runtimeContext);
+    }
 
     let stepActiveTools: readonly string[] | undefined =
       (user?.activeTools as readonly string[] | undefined) ?? activeTools;

@@ -1,0 +1,36 @@
+import type { ToolSet } from 'ai';
+import type { InterventionHandlerLike } from '../handlers/intervention-handler.ts';
+import {
+  createInterventions,
+  type InterventionsOptions,
+} from '../runtime/create-interventions.ts';
+
+/** Handlers, or the full options of a private runtime. */
+export type GuardOptions =
+  | readonly InterventionHandlerLike[]
+  | Pick<InterventionsOptions, 'handlers' | 'hooks' | 'wording'>;
+
+/**
+ * Decorates tools with handlers and tool-level hooks, without a runtime
+ * around the call: use the result with a plain `generateText`,
+ * `streamText` or `ToolLoopAgent`. Same `ToolSet` type back; every tool is
+ * covered (static, dynamic, MCP), looked up by own property only.
+ *
+ * `beforeToolCall` deny and guide become the tool's error result (the model
+ * reads the same wording as with the wrappers); `confirm` becomes the SDK's
+ * approval request through the tool's `needsApproval`.
+ *
+ * @example
+ * ```ts
+ * const tools = guardTools({ search, delete_file }, [new ToolGuard(['delete_file'])]);
+ * const result = await generateText({ model, tools, stopWhen: isStepCount(5), prompt });
+ * ```
+ */
+export function guardTools<TOOLS extends ToolSet>(tools: TOOLS, guards: GuardOptions): TOOLS {
+  const options = isHandlerList(guards) ? { handlers: guards } : guards;
+  return createInterventions(options).wrapTools(tools);
+}
+
+function isHandlerList(guards: GuardOptions): guards is readonly InterventionHandlerLike[] {
+  return Array.isArray(guards);
+}

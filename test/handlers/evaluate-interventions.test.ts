@@ -1,0 +1,230 @@
+import { isStepCount, tool } from 'ai';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  createInterventions,
+  defineHandler,
+  InterventionActions,
+  InterventionHandlerError,
+  type BeforeToolCallEvent,
+  type InterventionHandlerLike,
+  type OnError,
+} from '../../src/index.ts';
+import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
+
+type Kind = 'proceed' | 'deny' | 'guide' | 'confirm' | 'transform';
+interface Spec {
+  readonly kind: Kind;
+  readonly async: boolean;
+  readonly shadow: boolean;
+  readonly throws: boolean;
+  readonly onError: OnError;
+}
+
+/** Mostly well-behaved, enforcing handlers, so the interesting mixes are common. */
+const rarely = fc.oneof({ weight: 5, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) });
+const specArbitrary = fc.record({
+  kind: fc.oneof(
+    { weight: 1, arbitrary: fc.constant<Kind>('proceed') },
+    { weight: 1, arbitrary: fc.constant<Kind>('deny') },
+    { weight: 2, arbitrary: fc.constant<Kind>('guide') },
+    { weight: 2, arbitrary: fc.constant<Kind>('confirm') },
+    { weight: 2, arbitrary: fc.constant<Kind>('transform') },
+  ),
+  async: fc.boolean(),
+  shadow: rarely,
+  throws: rarely,
+  onError: fc.constantFrom<OnError>('throw', 'proceed', 'deny'),
+});
+
+function handlerFor(spec: Spec, index: number): InterventionHandlerLike {
+  const name = `h${index}`;
+  const act = (event: BeforeToolCallEvent) => {
+    if (spec.throws) throw new Error(`${name} broke`);
+    switch (spec.kind) {
+      case 'proceed':
+        return InterventionActions.proceed();
+      case 'deny':
+        return InterventionActions.deny(`reason-${index}`);
+      case 'guide':
+        return InterventionActions.guide(`feedback-${index}`);
+      case 'confirm':
+        return InterventionActions.confirm(`prompt-${index}`);
+      case 'transform':
+        return InterventionActions.transform<BeforeToolCallEvent>((draft) => {
+          const input = draft.toolCall.input as { tag: string };
+          input.tag = `${input.tag}+${index}`;
+        });
+    }
+    return event satisfies never;
+  };
+  return defineHandler({
+    name,
+    onError: spec.onError,
+    mode: spec.shadow ? 'shadow' : 'enforce',
+    beforeToolCall: spec.async ? async (event: BeforeToolCallEvent) => act(event) : act,
+  });
+}
+
+type Expected =
+  | { readonly type: 'throw'; readonly handler: string; readonly evaluated: number }
+  | { readonly type: 'deny'; readonly reason: string; readonly evaluated: number }
+  | { readonly type: 'confirm'; readonly prompt: string; readonly evaluated: number }
+  | { readonly type: 'guide'; readonly lines: string[]; readonly evaluated: number }
+  | { readonly type: 'run'; readonly tag: string; readonly evaluated: number };
+
+/** The precedence rules of the design, written plainly. */
+function expectedOutcome(specs: readonly Spec[]): Expected {
+  const guides: string[] = [];
+  const prompts: string[] = [];
+  let tag = 'start';
+  for (const [index, spec] of specs.entries()) {
+    const evaluated = index + 1;
+    if (spec.shadow) continue;
+    if (spec.throws) {
+      if (spec.onError === 'throw') return { type: 'throw', handler: `h${index}`, evaluated };
+      if (spec.onError === 'deny') return { type: 'deny', reason: `"h${index}" check failed`, evaluated };
+      continue;
+    }
+    if (spec.kind === 'deny') return { type: 'deny', reason: `reason-${index}`, evaluated };
+    if (spec.kind === 'guide') guides.push(`[h${index}] feedback-${index}`);
+    if (spec.kind === 'confirm') prompts.push(`prompt-${index}`);
+    if (spec.kind === 'transform') tag = `${tag}+${index}`;
+  }
+  const evaluated = specs.length;
+  if (prompts.length > 0) return { type: 'confirm', prompt: prompts.join('\n'), evaluated };
+  if (guides.length > 0) return { type: 'guide', lines: guides, evaluated };
+  return { type: 'run', tag, evaluated };
+}
+
+describe('evaluateInterventions (through interventions.generateText)', () => {
+  it('should resolve any handler list by deny > confirm > guide > transform > proceed', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(specArbitrary, { minLength: 1, maxLength: 6, size: 'max' }), async (specs) => {
+        const executed: string[] = [];
+        const tools = {
+          t: tool({
+            inputSchema: z.object({ tag: z.string() }),
+            execute: async ({ tag }) => {
+              executed.push(tag);
+              return `ran ${tag}`;
+            },
+          }),
+        };
+        const model = scriptedModel(step(toolCall('c1', 't', { tag: 'start' })), step(text('done')));
+        const interventions = createInterventions({ handlers: specs.map(handlerFor) });
+        const expected = expectedOutcome(specs);
+        const call = interventions.generateText({ model, tools, stopWhen: isStepCount(3), prompt: 'go' });
+
+        if (expected.type === 'throw') {
+          const error = await call.catch((caught: unknown) => caught);
+          expect(InterventionHandlerError.isInstance(error)).toBe(true);
+          expect((error as InterventionHandlerError).handlerName).toBe(expected.handler);
+          expect(executed).toEqual([]);
+          expect(model.calls).toHaveLength(1);
+          return;
+        }
+
+        const result = await call;
+        // one record per evaluated handler, in order
+        expect(result.interventions.decisions.map((record) => record.handler)).toEqual(
+          specs.slice(0, expected.evaluated).map((_, index) => `h${index}`),
+        );
+        const sent = toolResultsSent(model, 1).c1 as { type: string; reason?: string; value?: unknown } | undefined;
+        switch (expected.type) {
+          case 'deny':
+            expect(executed).toEqual([]);
+            expect(sent?.type).toBe('execution-denied');
+            expect(sent?.reason).toContain(expected.reason);
+            expect(sent?.reason).toContain('was not executed');
+            break;
+          case 'confirm': {
+            expect(executed).toEqual([]);
+            expect(model.calls).toHaveLength(1);
+            const requests = result.content.filter((part) => part.type === 'tool-approval-request');
+            expect(requests).toHaveLength(1);
+            expect(requests[0]).toMatchObject({ reason: expected.prompt });
+            break;
+          }
+          case 'guide':
+            expect(executed).toEqual([]);
+            expect(sent?.type).toBe('execution-denied');
+            expect(sent?.reason).toContain(expected.lines.join('\n'));
+            break;
+          case 'run':
+            expect(executed).toEqual([expected.tag]);
+            expect(sent).toEqual({ type: 'text', value: `ran ${expected.tag}` });
+            // the history shows the arguments that ran
+            expect(model.calls[1]?.prompt[1]).toMatchObject({
+              role: 'assistant',
+              content: [{ type: 'tool-call', input: { tag: expected.tag } }],
+            });
+            break;
+        }
+      }),
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 200), seed: Number(process.env.FUZZ_SEED ?? 20261122) },
+    );
+  });
+
+  it('should not evaluate handlers after a deny', async () => {
+    const evaluated: string[] = [];
+    const spy = (name: string, action: () => ReturnType<typeof InterventionActions.proceed> | ReturnType<typeof InterventionActions.deny>) =>
+      defineHandler({ name, beforeToolCall: () => (evaluated.push(name), action()) });
+    const interventions = createInterventions({
+      handlers: [
+        spy('auth', () => InterventionActions.deny('Unauthorized')),
+        spy('expensive-llm-check', () => InterventionActions.proceed()),
+      ],
+    });
+    const model = scriptedModel(step(toolCall('c1', 't', { tag: 'x' })), step(text('ok')));
+    const tools = { t: tool({ inputSchema: z.object({ tag: z.string() }), execute: async () => 'ran' }) };
+    await interventions.generateText({ model, tools, stopWhen: isStepCount(3), prompt: 'go' });
+    expect(evaluated).toEqual(['auth']);
+  });
+
+  it('should let later handlers see a transform, and discard it when a later handler denies', async () => {
+    const seen: unknown[] = [];
+    const interventions = createInterventions({
+      handlers: [
+        defineHandler({
+          name: 'rewrite',
+          beforeToolCall: () =>
+            InterventionActions.transform<BeforeToolCallEvent>((draft) => {
+              draft.toolCall.input = { tag: 'rewritten' };
+            }),
+        }),
+        defineHandler({
+          name: 'deny-rewritten',
+          beforeToolCall: (event) => {
+            seen.push(event.toolCall.input);
+            return InterventionActions.deny('no');
+          },
+        }),
+      ],
+    });
+    const model = scriptedModel(step(toolCall('c1', 't', { tag: 'original' })), step(text('ok')));
+    const tools = { t: tool({ inputSchema: z.object({ tag: z.string() }), execute: async () => 'ran' }) };
+    const result = await interventions.generateText({ model, tools, stopWhen: isStepCount(3), prompt: 'go' });
+    expect(seen).toEqual([{ tag: 'rewritten' }]);
+    // not committed: the history keeps the model's own arguments
+    expect(model.calls[1]?.prompt[1]).toMatchObject({ content: [{ type: 'tool-call', input: { tag: 'original' } }] });
+    const [transform, deny] = result.interventions.decisions;
+    expect(transform).toMatchObject({ handler: 'rewrite', action: 'transform', enforced: false });
+    expect(deny).toMatchObject({ handler: 'deny-rewritten', action: 'deny', enforced: true, reason: 'no' });
+  });
+
+  it('should record shadow handlers without enforcing them', async () => {
+    const interventions = createInterventions({
+      handlers: [defineHandler({ name: 'dry-run', mode: 'shadow', beforeToolCall: () => InterventionActions.deny('would deny') })],
+    });
+    let ran = 0;
+    const model = scriptedModel(step(toolCall('c1', 't', { tag: 'x' })), step(text('ok')));
+    const tools = { t: tool({ inputSchema: z.object({ tag: z.string() }), execute: async () => (ran++, 'ran') }) };
+    const result = await interventions.generateText({ model, tools, stopWhen: isStepCount(3), prompt: 'go' });
+    expect(ran).toBe(1);
+    expect(result.interventions.decisions).toEqual([
+      expect.objectContaining({ handler: 'dry-run', action: 'deny', reason: 'would deny', enforced: false, mode: 'shadow' }),
+    ]);
+  });
+});
