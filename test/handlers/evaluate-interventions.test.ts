@@ -7,6 +7,7 @@ import {
   defineHandler,
   InterventionActions,
   InterventionHandlerError,
+  type BeforeToolCallAction,
   type BeforeToolCallEvent,
   type InterventionHandlerLike,
   type OnError,
@@ -40,7 +41,7 @@ const specArbitrary = fc.record({
 
 function handlerFor(spec: Spec, index: number): InterventionHandlerLike {
   const name = `h${index}`;
-  const act = (event: BeforeToolCallEvent) => {
+  const act = (): BeforeToolCallAction => {
     if (spec.throws) throw new Error(`${name} broke`);
     switch (spec.kind) {
       case 'proceed':
@@ -57,13 +58,12 @@ function handlerFor(spec: Spec, index: number): InterventionHandlerLike {
           input.tag = `${input.tag}+${index}`;
         });
     }
-    return event satisfies never;
   };
   return defineHandler({
     name,
     onError: spec.onError,
     mode: spec.shadow ? 'shadow' : 'enforce',
-    beforeToolCall: spec.async ? async (event: BeforeToolCallEvent) => act(event) : act,
+    beforeToolCall: spec.async ? async () => act() : act,
   });
 }
 

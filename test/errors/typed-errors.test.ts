@@ -1,0 +1,225 @@
+import { isStepCount, tool } from 'ai';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  createInterventions,
+  defineHandler,
+  HandlerTimeoutError,
+  InterventionActions,
+  InterventionHandler,
+  InterventionHandlerError,
+  InterventionsError,
+  InvalidActionError,
+  InvalidHandlerError,
+  InvalidHookError,
+  InvalidHookResultError,
+  InvocationDeniedError,
+  type AfterModelCallEvent,
+  type BeforeToolCallEvent,
+} from '../../src/index.ts';
+import { scriptedModel, step, text, toolCall } from '../helpers/scripted-model.ts';
+
+const tools = () => ({
+  t: tool({ inputSchema: z.object({ tag: z.string() }), execute: async () => 'ran' }),
+});
+const toolStep = () => step(toolCall('c1', 't', { tag: 'x' }));
+
+async function failureOf(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => {
+      throw new Error('expected the call to fail');
+    },
+    (error: unknown) => error,
+  );
+}
+
+describe('typed errors', () => {
+  describe('when a lifecycle method returns an action it may not return', () => {
+    it('should reject with InvalidActionError naming the handler and the lifecycle point', async () => {
+      class ConfirmsResponses extends InterventionHandler {
+        readonly name = 'confirms-responses';
+        override afterModelCall(_event: AfterModelCallEvent) {
+          // a JavaScript caller, or a cast, can return what the types forbid
+          return InterventionActions.confirm('really?') as unknown as ReturnType<typeof InterventionActions.proceed>;
+        }
+      }
+      const interventions = createInterventions({ handlers: [new ConfirmsResponses()] });
+      const error = await failureOf(interventions.generateText({ model: scriptedModel(step(text('hi'))), prompt: 'x' }));
+      expect(InvalidActionError.isInstance(error)).toBe(true);
+      expect(InterventionsError.isInstance(error)).toBe(true);
+      expect(error).toMatchObject({
+        name: 'AIInterventions_InvalidActionError',
+        code: 'invalid-action',
+        handlerName: 'confirms-responses',
+        lifecycle: 'afterModelCall',
+      });
+      expect((error as Error).message).toContain('"confirms-responses" returned confirm from afterModelCall');
+    });
+  });
+
+  describe('when a handler returns something that is not an action', () => {
+    it('should reject with InvalidActionError naming the handler', async () => {
+      const interventions = createInterventions({
+        handlers: [defineHandler({ name: 'returns-a-string', beforeToolCall: () => 'deny' as never })],
+      });
+      const model = scriptedModel(toolStep(), step(text('ok')));
+      const error = await failureOf(interventions.generateText({ model, tools: tools(), stopWhen: isStepCount(3), prompt: 'x' }));
+      expect(InvalidActionError.isInstance(error)).toBe(true);
+      expect(error).toMatchObject({ handlerName: 'returns-a-string', lifecycle: 'beforeToolCall', received: 'deny' });
+    });
+
+    it('should follow onError: a fail-closed handler that returns garbage denies', async () => {
+      let ran = 0;
+      const interventions = createInterventions({
+        handlers: [defineHandler({ name: 'sloppy', onError: 'deny', beforeToolCall: () => ({ type: 'allow' }) as never })],
+      });
+      const model = scriptedModel(toolStep(), step(text('ok')));
+      const result = await interventions.generateText({
+        model,
+        tools: { t: tool({ inputSchema: z.object({ tag: z.string() }), execute: async () => (ran++, 'ran') }) },
+        stopWhen: isStepCount(3),
+        prompt: 'x',
+      });
+      expect(ran).toBe(0);
+      expect(result.interventions.decisions[0]).toMatchObject({ handler: 'sloppy', action: 'deny' });
+      expect(InvalidActionError.isInstance(result.interventions.decisions[0]?.error)).toBe(true);
+    });
+  });
+
+  describe('when two handlers share a name', () => {
+    it('should throw InvalidHandlerError with code duplicate-handler', () => {
+      const make = () => defineHandler({ name: 'guard', beforeToolCall: () => InterventionActions.proceed() });
+      let error: unknown;
+      try {
+        createInterventions({ handlers: [make(), make()] });
+      } catch (caught) {
+        error = caught;
+      }
+      expect(InvalidHandlerError.isInstance(error)).toBe(true);
+      expect(error).toMatchObject({ code: 'duplicate-handler', handlerName: 'guard' });
+      const interventions = createInterventions({ handlers: [make()] });
+      expect(() => interventions.use(make())).toThrow(/named "guard"/);
+    });
+
+    it('should accept the name again once the first handler is disposed', () => {
+      const make = () => defineHandler({ name: 'guard', beforeToolCall: () => InterventionActions.proceed() });
+      const interventions = createInterventions();
+      const dispose = interventions.use(make());
+      dispose();
+      dispose();
+      expect(() => interventions.use(make())).not.toThrow();
+      expect(interventions.handlers.map((handler) => handler.name)).toEqual(['guard']);
+    });
+  });
+
+  describe('when a handler has invalid settings', () => {
+    it('should name what is wrong', () => {
+      expect(() => createInterventions({ handlers: [{ name: '' }] })).toThrow(InvalidHandlerError);
+      expect(() => createInterventions({ handlers: [{ name: 'x', onError: 'ignore' as never }] })).toThrow(/invalid onError "ignore"/);
+      expect(() => createInterventions({ handlers: [{ name: 'x', timeoutMs: -1 }] })).toThrow(/"x" has an invalid timeoutMs -1/);
+      expect(() => createInterventions({ handlers: [{ name: 'x', beforeToolCall: 'deny' as never }] })).toThrow(/beforeToolCall that is not a function/);
+    });
+  });
+
+  describe('when a handler does not settle within timeoutMs', () => {
+    it('should reject with HandlerTimeoutError naming the handler (onError throw)', async () => {
+      const interventions = createInterventions({
+        handlers: [defineHandler({ name: 'slow-policy', timeoutMs: 20, beforeToolCall: () => new Promise<never>(() => {}) })],
+      });
+      const model = scriptedModel(toolStep(), step(text('ok')));
+      const error = await failureOf(interventions.generateText({ model, tools: tools(), stopWhen: isStepCount(3), prompt: 'x' }));
+      expect(HandlerTimeoutError.isInstance(error)).toBe(true);
+      expect(error).toMatchObject({ code: 'handler-timeout', handlerName: 'slow-policy', lifecycle: 'beforeToolCall', timeoutMs: 20 });
+    });
+
+    it('should fail closed when onError is deny', async () => {
+      let ran = 0;
+      const interventions = createInterventions({
+        handlers: [
+          defineHandler({ name: 'slow-auth', timeoutMs: 20, onError: 'deny', beforeToolCall: () => new Promise<never>(() => {}) }),
+        ],
+      });
+      const model = scriptedModel(toolStep(), step(text('ok')));
+      await interventions.generateText({
+        model,
+        tools: { t: tool({ inputSchema: z.object({ tag: z.string() }), execute: async () => (ran++, 'ran') }) },
+        stopWhen: isStepCount(3),
+        prompt: 'x',
+      });
+      expect(ran).toBe(0);
+      expect(JSON.stringify(model.calls[1]?.prompt.at(-1))).toContain('slow-auth');
+    });
+  });
+
+  describe('when a handler throws', () => {
+    it('should wrap the error in InterventionHandlerError with the original as cause', async () => {
+      const cause = new Error('auth service down');
+      const interventions = createInterventions({
+        handlers: [defineHandler({ name: 'critical-validator', beforeToolCall: () => { throw cause; } })],
+      });
+      const model = scriptedModel(toolStep(), step(text('ok')));
+      const error = await failureOf(interventions.generateText({ model, tools: tools(), stopWhen: isStepCount(3), prompt: 'x' }));
+      expect(InterventionHandlerError.isInstance(error)).toBe(true);
+      expect(error).toMatchObject({ handlerName: 'critical-validator', lifecycle: 'beforeToolCall', cause });
+    });
+
+    it('should treat a throwing transform apply as the handler failing', async () => {
+      const interventions = createInterventions({
+        handlers: [
+          defineHandler({
+            name: 'broken-redactor',
+            beforeToolCall: () =>
+              InterventionActions.transform<BeforeToolCallEvent>(() => {
+                throw new Error('regex exploded');
+              }),
+          }),
+        ],
+      });
+      const model = scriptedModel(toolStep(), step(text('ok')));
+      const error = await failureOf(interventions.generateText({ model, tools: tools(), stopWhen: isStepCount(3), prompt: 'x' }));
+      expect(error).toMatchObject({ handlerName: 'broken-redactor', message: expect.stringContaining('regex exploded') });
+    });
+  });
+
+  describe('when a beforeInvocation handler denies', () => {
+    it('should reject with InvocationDeniedError before any model call', async () => {
+      const interventions = createInterventions({
+        handlers: [defineHandler({ name: 'moderation', beforeInvocation: () => InterventionActions.deny('Off-topic request') })],
+      });
+      const model = scriptedModel(step(text('never')));
+      const error = await failureOf(interventions.generateText({ model, prompt: 'x' }));
+      expect(InvocationDeniedError.isInstance(error)).toBe(true);
+      expect(error).toMatchObject({ handlerName: 'moderation', reason: 'Off-topic request' });
+      expect(model.calls).toHaveLength(0);
+    });
+  });
+
+  describe('when a hook is invalid', () => {
+    it('should reject an unknown event or a non-function at registration', () => {
+      const interventions = createInterventions();
+      expect(() => interventions.addHook('preToolcall' as 'preToolCall', () => {})).toThrow(InvalidHookError);
+      expect(() => interventions.addHook('preToolCall', 42 as never)).toThrow(/must be a function/);
+    });
+
+    it('should reject a hook result its event does not accept, naming the hook', async () => {
+      const interventions = createInterventions({
+        hooks: { preToolCall: function checkPermissions() { return { response: 'nope' } as never; } },
+      });
+      const model = scriptedModel(toolStep(), step(text('ok')));
+      const error = await failureOf(interventions.generateText({ model, tools: tools(), stopWhen: isStepCount(3), prompt: 'x' }));
+      expect(InvalidHookResultError.isInstance(error)).toBe(true);
+      expect(error).toMatchObject({ hook: 'preToolCall hook "checkPermissions"' });
+    });
+  });
+
+  describe('isInstance', () => {
+    it('should tell the error classes apart', () => {
+      const error = new InvocationDeniedError({ handlerName: 'h', reason: 'r' });
+      expect(InvocationDeniedError.isInstance(error)).toBe(true);
+      expect(InterventionsError.isInstance(error)).toBe(true);
+      expect(InvalidActionError.isInstance(error)).toBe(false);
+      expect(InterventionsError.isInstance(new Error('plain'))).toBe(false);
+      expect(InterventionsError.isInstance(null)).toBe(false);
+    });
+  });
+});
