@@ -139,7 +139,7 @@ export interface OnToolCallErrorContext extends ToolHookContext {
   readonly error: unknown;
 }
 
-/** Replace the error (what the model reads is its message). */
+/** Replace the error. The model reads it as the AI SDK renders errors: `error.toString()` for an `Error` (e.g. `Error: Bad arguments`), the string itself, or its JSON. */
 export type OnToolCallErrorResult = void | { readonly error: unknown };
 
 /**
