@@ -67,7 +67,8 @@ const now = () => performance.now();
  *   `apply`) follows the handler's `onError`; shadow handlers are recorded
  *   and never enforced.
  *
- * With `frozen`, transforms are recorded but not applied.
+ * With `frozen` (a call a human approved), transforms are recorded but not
+ * applied and confirms count as answered.
  *
  * Every evaluation yields one {@link DecisionRecord}, passed to `onRecord`
  * once the verdict is known (so `enforced` is final).
@@ -86,7 +87,10 @@ export async function evaluateInterventions<EVENT extends InterventionEvent>({
   makeDraft: (event: EVENT) => EVENT;
   onRecord: (record: DecisionRecord) => void;
   subject?: RecordSubject;
-  /** Record transforms without applying them (arguments fixed by an approval). */
+  /**
+   * The call was approved by a human: transforms are recorded but not
+   * applied (the approved arguments are final) and confirms count as answered.
+   */
   frozen?: boolean;
   /** Record guides without enforcing them, with this warning (retries exhausted). */
   downgradeGuide?: string;
@@ -193,6 +197,12 @@ export async function evaluateInterventions<EVENT extends InterventionEvent>({
       record.enforced = false;
       record.warning =
         'transform not applied: the arguments were fixed when the call was approved';
+      continue;
+    }
+    if (frozen && action.type === 'confirm') {
+      describe(record, action);
+      record.enforced = false;
+      record.warning = 'already answered: a human approved this call';
       continue;
     }
 

@@ -50,7 +50,7 @@ export async function decideToolCalls(
       subject: run.subject(call),
     });
     run.decided.add(call.toolCallId);
-    const decision = run.approvalDecision(call, verdict, false);
+    const decision = run.approvalDecision(call, verdict);
     if (decision !== undefined) run.toolDecisions.set(call.toolCallId, decision);
 
     if ((verdict.type === 'transform' || verdict.type === 'confirm') && verdict.transformed) {

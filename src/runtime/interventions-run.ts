@@ -212,14 +212,13 @@ export class InterventionsRun implements ToolScope {
     if (verdict.type === 'transform' && !approved) {
       this.inputOverrides.set(call.toolCallId, verdict.event.toolCall.input);
     }
-    return this.approvalDecision(call, verdict, approved);
+    return this.approvalDecision(call, verdict);
   }
 
   /** Maps a `beforeToolCall` verdict onto the SDK's approval statuses. */
   approvalDecision(
     call: ToolCallInfo,
     verdict: Verdict<InterventionEvent & { lifecycle: 'beforeToolCall' }>,
-    approved: boolean,
   ): ApprovalDecision | undefined {
     const { wording } = this.snapshot;
     switch (verdict.type) {
@@ -241,7 +240,7 @@ export class InterventionsRun implements ToolScope {
           }),
         };
       case 'confirm':
-        return approved ? undefined : { type: 'user-approval', reason: verdict.prompt ?? '' };
+        return { type: 'user-approval', reason: verdict.prompt ?? '' };
       default:
         return undefined;
     }
