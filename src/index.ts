@@ -76,6 +76,12 @@ export type {
   ProviderRequest,
   ProviderResponse,
   ToolHookContext,
+  TransformContextContext,
+  GateToolCallsContext,
+  DrainContext,
+  DrainResult,
+  RunStatus,
+  OnStatusContext,
 } from './hooks/hook-types.ts';
 
 // errors
@@ -92,3 +98,12 @@ export { ToolCallBlockedError } from './errors/tool-call-blocked-error.ts';
 // tools without the runtime
 export { guardTool } from './tools/guard-tool.ts';
 export { guardTools, type GuardOptions } from './tools/guard-tools.ts';
+
+// loop control (seeds 001–003)
+export { createMessageQueue, type MessageQueue } from './queue/create-message-queue.ts';
+export type { LoopOptions } from './runtime/loop-control.ts';
+export {
+  defineToolGate,
+  type ToolGateEvent,
+  type ToolGateResult,
+} from './handlers/define-tool-gate.ts';

@@ -81,6 +81,7 @@ export async function evaluateInterventions<EVENT extends InterventionEvent>({
   subject,
   frozen = false,
   downgradeGuide,
+  onPending,
 }: {
   handlers: readonly RegisteredHandler[];
   event: EVENT;
@@ -94,6 +95,8 @@ export async function evaluateInterventions<EVENT extends InterventionEvent>({
   frozen?: boolean;
   /** Record guides without enforcing them, with this warning (retries exhausted). */
   downgradeGuide?: string;
+  /** Told when a handler returns a promise, before it is awaited. */
+  onPending?: (handler: RegisteredHandler) => Promise<void> | void;
 }): Promise<Verdict<EVENT>> {
   const lifecycle = event.lifecycle;
   const effects = ACTION_EFFECTS[lifecycle];
@@ -118,7 +121,7 @@ export async function evaluateInterventions<EVENT extends InterventionEvent>({
 
     const shadow = registered.mode === 'shadow';
     const startedAt = now();
-    let outcome = await invoke(registered, method, current, event.abortSignal);
+    let outcome = await invoke(registered, method, current, event.abortSignal, onPending);
     const record: PendingRecord = {
       handler: registered.name,
       lifecycle,
@@ -271,11 +274,23 @@ async function invoke<EVENT extends InterventionEvent>(
   method: (event: EVENT) => unknown,
   event: EVENT,
   abortSignal: AbortSignal | undefined,
+  onPending: ((handler: RegisteredHandler) => Promise<void> | void) | undefined,
 ): Promise<Outcome> {
+  const failed = (error: unknown): Outcome => {
+    // an abort is not the handler's failure: let it end the run as an abort
+    if (abortSignal?.aborted && error === abortSignal.reason) throw error;
+    return { ok: false, error: asHandlerError(registered, error, event.lifecycle) };
+  };
   let value: unknown;
   try {
     value = method.call(registered.handler, event);
-    if (isThenable(value)) {
+  } catch (error) {
+    return failed(error);
+  }
+  if (isThenable(value)) {
+    // outside the try: a status observer that throws ends the call, it is not this handler's failure
+    await onPending?.(registered);
+    try {
       value = await settle(value, {
         timeoutMs: registered.timeoutMs,
         abortSignal,
@@ -286,14 +301,9 @@ async function invoke<EVENT extends InterventionEvent>(
             timeoutMs: registered.timeoutMs ?? 0,
           }),
       });
+    } catch (error) {
+      return failed(error);
     }
-  } catch (error) {
-    // an abort is not the handler's failure: let it end the run as an abort
-    if (abortSignal?.aborted && error === abortSignal.reason) throw error;
-    return {
-      ok: false,
-      error: asHandlerError(registered, error, event.lifecycle),
-    };
   }
   return validateAction(registered, event, value);
 }

@@ -25,6 +25,11 @@ const HOOK_NAMES: readonly HookName[] = [
   'preToolCall',
   'onToolCallResult',
   'onToolCallError',
+  'transformContext',
+  'gateToolCalls',
+  'drainSteering',
+  'drainFollowUp',
+  'onStatus',
 ];
 
 const EMPTY: readonly never[] = Object.freeze([]);

@@ -10,10 +10,15 @@ import type {
   StepResult,
   Tool,
   ToolSet,
+  UserModelMessage,
 } from 'ai';
 import type { DecisionRecord } from '../handlers/decision-record.ts';
 import type { ToolCallInfo } from '../handlers/intervention-events.ts';
-import type { Awaitable } from '../handlers/intervention-handler.ts';
+import type {
+  Awaitable,
+  BeforeToolCallAction,
+} from '../handlers/intervention-handler.ts';
+import type { Lifecycle } from '../handlers/lifecycle.ts';
 
 /** A provider-level request: what a model middleware's `params` are. */
 export type ProviderRequest = LanguageModelV4CallOptions;
@@ -101,6 +106,8 @@ export interface ToolHookContext {
   readonly call: ToolCallInfo;
   readonly messages: readonly ModelMessage[];
   readonly runtimeContext: Context;
+  /** The tool's own context (`toolsContext[toolName]`, as `execute` gets it). */
+  readonly toolContext: unknown;
   readonly stepNumber: number | undefined;
   readonly abortSignal: AbortSignal | undefined;
 }
@@ -142,6 +149,68 @@ export interface OnToolCallErrorContext extends ToolHookContext {
 /** Replace the error. The model reads it as the AI SDK renders errors: `error.toString()` for an `Error` (e.g. `Error: Bad arguments`), the string itself, or its JSON. */
 export type OnToolCallErrorResult = void | { readonly error: unknown };
 
+/** `transformContext`: right before each model call, the history about to be sent. */
+export interface TransformContextContext {
+  readonly messages: ModelMessage[];
+  readonly stepNumber: number;
+  readonly runtimeContext: Context;
+  readonly abortSignal: AbortSignal | undefined;
+}
+
+/** `gateToolCalls`: once per turn, every well-formed tool call of the turn. */
+export interface GateToolCallsContext {
+  /** The turn's well-formed calls (known tool, valid input), in the model's order. */
+  readonly calls: readonly ToolCallInfo[];
+  readonly messages: readonly ModelMessage[];
+  readonly stepNumber: number | undefined;
+  readonly runtimeContext: Context;
+  readonly abortSignal: AbortSignal | undefined;
+}
+
+/** `drainSteering` / `drainFollowUp`: where the run is when the queue is consulted. */
+export interface DrainContext {
+  /** The steps completed so far. */
+  readonly steps: ReadonlyArray<StepResult<ToolSet>>;
+  readonly runtimeContext: Context;
+}
+
+/**
+ * Messages to inject: a string (a user message), user messages, or nothing.
+ * Several hooks' strings are joined with a blank line into one message.
+ */
+export type DrainResult = void | string | readonly UserModelMessage[];
+
+/** What a long operation is doing, for `onStatus`. */
+export type RunStatus =
+  | { readonly type: 'model-call'; readonly stepNumber: number | undefined; readonly attempt: number }
+  | {
+      readonly type: 'guide-retry';
+      readonly stepNumber: number | undefined;
+      readonly attempt: number;
+      readonly feedback: string;
+    }
+  | {
+      readonly type: 'handler-pending';
+      readonly handler: string;
+      readonly lifecycle: Lifecycle;
+      readonly toolCallId?: string;
+      readonly toolName?: string;
+    }
+  | {
+      readonly type: 'approval-pending';
+      readonly toolCallId: string;
+      readonly toolName: string;
+      readonly prompt: string;
+    }
+  | { readonly type: 'tool-call'; readonly toolCallId: string; readonly toolName: string }
+  | { readonly type: 'steering' | 'follow-up'; readonly messages: readonly UserModelMessage[] };
+
+/** `onStatus`: the run entered a long operation. */
+export interface OnStatusContext {
+  readonly status: RunStatus;
+  readonly runtimeContext: Context;
+}
+
 /**
  * Every hook, by event. Observers (`onChat*`, `onMessage`, `onDecision`)
  * return nothing; interceptors may return a value that the next hook sees.
@@ -154,6 +223,9 @@ export type OnToolCallErrorResult = void | { readonly error: unknown };
  * | `preToolCall` | interceptor | `{ result }` or `{ error }` |
  * | `onToolCallResult` | interceptor | never, always drains |
  * | `onToolCallError` | interceptor | never, always drains |
+ * | `transformContext` | interceptor | never, always drains |
+ * | `gateToolCalls` | decision (actions per call) | a deny, per call |
+ * | `drainSteering` / `drainFollowUp` | collector | never, results joined |
  *
  * @example
  * ```ts
@@ -178,6 +250,16 @@ export interface InterventionHooks {
   onToolCallError: (
     context: OnToolCallErrorContext,
   ) => Awaitable<OnToolCallErrorResult>;
+  /** Reshape the history right before each model call (a waterfall; return nothing to keep it). */
+  transformContext: (context: TransformContextContext) => Awaitable<ModelMessage[] | void>;
+  /** Decide a turn's tool calls together: one action per call, index-aligned. */
+  gateToolCalls: (context: GateToolCallsContext) => Awaitable<readonly BeforeToolCallAction[]>;
+  /** Messages to inject after the turn's tool results (keeps the run going). */
+  drainSteering: (context: DrainContext) => Awaitable<DrainResult>;
+  /** Messages to continue the run with instead of ending at a final answer. */
+  drainFollowUp: (context: DrainContext) => Awaitable<DrainResult>;
+  /** Observe long operations: model calls, retries, pending handlers and approvals. */
+  onStatus: (context: OnStatusContext) => Awaitable<void>;
 }
 
 /** The name of a hook event. */

@@ -11,7 +11,9 @@ import type {
   PreToolCallContext,
   ProviderRequest,
   ProviderResponse,
+  TransformContextContext,
 } from './hook-types.ts';
+import type { ModelMessage } from 'ai';
 
 type ContextOf<K extends HookName> = Parameters<InterventionHooks[K]>[0];
 
@@ -158,6 +160,21 @@ export async function runOnToolCallError(
     error = returned.error;
   }
   return error;
+}
+
+/** `transformContext`: a waterfall over the messages; always drains. */
+export async function runTransformContext(
+  entries: ReadonlyArray<HookEntry<'transformContext'>>,
+  context: TransformContextContext,
+): Promise<ModelMessage[]> {
+  let messages = context.messages;
+  for (const { hook, label } of entries) {
+    const returned: unknown = await hook({ ...context, messages });
+    if (returned === undefined) continue;
+    if (!Array.isArray(returned)) throw invalid(label, returned, 'undefined or an array of messages');
+    messages = returned as ModelMessage[];
+  }
+  return messages;
 }
 
 function isObjectWith<KEY extends string>(

@@ -4,7 +4,9 @@ import {
   type LanguageModel,
   type ModelMessage,
   type PrepareStepFunction,
+  type Experimental_Steering,
   type StepResult,
+  type StopCondition,
   type ToolApprovalConfiguration,
   type ToolCallRepairFunction,
   type ToolSet,
@@ -18,6 +20,7 @@ import { createModelMiddleware } from './create-model-middleware.ts';
 import { guardToolSet } from './guard-tool-set.ts';
 import { needsExecuteGuard } from './guard-execute.ts';
 import type { InterventionsRun } from './interventions-run.ts';
+import { createLoopControl, type LoopOptions } from './loop-control.ts';
 import { createRunPrepareStep } from './run-prepare-step.ts';
 import { createRunToolApproval } from './run-tool-approval.ts';
 
@@ -36,7 +39,12 @@ export interface CallOptions {
   messages?: ModelMessage[];
   onStepEnd?: (step: StepResult<ToolSet>) => unknown;
   onStepFinish?: (step: StepResult<ToolSet>) => unknown;
+  stopWhen?: StopCondition<ToolSet, Context> | readonly StopCondition<ToolSet, Context>[];
+  experimental_steering?: Experimental_Steering;
   experimental_toolApprovalSecret?: string | Uint8Array;
+  steering?: LoopOptions['steering'];
+  followUp?: LoopOptions['followUp'];
+  maxSteps?: LoopOptions['maxSteps'];
   [option: string]: unknown;
 }
 
@@ -72,7 +80,7 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
     hooks.preRequest.length > 0 ||
     hooks.onResponse.length > 0 ||
     handlers.afterModelCall.length > 0 ||
-    handlers.beforeToolCall.length > 0;
+    run.decidesToolCalls;
   const wrapped = new WeakMap<object, LanguageModel>();
   const wrapModel = (model: LanguageModel): LanguageModel => {
     if (!needsModel) return model;
@@ -89,13 +97,29 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
   if (options.tools !== undefined && needsExecuteGuard(run)) {
     composed.tools = guardToolSet(options.tools, () => run);
   }
-  if (handlers.beforeToolCall.length > 0) {
+  if (run.decidesToolCalls) {
     composed.toolApproval = createRunToolApproval({ run, toolApproval: options.toolApproval });
   }
   if (hooks.onToolCallError.length > 0) {
     composed.repairToolCall = createRunRepair(run, options.repairToolCall ?? options.experimental_repairToolCall);
     delete composed.experimental_repairToolCall;
   }
+
+  const loop = needsLoopControl(run, options)
+    ? createLoopControl({
+        run,
+        options,
+        stopWhen: options.stopWhen,
+        steering: options.experimental_steering,
+      })
+    : undefined;
+  if (loop !== undefined) {
+    composed.stopWhen = loop.stopWhen;
+    composed.experimental_steering = loop.steering;
+  }
+  delete composed.steering;
+  delete composed.followUp;
+  delete composed.maxSteps;
 
   const settings: ModelCallSettings = {};
   for (const key of SETTING_KEYS) {
@@ -107,9 +131,10 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
     settings,
     activeTools: options.activeTools,
     wrapModel,
+    afterResume: loop?.afterResume,
   });
 
-  if (hooks.onMessage.length > 0) {
+  if (hooks.onMessage.length > 0 || loop !== undefined) {
     const user = options.onStepEnd ?? options.onStepFinish;
     composed.onStepEnd = async (step: StepResult<ToolSet>) => {
       try {
@@ -117,7 +142,12 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
       } catch {
         // the SDK ignores callback errors; so do we
       }
-      await run.critical(() => run.commitMessages(step.response.messages)).catch(() => {});
+      await run
+        .critical(async () => {
+          await run.commitMessages(step.response.messages);
+          await loop?.endTurn(step);
+        })
+        .catch(() => {});
     };
     delete composed.onStepFinish;
   }
@@ -126,6 +156,18 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
     composed.experimental_toolApprovalSecret = run.snapshot.approvalSecret;
   }
   return composed as OPTIONS;
+}
+
+/** Whether the call uses steering, follow-up or a step cap (options or hooks). */
+export function needsLoopControl(run: InterventionsRun, options: CallOptions): boolean {
+  const { hooks } = run.snapshot;
+  return (
+    options.steering !== undefined ||
+    options.followUp !== undefined ||
+    options.maxSteps !== undefined ||
+    hooks.drainSteering.length > 0 ||
+    hooks.drainFollowUp.length > 0
+  );
 }
 
 /**
@@ -149,6 +191,7 @@ function createRunRepair(
         error: options.error,
         messages: options.messages,
         runtimeContext: run.runtimeContext,
+        toolContext: undefined,
         stepNumber: run.stepNumber,
         abortSignal: run.abortSignal,
       }),

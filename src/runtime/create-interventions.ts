@@ -24,6 +24,7 @@ import {
   type CallOptions,
 } from './compose-run-options.ts';
 import { composeAgentSettings } from './compose-agent-settings.ts';
+import type { LoopOptions } from './loop-control.ts';
 import { createModelMiddleware } from './create-model-middleware.ts';
 import { guardToolsStandalone } from './guard-tools-standalone.ts';
 import {
@@ -67,14 +68,15 @@ export interface InterventionsResult {
 
 /**
  * `generateText`'s exact signature (options inferred the same way, tools
- * typed the same way), with `interventions` on the result.
+ * typed the same way), plus the loop options (`steering`, `followUp`,
+ * `maxSteps`), with `interventions` on the result.
  */
 export type InterventionsGenerateText = <
   TOOLS extends ToolSet,
   RUNTIME_CONTEXT extends Context = Context,
   OUTPUT extends OutputInterface = OutputInterface<string, string>,
 >(
-  options: Parameters<typeof generateText<TOOLS, RUNTIME_CONTEXT, OUTPUT>>[0],
+  options: Parameters<typeof generateText<TOOLS, RUNTIME_CONTEXT, OUTPUT>>[0] & LoopOptions,
 ) => Promise<GenerateTextResult<TOOLS, RUNTIME_CONTEXT, OUTPUT> & InterventionsResult>;
 
 /** `streamText`'s exact signature, with `interventions` on the result. */
@@ -83,7 +85,7 @@ export type InterventionsStreamText = <
   RUNTIME_CONTEXT extends Context = Context,
   OUTPUT extends OutputInterface = OutputInterface<string, string>,
 >(
-  options: Parameters<typeof streamText<TOOLS, RUNTIME_CONTEXT, OUTPUT>>[0],
+  options: Parameters<typeof streamText<TOOLS, RUNTIME_CONTEXT, OUTPUT>>[0] & LoopOptions,
 ) => StreamTextResult<TOOLS, RUNTIME_CONTEXT, OUTPUT> & InterventionsResult;
 
 /**
@@ -254,8 +256,10 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
 
   const runGenerateText = async (given: CallOptions) => {
     const current = snapshot();
-    const callOptions = isIdle(current) ? given : unwrapped(given);
-    if (isIdle(current)) return attach(await generateText(callOptions as never), EMPTY_REPORT);
+    if (isIdle(current) && !hasLoopOptions(given)) {
+      return attach(await generateText(given as never), EMPTY_REPORT);
+    }
+    const callOptions = unwrapped(given);
     const run = new InterventionsRun({ snapshot: current, input: callOptions, ownAbort: true });
     try {
       const result = await generateText(composeRunOptions(run, callOptions) as never);
@@ -269,8 +273,10 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
 
   const runStreamText = (given: CallOptions) => {
     const current = snapshot();
-    const callOptions = isIdle(current) ? given : unwrapped(given);
-    if (isIdle(current)) return attach(streamText(callOptions as never), EMPTY_REPORT);
+    if (isIdle(current) && !hasLoopOptions(given)) {
+      return attach(streamText(given as never), EMPTY_REPORT);
+    }
+    const callOptions = unwrapped(given);
     const run = new InterventionsRun({ snapshot: current, input: callOptions, ownAbort: true });
     const composed = composeRunOptions(run, callOptions);
     const onEnd = callOptions.onEnd ?? callOptions.onFinish;
@@ -340,6 +346,10 @@ function isIdle({ handlers, hooks }: RuntimeSnapshot): boolean {
   if (handlers.all.length > 0) return false;
   for (const list of Object.values(hooks)) if (list.length > 0) return false;
   return true;
+}
+
+function hasLoopOptions(options: CallOptions): boolean {
+  return options.steering !== undefined || options.followUp !== undefined || options.maxSteps !== undefined;
 }
 
 function attach<RESULT extends object>(result: RESULT, report: InterventionsReport): RESULT & InterventionsResult {

@@ -15,7 +15,7 @@ import { cloneResponseEvent } from './drafts.ts';
 import type { ToolScope } from './tool-scope.ts';
 
 /** What the model layer needs from a run (or from the standalone runtime). */
-export interface ModelScope extends Pick<ToolScope, 'snapshot' | 'evaluate' | 'critical' | 'ensureStarted'> {
+export interface ModelScope extends Pick<ToolScope, 'snapshot' | 'evaluate' | 'critical' | 'ensureStarted' | 'status'> {
   readonly runtimeContext: Context | undefined;
   readonly stepNumber: number | undefined;
   /** The run's decision pass over a response's tool calls (runs only). */
@@ -129,20 +129,23 @@ async function respond(
   let request = params;
 
   for (let attempt = 0; ; attempt++) {
-    let response: LanguageModelV4GenerateResult;
+    let cached: LanguageModelV4GenerateResult | undefined;
     let sent = request;
     if (hooks.preRequest.length > 0) {
       const pre = await scope.critical(() =>
         runPreRequest(hooks.preRequest, { ...context(scope, request), request }),
       );
       sent = pre.request;
-      response = pre.response ?? (await call(sent));
-    } else {
-      response = await call(sent);
+      cached = pre.response;
     }
+    if (cached === undefined) {
+      await scope.critical(() => scope.status({ type: 'model-call', stepNumber: scope.stepNumber, attempt }));
+    }
+    let response = cached ?? (await call(sent));
     if (hooks.onResponse.length > 0) {
+      const received = response;
       response = await scope.critical(() =>
-        runOnResponse(hooks.onResponse, { ...context(scope, sent), request: sent, response }),
+        runOnResponse(hooks.onResponse, { ...context(scope, sent), request: sent, response: received }),
       );
     }
     if (handlers.afterModelCall.length === 0) return withUsage(response, discarded);
@@ -167,12 +170,16 @@ async function respond(
       }),
     );
     if (verdict.type === 'guide') {
+      const feedback = wording.modelGuidance({ guidance: verdict.guidance });
+      await scope.critical(() =>
+        scope.status({ type: 'guide-retry', stepNumber: scope.stepNumber, attempt: attempt + 1, feedback }),
+      );
       discarded.push(response.usage);
       request = {
         ...request,
         prompt: [
           ...request.prompt,
-          { role: 'user', content: [{ type: 'text', text: wording.modelGuidance({ guidance: verdict.guidance }) }] },
+          { role: 'user', content: [{ type: 'text', text: feedback }] },
         ],
       };
       continue;

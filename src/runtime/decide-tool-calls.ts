@@ -8,33 +8,49 @@ import {
   safeValidateTypes,
 } from '@ai-sdk/provider-utils';
 import type { Tool } from 'ai';
+import { InvalidHookResultError } from '../errors/invalid-hook-result-error.ts';
+import type { ToolCallInfo } from '../handlers/intervention-events.ts';
+import type { RegisteredHandler } from '../handlers/registered-handler.ts';
 import { getOwn } from '../util/get-own.ts';
 import { cloneToolCallEvent } from './drafts.ts';
 import type { InterventionsRun } from './interventions-run.ts';
 
 /**
- * The decision pass over one model response, before the SDK sees it: every
- * well-formed client tool call is evaluated by the `beforeToolCall` handlers,
- * one call at a time in the model's order. Deny, guide and confirm become
- * the approval statuses `toolApproval` returns; a transform rewrites the
- * call's input in the response itself, so the history shows the arguments
- * that actually ran. Malformed calls (unknown tool, bad JSON, invalid input)
- * are left to the SDK, which reports them to the model as usual.
+ * The decision pass over one model response, before the SDK sees it.
+ *
+ * 1. The turn's well-formed client tool calls (known tool, valid input) are
+ *    collected; malformed ones are left to the SDK, which reports them to
+ *    the model as usual.
+ * 2. `gateToolCalls` hooks see them all at once, before any is decided or
+ *    runs (serially: a human is never asked by two racing prompts), and
+ *    answer with one action per call.
+ * 3. Each call, in the model's order, is resolved by the reducer over the
+ *    gates' actions for it followed by the `beforeToolCall` handlers.
+ *
+ * Deny, guide and confirm become the approval statuses `toolApproval`
+ * returns; a transform rewrites the call's input in the response itself, so
+ * the history shows the arguments that actually ran.
  */
 export async function decideToolCalls(
   run: InterventionsRun,
   response: LanguageModelV4GenerateResult,
 ): Promise<LanguageModelV4GenerateResult> {
-  if (run.snapshot.handlers.beforeToolCall.length === 0) return response;
-  let content = response.content;
-
-  for (let index = 0; index < content.length; index++) {
-    const part = content[index];
-    if (part?.type !== 'tool-call' || part.providerExecuted === true) continue;
+  const calls: Array<{ readonly index: number; readonly call: ToolCallInfo; readonly tool: Tool }> = [];
+  for (const [index, part] of response.content.entries()) {
+    if (part.type !== 'tool-call' || part.providerExecuted === true) continue;
     const parsed = await parseToolCall(run, part);
     if (parsed === undefined) continue;
+    calls.push({
+      index,
+      tool: parsed.tool,
+      call: { toolCallId: part.toolCallId, toolName: part.toolName, input: parsed.input },
+    });
+  }
+  if (calls.length === 0) return response;
 
-    const call = { toolCallId: part.toolCallId, toolName: part.toolName, input: parsed.input };
+  const gated = await gateToolCalls(run, calls.map(({ call }) => call));
+  let content = response.content;
+  for (const [position, { index, call, tool }] of calls.entries()) {
     const verdict = await run.evaluate({
       event: {
         lifecycle: 'beforeToolCall',
@@ -42,26 +58,80 @@ export async function decideToolCalls(
         abortSignal: run.abortSignal,
         stepNumber: run.stepNumber,
         toolCall: call,
-        tool: parsed.tool,
+        tool,
         messages: run.stepMessages,
         approved: false,
       },
       makeDraft: cloneToolCallEvent,
       subject: run.subject(call),
+      handlers: [...(gated[position] ?? []), ...run.snapshot.handlers.beforeToolCall],
     });
     run.decided.add(call.toolCallId);
     const decision = run.approvalDecision(call, verdict);
-    if (decision !== undefined) run.toolDecisions.set(call.toolCallId, decision);
+    if (decision !== undefined) {
+      run.toolDecisions.set(call.toolCallId, decision);
+      if (decision.type === 'user-approval') {
+        await run.critical(() =>
+          run.status({ type: 'approval-pending', toolCallId: call.toolCallId, toolName: call.toolName, prompt: decision.reason }),
+        );
+      }
+    }
 
     if ((verdict.type === 'transform' || verdict.type === 'confirm') && verdict.transformed) {
       const input = JSON.stringify(verdict.event.toolCall.input);
-      if (input !== JSON.stringify(parsed.input)) {
+      const part = content[index] as LanguageModelV4ToolCall;
+      if (input !== JSON.stringify(call.input)) {
         if (content === response.content) content = [...content];
         content[index] = { ...part, input };
       }
     }
   }
   return content === response.content ? response : { ...response, content };
+}
+
+/**
+ * Runs the `gateToolCalls` hooks over a turn's calls and returns, per call,
+ * the gates' actions as handlers the reducer evaluates first (named after the
+ * hook, so records say which gate decided).
+ */
+export async function gateToolCalls(
+  run: InterventionsRun,
+  calls: readonly ToolCallInfo[],
+): Promise<RegisteredHandler[][]> {
+  const gates = run.snapshot.hooks.gateToolCalls;
+  const perCall: RegisteredHandler[][] = calls.map(() => []);
+  for (const { hook, label } of gates) {
+    const actions: unknown = await run.critical(() =>
+      Promise.resolve(
+        hook({
+          calls,
+          messages: run.stepMessages,
+          stepNumber: run.stepNumber,
+          runtimeContext: run.runtimeContext,
+          abortSignal: run.abortSignal,
+        }),
+      ),
+    );
+    if (!Array.isArray(actions) || actions.length !== calls.length) {
+      const error = new InvalidHookResultError({
+        hook: label,
+        received: actions,
+        expected: `an array of ${calls.length} actions, one per call, in the order of the calls`,
+      });
+      run.fail(error);
+      throw error;
+    }
+    actions.forEach((action: unknown, position) => {
+      perCall[position]?.push({
+        name: label,
+        onError: 'throw',
+        timeoutMs: undefined,
+        mode: 'enforce',
+        handler: { name: label, beforeToolCall: () => action as never },
+      });
+    });
+  }
+  return perCall;
 }
 
 /** Parses a call the way the SDK will; `undefined` when it is malformed. */

@@ -5,6 +5,7 @@ import {
   type Verdict,
 } from '../handlers/evaluate-interventions.ts';
 import type { InterventionEvent } from '../handlers/intervention-events.ts';
+import type { RegisteredHandler } from '../handlers/registered-handler.ts';
 import { runObservers } from '../hooks/run-hooks.ts';
 import type { RuntimeSnapshot } from './runtime-snapshot.ts';
 
@@ -17,6 +18,8 @@ export interface EvaluationOptions<EVENT extends InterventionEvent> {
   readonly frozen?: boolean;
   /** Record guides without enforcing them, with this warning. */
   readonly downgradeGuide?: string;
+  /** The handlers to evaluate, when not the lifecycle point's registered ones. */
+  readonly handlers?: readonly RegisteredHandler[];
 }
 
 /**
@@ -30,10 +33,27 @@ export async function evaluateAndReport<EVENT extends InterventionEvent>(
   decisions?: DecisionRecord[],
 ): Promise<Verdict<EVENT>> {
   const records: DecisionRecord[] = [];
+  const { event, subject } = options;
+  const statusHooks = snapshot.hooks.onStatus;
   try {
     return await evaluateInterventions({
       ...options,
-      handlers: snapshot.handlers[options.event.lifecycle],
+      handlers: options.handlers ?? snapshot.handlers[event.lifecycle],
+      ...(statusHooks.length === 0
+        ? {}
+        : {
+            onPending: (registered: RegisteredHandler) =>
+              runObservers(statusHooks, {
+                status: {
+                  type: 'handler-pending',
+                  handler: registered.name,
+                  lifecycle: event.lifecycle,
+                  ...(subject.toolCallId === undefined ? {} : { toolCallId: subject.toolCallId }),
+                  ...(subject.toolName === undefined ? {} : { toolName: subject.toolName }),
+                },
+                runtimeContext: event.runtimeContext,
+              }),
+          }),
       onRecord: (record) => {
         decisions?.push(record);
         records.push(record);

@@ -26,6 +26,7 @@ export function needsExecuteGuard(scope: Pick<ToolScope, 'snapshot' | 'beforeExe
     hooks.onToolCallResult.length > 0 ||
     hooks.onToolCallError.length > 0 ||
     handlers.afterToolCall.length > 0 ||
+    hooks.onStatus.length > 0 ||
     scope.beforeExecute !== undefined
   );
 }
@@ -64,6 +65,11 @@ export function guardExecute({
     };
     if (scope.beforeExecute !== undefined) {
       call = await scope.beforeExecute({ tool, call, options });
+    }
+    if (scope.snapshot.hooks.onStatus.length > 0) {
+      await scope.critical(() =>
+        scope.status({ type: 'tool-call', toolCallId: call.toolCallId, toolName: call.toolName }),
+      );
     }
     const hooks = scope.snapshot.hooks.preToolCall;
     if (hooks.length === 0) return { type: 'call' as const, call };
@@ -167,6 +173,7 @@ function base(scope: ToolScope, options: ToolExecutionOptions<Context>) {
   return {
     messages: options.messages,
     runtimeContext: scope.runtimeContext,
+    toolContext: options.context,
     stepNumber: scope.stepNumber,
     abortSignal: options.abortSignal,
   };

@@ -13,12 +13,12 @@ import type {
   InterventionEvent,
   ToolCallInfo,
 } from '../handlers/intervention-events.ts';
-import type { ChatResponse } from '../hooks/hook-types.ts';
+import type { ChatResponse, RunStatus } from '../hooks/hook-types.ts';
 import { notifyObservers, runObservers } from '../hooks/run-hooks.ts';
 import { evaluateAndReport, type EvaluationOptions } from './evaluate-and-report.ts';
 import { getOwn } from '../util/get-own.ts';
 import { userMessage } from '../util/user-message.ts';
-import { decideToolCalls } from './decide-tool-calls.ts';
+import { decideToolCalls, gateToolCalls } from './decide-tool-calls.ts';
 import { cloneInvocationEvent, cloneToolCallEvent } from './drafts.ts';
 import type { RuntimeSnapshot } from './runtime-snapshot.ts';
 import type { ToolScope } from './tool-scope.ts';
@@ -171,7 +171,7 @@ export class InterventionsRun implements ToolScope {
 
   /** Whether the model layer has tool calls to decide. */
   get decidesToolCalls(): boolean {
-    return this.snapshot.handlers.beforeToolCall.length > 0;
+    return this.snapshot.handlers.beforeToolCall.length > 0 || this.snapshot.hooks.gateToolCalls.length > 0;
   }
 
   decideToolCalls(response: LanguageModelV4GenerateResult): Promise<LanguageModelV4GenerateResult> {
@@ -194,6 +194,7 @@ export class InterventionsRun implements ToolScope {
     messages: ModelMessage[],
   ): Promise<ApprovalDecision | undefined> {
     const approved = this.approvedToolCallIds.has(call.toolCallId);
+    const [gated = []] = await gateToolCalls(this, [call]);
     const verdict = await this.evaluate({
       event: {
         lifecycle: 'beforeToolCall',
@@ -208,11 +209,16 @@ export class InterventionsRun implements ToolScope {
       makeDraft: cloneToolCallEvent,
       subject: this.subject(call),
       frozen: approved,
+      handlers: [...gated, ...this.snapshot.handlers.beforeToolCall],
     });
-    if (verdict.type === 'transform' && !approved) {
+    if ((verdict.type === 'transform' || verdict.type === 'confirm') && verdict.transformed) {
       this.inputOverrides.set(call.toolCallId, verdict.event.toolCall.input);
     }
-    return this.approvalDecision(call, verdict);
+    const decision = this.approvalDecision(call, verdict);
+    if (decision?.type === 'user-approval') {
+      await this.status({ type: 'approval-pending', toolCallId: call.toolCallId, toolName: call.toolName, prompt: decision.reason });
+    }
+    return decision;
   }
 
   /** Maps a `beforeToolCall` verdict onto the SDK's approval statuses. */
@@ -252,6 +258,12 @@ export class InterventionsRun implements ToolScope {
       toolName: call.toolName,
       ...(this.stepNumber === undefined ? {} : { stepNumber: this.stepNumber }),
     };
+  }
+
+  /** Tells the `onStatus` hooks what the run is doing. */
+  async status(status: RunStatus): Promise<void> {
+    const hooks = this.snapshot.hooks.onStatus;
+    if (hooks.length > 0) await runObservers(hooks, { status, runtimeContext: this.runtimeContext });
   }
 
   /** Fires `onMessage` for each message, in order. */

@@ -5,11 +5,14 @@ import type {
   PrepareStepFunction,
   PrepareStepResult,
   ToolSet,
+  UserModelMessage,
 } from 'ai';
 import type {
   BeforeModelCallEvent,
   ModelCallSettings,
 } from '../handlers/intervention-events.ts';
+import { runTransformContext } from '../hooks/run-hooks.ts';
+import { keepToolPairs } from '../util/keep-tool-pairs.ts';
 import { userMessage } from '../util/user-message.ts';
 import { deniedModel } from './denied-model.ts';
 import { cloneModelCallEvent } from './drafts.ts';
@@ -34,7 +37,8 @@ const SETTING_KEYS = [
 /**
  * The run's `prepareStep`: starts the run, applies what `beforeInvocation`
  * changed (step 0), patches rewritten tool errors into the history, calls the
- * user's `prepareStep`, then the `beforeModelCall` handlers, and records
+ * user's `prepareStep`, then `transformContext` hooks, then the
+ * `beforeModelCall` handlers, and records
  * where the loop is (step, messages, active tools) for the later phases.
  */
 export function createRunPrepareStep({
@@ -43,6 +47,7 @@ export function createRunPrepareStep({
   settings,
   activeTools,
   wrapModel,
+  afterResume,
 }: {
   run: InterventionsRun;
   prepareStep: PrepareStepFunction<ToolSet, Context> | undefined;
@@ -50,6 +55,8 @@ export function createRunPrepareStep({
   settings: ModelCallSettings;
   activeTools: readonly string[] | undefined;
   wrapModel: (model: LanguageModel) => LanguageModel;
+  /** Steering to inject once a resumed turn's results are in (loop control). */
+  afterResume: (() => Promise<UserModelMessage[]>) | undefined;
 }): PrepareStepFunction<ToolSet, Context> {
   return async (options: StepOptions) => {
     await run.ensureStarted();
@@ -78,6 +85,13 @@ export function createRunPrepareStep({
         instructions = invocation.instructions;
         instructionsChanged = true;
       }
+      if (options.responseMessages.length > 0 && afterResume !== undefined) {
+        const steering = await run.critical(afterResume);
+        if (steering.length > 0) {
+          messages = [...messages, ...steering];
+          messagesChanged = true;
+        }
+      }
     }
 
     if (run.errorRewrites.size > 0) {
@@ -104,6 +118,23 @@ export function createRunPrepareStep({
     if (user?.runtimeContext !== undefined && user.runtimeContext !== run.runtimeContext) {
       run.runtimeContext = user.runtimeContext;
       run.onRuntimeContext?.(user.runtimeContext);
+    }
+
+    const { transformContext } = run.snapshot.hooks;
+    if (transformContext.length > 0) {
+      const transformed = await run.critical(() =>
+        runTransformContext(transformContext, {
+          messages,
+          stepNumber: options.stepNumber,
+          runtimeContext: run.runtimeContext,
+          abortSignal: run.abortSignal,
+        }),
+      );
+      if (transformed !== messages) {
+        // a window that cut a tool call must not leave its result behind
+        messages = keepToolPairs(transformed);
+        messagesChanged = true;
+      }
     }
 
     let stepActiveTools: readonly string[] | undefined =

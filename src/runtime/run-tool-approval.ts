@@ -37,7 +37,7 @@ export function createRunToolApproval({
     let ours: ApprovalDecision | undefined = run.toolDecisions.get(toolCall.toolCallId);
     if (ours !== undefined) {
       run.toolDecisions.delete(toolCall.toolCallId);
-    } else if (run.snapshot.handlers.beforeToolCall.length > 0 && !run.decided.has(toolCall.toolCallId)) {
+    } else if (run.decidesToolCalls && !run.decided.has(toolCall.toolCallId)) {
       ours = await run.critical(() =>
         run.decideLate(
           { toolCallId: toolCall.toolCallId, toolName: toolCall.toolName, input: toolCall.input },

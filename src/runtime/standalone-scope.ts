@@ -1,6 +1,8 @@
 import type { Context } from '@ai-sdk/provider-utils';
 import type { Verdict } from '../handlers/evaluate-interventions.ts';
 import type { InterventionEvent } from '../handlers/intervention-events.ts';
+import type { RunStatus } from '../hooks/hook-types.ts';
+import { runObservers } from '../hooks/run-hooks.ts';
 import type { ModelScope } from './create-model-middleware.ts';
 import { evaluateAndReport, type EvaluationOptions } from './evaluate-and-report.ts';
 import type { RuntimeSnapshot } from './runtime-snapshot.ts';
@@ -37,6 +39,11 @@ export class StandaloneScope implements ToolScope, ModelScope {
 
   critical<T>(work: () => Promise<T>): Promise<T> {
     return work();
+  }
+
+  async status(status: RunStatus): Promise<void> {
+    const hooks = this.snapshot.hooks.onStatus;
+    if (hooks.length > 0) await runObservers(hooks, { status, runtimeContext: this.runtimeContext });
   }
 
   evaluate<EVENT extends InterventionEvent>(

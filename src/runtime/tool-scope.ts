@@ -1,5 +1,6 @@
 import type { Context } from '@ai-sdk/provider-utils';
 import type { Verdict } from '../handlers/evaluate-interventions.ts';
+import type { RunStatus } from '../hooks/hook-types.ts';
 import type { EvaluationOptions } from './evaluate-and-report.ts';
 import type { Tool, ToolExecutionOptions } from 'ai';
 import type {
@@ -33,6 +34,8 @@ export interface ToolScope {
   inputOverride(toolCallId: string): { readonly input: unknown } | undefined;
   /** Runs hooks or handlers whose throw must end the run, not become a tool error. */
   critical<T>(work: () => Promise<T>): Promise<T>;
+  /** Tells the `onStatus` hooks what is happening. */
+  status(status: RunStatus): Promise<void>;
   /** Evaluates handlers, records their decisions and reports them to `onDecision`. */
   evaluate<EVENT extends InterventionEvent>(
     options: EvaluationOptions<EVENT>,

@@ -1,0 +1,69 @@
+import type { UserModelMessage } from 'ai';
+
+/**
+ * A queue of user messages the caller feeds while a run is in flight, passed
+ * as the `steering` or `followUp` option of `interventions.generateText` /
+ * `streamText`. The run only pulls from it: once per turn right after the
+ * turn's tool results (`steering`), or when the run would end with a final
+ * answer (`followUp`). It is not drained while the run waits for a human's
+ * approval, nor once the step cap is reached: those messages stay for the
+ * next run.
+ *
+ * @example
+ * ```ts
+ * const steering = createMessageQueue();
+ * const result = interventions.streamText({ model, tools, messages, steering, maxSteps: 10 });
+ * // later, while it streams:
+ * steering.push('Use Paris, Texas instead.');
+ * ```
+ */
+export interface MessageQueue {
+  /** Adds messages at the end. */
+  push(...messages: ReadonlyArray<string | UserModelMessage>): void;
+  /** Takes what the run should inject now: everything, or the first message (`mode: 'one-at-a-time'`). */
+  drain(): UserModelMessage[];
+  /** How many messages wait. */
+  readonly size: number;
+  /** Drops every waiting message. */
+  clear(): void;
+}
+
+/**
+ * Creates a {@link MessageQueue}.
+ *
+ * @param options.mode `'all'` (default) hands every waiting message to the run at once;
+ * `'one-at-a-time'` hands one per turn.
+ *
+ * @example
+ * ```ts
+ * const followUp = createMessageQueue({ mode: 'one-at-a-time' });
+ * followUp.push('Now verify the changes.', 'Then summarise them.');
+ * await interventions.generateText({ model, tools, prompt, followUp, maxSteps: 12 });
+ * ```
+ */
+export function createMessageQueue({
+  mode = 'all',
+}: { readonly mode?: 'all' | 'one-at-a-time' } = {}): MessageQueue {
+  let messages: UserModelMessage[] = [];
+  return {
+    push: (...added) => {
+      messages.push(
+        ...added.map((message): UserModelMessage =>
+          typeof message === 'string' ? { role: 'user', content: message } : message,
+        ),
+      );
+    },
+    drain: () => {
+      if (mode === 'one-at-a-time') return messages.splice(0, 1);
+      const taken = messages;
+      messages = [];
+      return taken;
+    },
+    get size() {
+      return messages.length;
+    },
+    clear: () => {
+      messages = [];
+    },
+  };
+}
