@@ -1,5 +1,13 @@
 // Runs one example by name: `npm run example -- guard-a-tool`
-const names = ['guard-a-tool', 'guide-a-model', 'confirm-and-resume', 'redact-a-result', 'cache-a-model-call', 'demo'];
+const names = [
+  'guard-a-tool',
+  'guide-a-model',
+  'confirm-and-resume',
+  'redact-a-result',
+  'cache-a-model-call',
+  'compact-history',
+  'demo',
+];
 const name = process.argv[2];
 
 if (name === undefined || !names.includes(name)) {
