@@ -1,23 +1,69 @@
 import type { InterventionEvent } from '../handlers/intervention-events.ts';
 
-/** Let the operation continue unchanged. */
+/**
+ * Let the operation continue unchanged: what `InterventionActions.proceed()`
+ * returns, and what a handler answers when it has nothing to say.
+ *
+ * @example
+ * ```ts
+ * const audit = defineHandler({
+ *   name: 'audit',
+ *   beforeToolCall: (event): Proceed => {
+ *     console.log('tool call:', event.toolCall.toolName);
+ *     return InterventionActions.proceed();
+ *   },
+ * });
+ * ```
+ */
 export interface Proceed {
   readonly type: 'proceed';
 }
 
-/** Block the operation. Later handlers do not run. */
+/**
+ * Block the operation. Later handlers do not run. Made by
+ * `InterventionActions.deny(reason)`: a denied tool call's reason reaches the
+ * model as its result; before the run or a model call, the deny ends it.
+ *
+ * @example
+ * ```ts
+ * // in a unit test of a handler
+ * const action = new ToolGuard(['delete_file']).beforeToolCall(event);
+ * expect(action).toEqual<Deny>({ type: 'deny', reason: "Tool 'delete_file' is not allowed in this environment" });
+ * ```
+ */
 export interface Deny {
   readonly type: 'deny';
   readonly reason: string;
 }
 
-/** Cancel the operation (or steer the model) with feedback it can act on. */
+/**
+ * Cancel the operation (or steer the model) with feedback it can act on.
+ * Made by `InterventionActions.guide(feedback)`. It does not short-circuit:
+ * every guiding handler's feedback reaches the model, one tagged line each.
+ *
+ * @example
+ * ```ts
+ * const action: Guide = InterventionActions.guide('All emails must include a subject line.');
+ * // returned by the 'email-validator' handler, the model reads:
+ * // [email-validator] All emails must include a subject line.
+ * ```
+ */
 export interface Guide {
   readonly type: 'guide';
   readonly feedback: string;
 }
 
-/** Pause for a human's approval (tool calls only). */
+/**
+ * Pause for a human's approval (tool calls only). Made by
+ * `InterventionActions.confirm(prompt)`; the call becomes an AI SDK
+ * `tool-approval-request` whose `reason` is the prompt.
+ *
+ * @example
+ * ```ts
+ * const action: Confirm = InterventionActions.confirm('Approve deleting "/tmp/x"?');
+ * // result.content then holds { type: 'tool-approval-request', approvalId, reason: 'Approve deleting "/tmp/x"?' }
+ * ```
+ */
 export interface Confirm {
   readonly type: 'confirm';
   readonly prompt: string;
@@ -29,6 +75,14 @@ export interface Confirm {
  * `apply` receives a draft of the event: it may mutate the draft in place, or
  * return a replacement event of the same lifecycle. Later handlers see the
  * draft; it is committed only if no handler denies.
+ *
+ * @example
+ * ```ts
+ * // mutate the draft…
+ * InterventionActions.transform<BeforeModelCallEvent>((draft) => { draft.settings.temperature = 0; });
+ * // …or return a replacement event
+ * InterventionActions.transform<BeforeModelCallEvent>((draft) => ({ ...draft, activeTools: ['search'] }));
+ * ```
  */
 export interface Transform<EVENT extends InterventionEvent = InterventionEvent> {
   readonly type: 'transform';
@@ -58,7 +112,18 @@ export type InterventionAction =
   | Confirm
   | Transform<InterventionEvent>;
 
-/** The `type` of an action: `'proceed' | 'deny' | 'guide' | 'confirm' | 'transform'`. */
+/**
+ * The `type` of an action: `'proceed' | 'deny' | 'guide' | 'confirm' | 'transform'`.
+ * Decision records carry it as `action` (or `'error'`).
+ *
+ * @example
+ * ```ts
+ * const counts = new Map<ActionType, number>();
+ * for (const record of result.interventions.decisions) {
+ *   if (record.action !== 'error') counts.set(record.action, (counts.get(record.action) ?? 0) + 1);
+ * }
+ * ```
+ */
 export type ActionType = InterventionAction['type'];
 
 const PROCEED: Proceed = Object.freeze({ type: 'proceed' });

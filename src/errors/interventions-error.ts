@@ -1,5 +1,15 @@
 /**
- * A stable, machine-readable code for every error this library throws.
+ * A stable, machine-readable code for every error this library throws, on
+ * `error.code`. Map errors by code rather than by message.
+ *
+ * @example
+ * ```ts
+ * function httpStatus(error: unknown): number {
+ *   if (!InterventionsError.isInstance(error)) return 500;
+ *   const code: InterventionsErrorCode = error.code;
+ *   return code === 'invocation-denied' || code === 'tool-call-blocked' ? 403 : 500;
+ * }
+ * ```
  */
 export type InterventionsErrorCode =
   | 'handler-failed'

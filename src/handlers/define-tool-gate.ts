@@ -9,7 +9,17 @@ import type {
   OnError,
 } from './intervention-handler.ts';
 
-/** What a tool gate sees (seed 002's `beforeToolExecute` event). */
+/**
+ * What a tool gate sees (seed 002's `beforeToolExecute` event): the call's
+ * name, id and arguments, and the run's messages and `runtimeContext`.
+ *
+ * @example
+ * ```ts
+ * const noSecrets = ({ arguments: args }: ToolGateEvent): ToolGateResult =>
+ *   JSON.stringify(args).includes('API_KEY') ? { allow: false, reason: 'Arguments must not contain secrets' } : { allow: true };
+ * interventions.use(defineToolGate({ name: 'no-secrets', gate: noSecrets }));
+ * ```
+ */
 export interface ToolGateEvent {
   readonly toolName: string;
   readonly toolCallId: string;
@@ -22,6 +32,15 @@ export interface ToolGateEvent {
 /**
  * A tool gate's answer: block with a reason, or allow, optionally changing
  * some arguments (merged into the others, never replacing them all).
+ *
+ * @example
+ * ```ts
+ * const limitResults = defineToolGate({
+ *   name: 'limit-results',
+ *   gate: ({ toolName, arguments: args }): ToolGateResult =>
+ *     toolName === 'search' && Number(args.limit) > 20 ? { allow: true, arguments: { limit: 20 } } : { allow: true },
+ * });
+ * ```
  */
 export interface ToolGateResult {
   readonly allow: boolean;

@@ -13,7 +13,17 @@ import type { InterventionEvent } from './intervention-events.ts';
 import { ACTION_EFFECTS, type Lifecycle } from './lifecycle.ts';
 import type { RegisteredHandler } from './registered-handler.ts';
 
-/** One handler's guide feedback. */
+/**
+ * One handler's guide feedback, as a custom {@link Wording} receives it
+ * (`guidance`, in registration order).
+ *
+ * @example
+ * ```ts
+ * const asBullets = (guidance: readonly GuideFeedback[]) =>
+ *   guidance.map(({ handler, feedback }) => `- ${feedback} (from ${handler})`).join('\n');
+ * createInterventions({ handlers, wording: { modelGuidance: ({ guidance }) => asBullets(guidance) } });
+ * ```
+ */
 export interface GuideFeedback {
   readonly handler: string;
   readonly feedback: string;

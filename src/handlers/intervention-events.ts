@@ -27,7 +27,21 @@ export interface ToolCallInfo {
   input: unknown;
 }
 
-/** Fields every run-level event carries. */
+/**
+ * Fields every handler event carries: the `runtimeContext` the call was
+ * given, and its abort signal.
+ *
+ * @example
+ * ```ts
+ * const isAdmin = ({ runtimeContext }: RunEventContext) => runtimeContext.role === 'admin';
+ * interventions.use(defineHandler({
+ *   name: 'admin-deletes',
+ *   beforeToolCall: (event) =>
+ *     event.toolCall.toolName !== 'delete_file' || isAdmin(event) ? InterventionActions.proceed() : InterventionActions.deny('Only admins may delete files'),
+ * }));
+ * await interventions.generateText({ model, tools, prompt, runtimeContext: { role: 'admin' } });
+ * ```
+ */
 export interface RunEventContext {
   /** The run's `runtimeContext` (trusted, server-side; never from the model). */
   readonly runtimeContext: Context;
@@ -58,7 +72,22 @@ export interface BeforeInvocationEvent extends RunEventContext {
   tools: ToolSet;
 }
 
-/** Model settings a `beforeModelCall` transform may change for one step. */
+/**
+ * Model settings a `beforeModelCall` transform may change for one step: the
+ * AI SDK call settings (`temperature`, `maxOutputTokens`, …) and `toolChoice`.
+ *
+ * @example
+ * ```ts
+ * const finalAnswer: ModelCallSettings = { toolChoice: 'none', temperature: 0 };
+ * interventions.use(defineHandler({
+ *   name: 'final-answer',
+ *   beforeModelCall: (event) =>
+ *     event.stepNumber >= 9
+ *       ? InterventionActions.transform<BeforeModelCallEvent>((draft) => { draft.settings = { ...draft.settings, ...finalAnswer }; })
+ *       : InterventionActions.proceed(),
+ * }));
+ * ```
+ */
 export type ModelCallSettings = LanguageModelCallOptions & {
   toolChoice?: ToolChoice<ToolSet>;
 };

@@ -14,7 +14,18 @@ import type {
   InterventionEvent,
 } from './intervention-events.ts';
 
-/** A value, or a promise of it. */
+/**
+ * A value, or a promise of it: handler methods and hooks may be synchronous
+ * or `async`.
+ *
+ * @example
+ * ```ts
+ * type ToolCheck = (event: BeforeToolCallEvent) => Awaitable<BeforeToolCallAction>;
+ * const allowAll: ToolCheck = () => InterventionActions.proceed();
+ * const askPolicy: ToolCheck = async ({ toolCall }) =>
+ *   (await policy.allows(toolCall.toolName)) ? InterventionActions.proceed() : InterventionActions.deny('Not permitted by policy');
+ * ```
+ */
 export type Awaitable<T> = T | PromiseLike<T>;
 
 /**
@@ -22,37 +33,111 @@ export type Awaitable<T> = T | PromiseLike<T>;
  * `'throw'` (default) ends the call with a typed error, `'proceed'` records
  * the error and continues as if it returned `proceed()`, `'deny'` records it
  * and treats it as a `deny()` (fail closed).
+ *
+ * @example
+ * ```ts
+ * const onError: OnError = process.env.NODE_ENV === 'production' ? 'deny' : 'throw';
+ * const policyCheck = defineHandler({
+ *   name: 'policy-check',
+ *   onError, // in production, an unreachable policy service blocks the call
+ *   timeoutMs: 2_000,
+ *   beforeToolCall: async ({ toolCall }) =>
+ *     (await policy.allows(toolCall.toolName)) ? InterventionActions.proceed() : InterventionActions.deny('Not permitted by policy'),
+ * });
+ * ```
  */
 export type OnError = 'throw' | 'proceed' | 'deny';
 
 /**
  * `'enforce'` (default) applies the handler's actions; `'shadow'` evaluates
  * and records them without enforcing anything (a dry run).
+ *
+ * @example
+ * ```ts
+ * const mode: HandlerMode = process.env.ENFORCE_EMAIL_POLICY === 'true' ? 'enforce' : 'shadow';
+ * interventions.use(defineHandler({
+ *   name: 'email-policy',
+ *   mode, // in shadow mode, its records show what it would have done, with `enforced: false`
+ *   beforeToolCall: ({ toolCall }) =>
+ *     toolCall.toolName === 'send_email' ? InterventionActions.confirm('Send this email?') : InterventionActions.proceed(),
+ * }));
+ * ```
  */
 export type HandlerMode = 'enforce' | 'shadow';
 
-/** What `beforeInvocation` may return. */
+/**
+ * What `beforeInvocation` may return: proceed, deny (the call throws
+ * `InvocationDeniedError`), guide or transform. Types a handler method
+ * written on its own.
+ *
+ * @example
+ * ```ts
+ * function readOnly(event: BeforeInvocationEvent): BeforeInvocationAction {
+ *   if (!('delete_file' in event.tools)) return InterventionActions.proceed();
+ *   return InterventionActions.transform<BeforeInvocationEvent>((draft) => { delete draft.tools.delete_file; });
+ * }
+ * interventions.use(defineHandler({ name: 'read-only', beforeInvocation: readOnly }));
+ * ```
+ */
 export type BeforeInvocationAction =
   | Proceed
   | Deny
   | Guide
   | Transform<BeforeInvocationEvent>
   | Transform<InterventionEvent>;
-/** What `beforeModelCall` may return. */
+/**
+ * What `beforeModelCall` may return: proceed, deny (the run ends, its text is
+ * the reason), guide (a user message is injected) or transform.
+ *
+ * @example
+ * ```ts
+ * function stepBudget(event: BeforeModelCallEvent): BeforeModelCallAction {
+ *   return event.stepNumber >= 10 ? InterventionActions.deny('Step budget reached.') : InterventionActions.proceed();
+ * }
+ * interventions.use(defineHandler({ name: 'step-budget', beforeModelCall: stepBudget }));
+ * ```
+ */
 export type BeforeModelCallAction =
   | Proceed
   | Deny
   | Guide
   | Transform<BeforeModelCallEvent>
   | Transform<InterventionEvent>;
-/** What `afterModelCall` may return (`deny` is recorded with a warning and has no effect). */
+/**
+ * What `afterModelCall` may return: proceed, guide (the response is discarded
+ * and the model retried with the feedback) or transform. `deny` is recorded
+ * with a warning and has no effect.
+ *
+ * @example
+ * ```ts
+ * function notEmpty(event: AfterModelCallEvent): AfterModelCallAction {
+ *   return event.response.content.length === 0
+ *     ? InterventionActions.guide('Your answer was empty; answer the question.')
+ *     : InterventionActions.proceed();
+ * }
+ * interventions.use(defineHandler({ name: 'not-empty', afterModelCall: notEmpty }));
+ * ```
+ */
 export type AfterModelCallAction =
   | Proceed
   | Deny
   | Guide
   | Transform<AfterModelCallEvent>
   | Transform<InterventionEvent>;
-/** What `beforeToolCall` may return. */
+/**
+ * What `beforeToolCall` may return: any of the five actions. A
+ * `gateToolCalls` hook returns one per call.
+ *
+ * @example
+ * ```ts
+ * function approveDeletes(event: BeforeToolCallEvent): BeforeToolCallAction {
+ *   return event.toolCall.toolName === 'delete_file'
+ *     ? InterventionActions.confirm(`Delete ${JSON.stringify(event.toolCall.input)}?`)
+ *     : InterventionActions.proceed();
+ * }
+ * interventions.use(defineHandler({ name: 'approve-deletes', beforeToolCall: approveDeletes }));
+ * ```
+ */
 export type BeforeToolCallAction =
   | Proceed
   | Deny
@@ -60,7 +145,19 @@ export type BeforeToolCallAction =
   | Confirm
   | Transform<BeforeToolCallEvent>
   | Transform<InterventionEvent>;
-/** What `afterToolCall` may return (`deny` is recorded with a warning and has no effect). */
+/**
+ * What `afterToolCall` may return: proceed or transform (change the result
+ * the model reads). `deny` is recorded with a warning and has no effect.
+ *
+ * @example
+ * ```ts
+ * function truncate({ result }: AfterToolCallEvent): AfterToolCallAction {
+ *   if (typeof result !== 'string' || result.length <= 10_000) return InterventionActions.proceed();
+ *   return InterventionActions.transform<AfterToolCallEvent>((draft) => { draft.result = `${result.slice(0, 10_000)}… (truncated)`; });
+ * }
+ * interventions.use(defineHandler({ name: 'truncate', afterToolCall: truncate }));
+ * ```
+ */
 export type AfterToolCallAction =
   | Proceed
   | Deny
@@ -107,7 +204,8 @@ export interface InterventionHandlerLike {
 /**
  * Base class for intervention handlers. Override only the lifecycle methods
  * you need; a method you do not override is never called (and costs
- * nothing).
+ * nothing). Declare `onError`, `timeoutMs` or `mode` as fields to change the
+ * defaults (`'throw'`, none, `'enforce'`).
  *
  * @example
  * ```ts
@@ -129,9 +227,9 @@ export interface InterventionHandlerLike {
  */
 export abstract class InterventionHandler implements InterventionHandlerLike {
   abstract readonly name: string;
-  readonly onError: OnError = 'throw';
-  readonly timeoutMs: number | undefined = undefined;
-  readonly mode: HandlerMode = 'enforce';
+  // `onError` ('throw' by default), `timeoutMs` and `mode` ('enforce' by default)
+  // are read from the subclass when it declares them; they are not declared
+  // here so `readonly onError: OnError = 'deny'` needs no `override`.
 
   beforeInvocation?(
     event: BeforeInvocationEvent,

@@ -19,6 +19,13 @@ export type Lifecycle =
  * What an action does at each lifecycle point: `'apply'` (it takes effect),
  * `'warn'` (allowed, recorded with a warning, no effect) or absent (an
  * `InvalidActionError`). This is the lifecycle × action table of the design.
+ *
+ * @example
+ * ```ts
+ * ACTION_EFFECTS.beforeToolCall.confirm; // 'apply'
+ * ACTION_EFFECTS.afterToolCall.deny; // 'warn': recorded with a warning, no effect
+ * ACTION_EFFECTS.afterModelCall.confirm; // undefined: returning it is an InvalidActionError
+ * ```
  */
 export const ACTION_EFFECTS: Readonly<
   Record<Lifecycle, Partial<Record<ActionType, 'apply' | 'warn'>>>
@@ -51,7 +58,17 @@ export const ACTION_EFFECTS: Readonly<
   afterToolCall: { proceed: 'apply', deny: 'warn', transform: 'apply' },
 };
 
-/** Every lifecycle point, in the order they occur in a run. */
+/**
+ * Every lifecycle point, in the order they occur in a run.
+ *
+ * @example
+ * ```ts
+ * for (const lifecycle of LIFECYCLES) {
+ *   const count = result.interventions.decisions.filter((record) => record.lifecycle === lifecycle).length;
+ *   console.log(`${lifecycle}: ${count} decisions`);
+ * }
+ * ```
+ */
 export const LIFECYCLES: readonly Lifecycle[] = [
   'beforeInvocation',
   'beforeModelCall',

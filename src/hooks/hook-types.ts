@@ -20,13 +20,45 @@ import type {
 } from '../handlers/intervention-handler.ts';
 import type { Lifecycle } from '../handlers/lifecycle.ts';
 
-/** A provider-level request: what a model middleware's `params` are. */
+/**
+ * A provider-level request (`LanguageModelV4CallOptions`): what `preRequest`
+ * and `onResponse` hooks see, and what a model middleware's `params` are.
+ *
+ * @example
+ * ```ts
+ * const cacheKey = (request: ProviderRequest) => JSON.stringify([request.prompt, request.tools]);
+ * interventions.addHook('preRequest', ({ request }) => {
+ *   const cached = cache.get(cacheKey(request));
+ *   if (cached) return { response: cached };
+ * });
+ * ```
+ */
 export type ProviderRequest = LanguageModelV4CallOptions;
 
-/** A provider-level response: what a model middleware's `wrapGenerate` returns. */
+/**
+ * A provider-level response (`LanguageModelV4GenerateResult`): what
+ * `onResponse` hooks see, and what a model middleware's `wrapGenerate` returns.
+ *
+ * @example
+ * ```ts
+ * const cache = new Map<string, ProviderResponse>();
+ * interventions.addHook('onResponse', ({ request, response }) => void cache.set(JSON.stringify(request.prompt), response));
+ * ```
+ */
 export type ProviderResponse = LanguageModelV4GenerateResult;
 
-/** How a run ended successfully, as `onChatDone` sees it. */
+/**
+ * How a run ended successfully, as `onChatDone` sees it: the final text,
+ * the steps, and the messages the run added.
+ *
+ * @example
+ * ```ts
+ * function logRun(response: ChatResponse): void {
+ *   console.log(`${response.steps.length} steps, ${response.usage.totalTokens} tokens, finish: ${response.finishReason}`);
+ * }
+ * interventions.addHook('onChatDone', ({ response }) => logRun(response));
+ * ```
+ */
 export interface ChatResponse {
   readonly text: string;
   readonly finishReason: FinishReason;
@@ -36,7 +68,16 @@ export interface ChatResponse {
   readonly responseMessages: readonly ModelMessage[];
 }
 
-/** `onChatStart`: once, before the run's input messages are committed. */
+/**
+ * `onChatStart`: once, before the run's input messages are committed.
+ *
+ * @example
+ * ```ts
+ * interventions.addHook('onChatStart', ({ messages, runtimeContext }: OnChatStartContext) => {
+ *   console.log(`run for user ${String(runtimeContext.userId)}: ${messages.length} input messages`);
+ * });
+ * ```
+ */
 export interface OnChatStartContext {
   /** The run's input messages. */
   readonly messages: readonly ModelMessage[];
@@ -44,17 +85,48 @@ export interface OnChatStartContext {
   readonly abortSignal: AbortSignal | undefined;
 }
 
-/** `onChatDone`: the run completed. Exclusive with `onChatAbort` / `onChatError`. */
+/**
+ * `onChatDone`: the run completed. Exclusive with `onChatAbort` / `onChatError`.
+ *
+ * @example
+ * ```ts
+ * interventions.addHook('onChatDone', ({ response }: OnChatDoneContext) => {
+ *   console.log(`done after ${response.steps.length} steps: ${response.text}`);
+ * });
+ * ```
+ */
 export interface OnChatDoneContext {
   readonly response: ChatResponse;
 }
 
-/** `onChatAbort`: the run was cancelled through its abort signal. */
+/**
+ * `onChatAbort`: the run was cancelled through its abort signal; `reason`
+ * is what the signal was aborted with.
+ *
+ * @example
+ * ```ts
+ * const controller = new AbortController();
+ * interventions.addHook('onChatAbort', ({ reason }: OnChatAbortContext) => console.warn('run cancelled:', reason));
+ * const result = interventions.streamText({ model, messages, abortSignal: controller.signal });
+ * controller.abort('The user pressed stop');
+ * ```
+ */
 export interface OnChatAbortContext {
   readonly reason: unknown;
 }
 
-/** `onChatError`: the run failed (provider error, hook throw, handler failure). */
+/**
+ * `onChatError`: the run failed (provider error, hook throw, handler
+ * failure). The caller gets the same error.
+ *
+ * @example
+ * ```ts
+ * interventions.addHook('onChatError', ({ error }: OnChatErrorContext) => {
+ *   if (InterventionsError.isInstance(error)) console.error(`[${error.code}] ${error.message}`);
+ *   else console.error('run failed:', error);
+ * });
+ * ```
+ */
 export interface OnChatErrorContext {
   readonly error: unknown;
 }
@@ -62,17 +134,43 @@ export interface OnChatErrorContext {
 /**
  * `onMessage`: a message was committed to the history: the new input
  * message(s) at the start, then each assistant message and each tool message.
+ *
+ * @example
+ * ```ts
+ * const transcript: ModelMessage[] = [];
+ * interventions.addHook('onMessage', ({ message }: OnMessageContext) => void transcript.push(message));
+ * ```
  */
 export interface OnMessageContext {
   readonly message: ModelMessage;
 }
 
-/** `onDecision`: a handler was evaluated. */
+/**
+ * `onDecision`: a handler was evaluated; the record is final (`enforced`
+ * included).
+ *
+ * @example
+ * ```ts
+ * interventions.addHook('onDecision', ({ record }: OnDecisionContext) => {
+ *   if (record.action === 'deny' && record.enforced) {
+ *     console.warn(`${record.handler} denied ${record.toolName ?? record.lifecycle}: ${record.reason}`);
+ *   }
+ * });
+ * ```
+ */
 export interface OnDecisionContext {
   readonly record: DecisionRecord;
 }
 
-/** Context shared by the provider-level hooks. */
+/**
+ * Context shared by the provider-level hooks (`preRequest`, `onResponse`).
+ *
+ * @example
+ * ```ts
+ * const where = ({ stepNumber }: ModelHookContext) => (stepNumber === undefined ? 'middleware' : `step ${stepNumber}`);
+ * interventions.addHook('onResponse', (context) => console.log(where(context), context.response.finishReason.unified));
+ * ```
+ */
 export interface ModelHookContext {
   /** The step number, or `undefined` through `interventions.middleware` alone. */
   readonly stepNumber: number | undefined;
@@ -81,27 +179,78 @@ export interface ModelHookContext {
   readonly abortSignal: AbortSignal | undefined;
 }
 
-/** `preRequest`: before each provider call. */
+/**
+ * `preRequest`: before each provider call, with the request about to be sent.
+ *
+ * @example
+ * ```ts
+ * interventions.addHook('preRequest', ({ request, stepNumber }: PreRequestContext) => {
+ *   console.log(`step ${stepNumber}: ${request.prompt.length} messages, ${request.tools?.length ?? 0} tools`);
+ * });
+ * ```
+ */
 export interface PreRequestContext extends ModelHookContext {
   readonly request: ProviderRequest;
 }
 
-/** Modify the request, or short-circuit with a response (the provider is not called). */
+/**
+ * Modify the request, or short-circuit with a response (the provider is not
+ * called). Return nothing to send the request as it is.
+ *
+ * @example
+ * ```ts
+ * interventions.addHook('preRequest', ({ request }): PreRequestResult => {
+ *   const cached = cache.get(JSON.stringify(request.prompt));
+ *   if (cached) return { response: cached };
+ *   return { request: { ...request, maxOutputTokens: Math.min(request.maxOutputTokens ?? 4_096, 4_096) } };
+ * });
+ * ```
+ */
 export type PreRequestResult =
   | void
   | { readonly request: ProviderRequest }
   | { readonly response: ProviderResponse };
 
-/** `onResponse`: after each provider call (or a `preRequest` short-circuit). */
+/**
+ * `onResponse`: after each provider call (or a `preRequest` short-circuit),
+ * with the request and its response.
+ *
+ * @example
+ * ```ts
+ * interventions.addHook('onResponse', ({ request, response }: OnResponseContext) => {
+ *   cache.set(JSON.stringify(request.prompt), response);
+ * });
+ * ```
+ */
 export interface OnResponseContext extends ModelHookContext {
   readonly request: ProviderRequest;
   readonly response: ProviderResponse;
 }
 
-/** Replace the response. */
+/**
+ * Replace the response: later hooks and the run see the replacement.
+ * Return nothing to keep it.
+ *
+ * @example
+ * ```ts
+ * // drop reasoning parts before the run sees them
+ * interventions.addHook('onResponse', ({ response }): OnResponseResult => ({
+ *   response: { ...response, content: response.content.filter((part) => part.type !== 'reasoning') },
+ * }));
+ * ```
+ */
 export type OnResponseResult = void | { readonly response: ProviderResponse };
 
-/** Context shared by the tool-level hooks. */
+/**
+ * Context shared by the tool-level hooks (`preToolCall`, `onToolCallResult`,
+ * `onToolCallError`).
+ *
+ * @example
+ * ```ts
+ * const label = ({ call, stepNumber }: ToolHookContext) => `${call.toolName} (${call.toolCallId}, step ${stepNumber ?? '-'})`;
+ * interventions.addHook('onToolCallResult', (context) => console.log('done:', label(context)));
+ * ```
+ */
 export interface ToolHookContext {
   readonly call: ToolCallInfo;
   readonly messages: readonly ModelMessage[];
@@ -112,14 +261,32 @@ export interface ToolHookContext {
   readonly abortSignal: AbortSignal | undefined;
 }
 
-/** `preToolCall`: before a tool's `execute`. */
+/**
+ * `preToolCall`: before a tool's `execute`, with the tool definition.
+ *
+ * @example
+ * ```ts
+ * interventions.addHook('preToolCall', ({ call, runtimeContext }: PreToolCallContext) => {
+ *   if (call.toolName === 'delete_file' && runtimeContext.role !== 'admin') return { error: new Error('Not permitted') };
+ * });
+ * ```
+ */
 export interface PreToolCallContext extends ToolHookContext {
   readonly tool: Tool;
 }
 
 /**
  * Replace the call's input (`{ call }`), or short-circuit with a result or an
- * error (the tool's `execute` is not called).
+ * error (the tool's `execute` is not called). Return nothing to run the call
+ * as it is.
+ *
+ * @example
+ * ```ts
+ * interventions.addHook('preToolCall', ({ call }): PreToolCallResult => {
+ *   if (call.toolName === 'get_time') return { result: new Date().toISOString() }; // execute is not called
+ *   if (call.toolName === 'search') return { call: { ...call, input: { ...(call.input as object), limit: 5 } } };
+ * });
+ * ```
  */
 export type PreToolCallResult =
   | void
@@ -127,29 +294,78 @@ export type PreToolCallResult =
   | { readonly result: unknown }
   | { readonly error: unknown };
 
-/** `onToolCallResult`: a tool returned (or `preToolCall` supplied a result). */
+/**
+ * `onToolCallResult`: a tool returned (or `preToolCall` supplied a result).
+ *
+ * @example
+ * ```ts
+ * interventions.addHook('onToolCallResult', ({ call, result }: OnToolCallResultContext) => {
+ *   console.log(`${call.toolName} returned`, result);
+ * });
+ * ```
+ */
 export interface OnToolCallResultContext extends ToolHookContext {
   readonly tool: Tool;
   readonly result: unknown;
 }
 
-/** Replace the result. */
+/**
+ * Replace the result the model reads. Return nothing to keep it.
+ *
+ * @example
+ * ```ts
+ * interventions.addHook('onToolCallResult', ({ result }): OnToolCallResultResult =>
+ *   typeof result === 'string' && result.length > 8_000 ? { result: `${result.slice(0, 8_000)}… (truncated)` } : undefined,
+ * );
+ * ```
+ */
 export type OnToolCallResultResult = void | { readonly result: unknown };
 
 /**
  * `onToolCallError`: a tool call failed: `execute` threw, the input was
  * invalid, the tool is unknown (`tool` is then `undefined`), or `preToolCall`
  * short-circuited with `{ error }`.
+ *
+ * @example
+ * ```ts
+ * interventions.addHook('onToolCallError', ({ call, tool, error }: OnToolCallErrorContext) => {
+ *   if (tool === undefined) console.warn(`the model called an unknown tool "${call.toolName}"`);
+ *   else console.error(`${call.toolName} failed:`, error);
+ * });
+ * ```
  */
 export interface OnToolCallErrorContext extends ToolHookContext {
   readonly tool: Tool | undefined;
   readonly error: unknown;
 }
 
-/** Replace the error. The model reads it as the AI SDK renders errors: `error.toString()` for an `Error` (e.g. `Error: Bad arguments`), the string itself, or its JSON. */
+/**
+ * Replace the error. The model reads it as the AI SDK renders errors:
+ * `error.toString()` for an `Error` (e.g. `Error: Bad arguments`), the string
+ * itself, or its JSON.
+ *
+ * @example
+ * ```ts
+ * // log the details, give the model a short message instead
+ * interventions.addHook('onToolCallError', ({ call, error }): OnToolCallErrorResult => {
+ *   console.error(error);
+ *   return { error: `${call.toolName} failed; continue without it.` };
+ * });
+ * ```
+ */
 export type OnToolCallErrorResult = void | { readonly error: unknown };
 
-/** `transformContext`: right before each model call, the history about to be sent. */
+/**
+ * `transformContext`: right before each model call, the history about to be
+ * sent. Return the messages to send, or nothing to keep them.
+ *
+ * @example
+ * ```ts
+ * interventions.addHook('transformContext', ({ messages, stepNumber }: TransformContextContext) =>
+ *   stepNumber >= 5 ? messages.slice(-10) : undefined,
+ * );
+ * ```
+ */
 export interface TransformContextContext {
   readonly messages: ModelMessage[];
   readonly stepNumber: number;
@@ -157,7 +373,19 @@ export interface TransformContextContext {
   readonly abortSignal: AbortSignal | undefined;
 }
 
-/** `gateToolCalls`: once per turn, every well-formed tool call of the turn. */
+/**
+ * `gateToolCalls`: once per turn, every well-formed tool call of the turn,
+ * before any of them runs. Return one action per call, in the same order.
+ *
+ * @example
+ * ```ts
+ * interventions.addHook('gateToolCalls', ({ calls }: GateToolCallsContext) =>
+ *   calls.map(() =>
+ *     calls.length > 3 ? InterventionActions.guide('Call at most 3 tools per turn.') : InterventionActions.proceed(),
+ *   ),
+ * );
+ * ```
+ */
 export interface GateToolCallsContext {
   /** The turn's well-formed calls (known tool, valid input), in the model's order. */
   readonly calls: readonly ToolCallInfo[];
@@ -167,7 +395,16 @@ export interface GateToolCallsContext {
   readonly abortSignal: AbortSignal | undefined;
 }
 
-/** `drainSteering` / `drainFollowUp`: where the run is when the queue is consulted. */
+/**
+ * `drainSteering` / `drainFollowUp`: where the run is when the queue is consulted.
+ *
+ * @example
+ * ```ts
+ * interventions.addHook('drainFollowUp', ({ steps }: DrainContext) =>
+ *   steps.at(-1)?.text.includes('TODO') ? 'Finish the remaining TODOs before you answer.' : undefined,
+ * );
+ * ```
+ */
 export interface DrainContext {
   /** The steps completed so far. */
   readonly steps: ReadonlyArray<StepResult<ToolSet>>;
@@ -175,12 +412,37 @@ export interface DrainContext {
 }
 
 /**
- * Messages to inject: a string (a user message), user messages, or nothing.
- * Several hooks' strings are joined with a blank line into one message.
+ * Messages to inject: a string (a user message), user messages, seed 002's
+ * `{ input }`, or nothing (`undefined` or `{}`). Several hooks' strings are
+ * joined with a blank line into one message.
+ *
+ * @example
+ * ```ts
+ * interventions.addHook('drainSteering', ({ steps }): DrainResult =>
+ *   steps.length === 8 ? 'Two steps left: start wrapping up.' : undefined,
+ * );
+ * ```
  */
-export type DrainResult = void | string | readonly UserModelMessage[];
+export type DrainResult =
+  | void
+  | string
+  | readonly UserModelMessage[]
+  | { readonly input?: string | undefined };
 
-/** What a long operation is doing, for `onStatus`. */
+/**
+ * What a long operation is doing, for `onStatus`. Discriminated on `type`.
+ *
+ * @example
+ * ```ts
+ * function statusLine(status: RunStatus): string {
+ *   switch (status.type) {
+ *     case 'approval-pending': return `Waiting for approval: ${status.prompt}`;
+ *     case 'tool-call': return `Running ${status.toolName}…`;
+ *     default: return `${status.type}…`;
+ *   }
+ * }
+ * ```
+ */
 export type RunStatus =
   | { readonly type: 'model-call'; readonly stepNumber: number | undefined; readonly attempt: number }
   | {
@@ -205,7 +467,17 @@ export type RunStatus =
   | { readonly type: 'tool-call'; readonly toolCallId: string; readonly toolName: string }
   | { readonly type: 'steering' | 'follow-up'; readonly messages: readonly UserModelMessage[] };
 
-/** `onStatus`: the run entered a long operation. */
+/**
+ * `onStatus`: the run entered a long operation (a model call, a retry, a
+ * pending handler or approval, a tool call, an injection).
+ *
+ * @example
+ * ```ts
+ * interventions.addHook('onStatus', ({ status }: OnStatusContext) => {
+ *   if (status.type === 'guide-retry') console.log(`retry ${status.attempt} of step ${status.stepNumber}: ${status.feedback}`);
+ * });
+ * ```
+ */
 export interface OnStatusContext {
   readonly status: RunStatus;
   readonly runtimeContext: Context;
@@ -262,10 +534,31 @@ export interface InterventionHooks {
   onStatus: (context: OnStatusContext) => Awaitable<void>;
 }
 
-/** The name of a hook event. */
+/**
+ * The name of a hook event, as `addHook` takes it.
+ *
+ * @example
+ * ```ts
+ * function addHooks<K extends HookName>(event: K, hooks: ReadonlyArray<InterventionHooks[K]>): () => void {
+ *   const disposers = hooks.map((hook) => interventions.addHook(event, hook));
+ *   return () => disposers.forEach((dispose) => dispose());
+ * }
+ * ```
+ */
 export type HookName = keyof InterventionHooks;
 
-/** Hooks given to `createInterventions`: one function or a list per event. */
+/**
+ * Hooks given to `createInterventions`: one function or a list per event.
+ *
+ * @example
+ * ```ts
+ * const hooks: HooksConfig = {
+ *   onChatStart: () => console.time('run'),
+ *   onChatDone: [() => console.timeEnd('run'), ({ response }) => console.log(response.text)], // run in this order
+ * };
+ * const interventions = createInterventions({ handlers, hooks });
+ * ```
+ */
 export type HooksConfig = {
   readonly [K in HookName]?: InterventionHooks[K] | ReadonlyArray<InterventionHooks[K]>;
 };

@@ -52,7 +52,7 @@ export async function runPreRequest(
   let request = context.request;
   for (const { hook, label } of entries) {
     const returned: unknown = await hook({ ...context, request });
-    if (returned === undefined) continue;
+    if (isNothing(returned)) continue;
     if (isObjectWith(returned, 'response')) {
       return { request, response: returned.response as ProviderResponse };
     }
@@ -73,7 +73,7 @@ export async function runOnResponse(
   let response = context.response;
   for (const { hook, label } of entries) {
     const returned: unknown = await hook({ ...context, response });
-    if (returned === undefined) continue;
+    if (isNothing(returned)) continue;
     if (!isObjectWith(returned, 'response')) {
       throw invalid(label, returned, 'undefined or { response }');
     }
@@ -99,7 +99,7 @@ export async function runPreToolCall(
   let call = context.call;
   for (const { hook, label } of entries) {
     const returned: unknown = await hook({ ...context, call });
-    if (returned === undefined) continue;
+    if (isNothing(returned)) continue;
     if (isObjectWith(returned, 'error')) {
       return { type: 'error', call, error: returned.error };
     }
@@ -136,7 +136,7 @@ export async function runOnToolCallResult(
   let result = context.result;
   for (const { hook, label } of entries) {
     const returned: unknown = await hook({ ...context, result });
-    if (returned === undefined) continue;
+    if (isNothing(returned)) continue;
     if (!isObjectWith(returned, 'result')) {
       throw invalid(label, returned, 'undefined or { result }');
     }
@@ -153,7 +153,7 @@ export async function runOnToolCallError(
   let error = context.error;
   for (const { hook, label } of entries) {
     const returned: unknown = await hook({ ...context, error });
-    if (returned === undefined) continue;
+    if (isNothing(returned)) continue;
     if (!isObjectWith(returned, 'error')) {
       throw invalid(label, returned, 'undefined or { error }');
     }
@@ -170,11 +170,22 @@ export async function runTransformContext(
   let messages = context.messages;
   for (const { hook, label } of entries) {
     const returned: unknown = await hook({ ...context, messages });
-    if (returned === undefined) continue;
+    if (isNothing(returned)) continue;
     if (!Array.isArray(returned)) throw invalid(label, returned, 'undefined or an array of messages');
     messages = returned as ModelMessage[];
   }
   return messages;
+}
+
+/** `undefined`, or an empty object (seed 002's "no change": `return {}`). */
+export function isNothing(value: unknown): boolean {
+  return (
+    value === undefined ||
+    (value !== null &&
+      typeof value === 'object' &&
+      !Array.isArray(value) &&
+      Object.keys(value).length === 0)
+  );
 }
 
 function isObjectWith<KEY extends string>(

@@ -80,6 +80,8 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
     hooks.preRequest.length > 0 ||
     hooks.onResponse.length > 0 ||
     handlers.afterModelCall.length > 0 ||
+    handlers.beforeInvocation.length > 0 ||
+    hooks.onStatus.length > 0 ||
     run.decidesToolCalls;
   const wrapped = new WeakMap<object, LanguageModel>();
   const wrapModel = (model: LanguageModel): LanguageModel => {
@@ -94,7 +96,7 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
   };
   composed.model = wrapModel(options.model);
 
-  if (options.tools !== undefined && needsExecuteGuard(run)) {
+  if (options.tools !== undefined && (needsExecuteGuard(run) || handlers.beforeInvocation.length > 0)) {
     composed.tools = guardToolSet(options.tools, () => run);
   }
   if (run.decidesToolCalls) {

@@ -5,6 +5,8 @@ import {
   streamText,
   type GenerateTextResult,
   type OutputInterface,
+  type ModelMessage,
+  type StepResult,
   type StreamTextResult,
   type Tool,
   type ToolLoopAgentSettings,
@@ -18,9 +20,11 @@ import {
 } from '../handlers/registered-handler.ts';
 import { HookRegistry } from '../hooks/hook-registry.ts';
 import type { HookName, HooksConfig, InterventionHooks } from '../hooks/hook-types.ts';
+import { isThenable } from '../util/is-thenable.ts';
 import {
   chatResponseOf,
   composeRunOptions,
+  needsLoopControl,
   type CallOptions,
 } from './compose-run-options.ts';
 import { composeAgentSettings } from './compose-agent-settings.ts';
@@ -39,7 +43,21 @@ import {
 import { StandaloneScope } from './standalone-scope.ts';
 import { defaultWording, type Wording } from './wording.ts';
 
-/** Options of {@link createInterventions}. */
+/**
+ * Options of {@link createInterventions}: the handlers and hooks of the
+ * runtime, and how decisions read to the model. Every field is optional.
+ *
+ * @example
+ * ```ts
+ * const options: InterventionsOptions = {
+ *   handlers: [new ToolGuard(['delete_file'])],
+ *   hooks: { onDecision: ({ record }) => console.log(record.handler, record.action) },
+ *   maxGuideRetries: 1,
+ *   approvalSecret: process.env.APPROVAL_SECRET,
+ * };
+ * const interventions = createInterventions(options);
+ * ```
+ */
 export interface InterventionsOptions {
   /** Intervention handlers, evaluated in this order. Names must be unique. */
   readonly handlers?: readonly InterventionHandlerLike[];
@@ -61,7 +79,20 @@ export interface InterventionsOptions {
   readonly approvalSecret?: string | Uint8Array;
 }
 
-/** What the wrappers add to a result: `result.interventions`. */
+/**
+ * What the wrappers add to a result: `result.interventions`. The property is
+ * not enumerable, so spreading or serialising the result leaves it out.
+ *
+ * @example
+ * ```ts
+ * function deniedTools({ interventions }: InterventionsResult): string[] {
+ *   return interventions.decisions.flatMap((record) =>
+ *     record.action === 'deny' && record.enforced && record.toolName !== undefined ? [record.toolName] : [],
+ *   );
+ * }
+ * console.log(deniedTools(await interventions.generateText({ model, tools, prompt })));
+ * ```
+ */
 export interface InterventionsResult {
   readonly interventions: InterventionsReport;
 }
@@ -69,7 +100,17 @@ export interface InterventionsResult {
 /**
  * `generateText`'s exact signature (options inferred the same way, tools
  * typed the same way), plus the loop options (`steering`, `followUp`,
- * `maxSteps`), with `interventions` on the result.
+ * `maxSteps`), with `interventions` on the result. The type of
+ * `interventions.generateText`, for code that takes it as a parameter.
+ *
+ * @example
+ * ```ts
+ * async function summarize(generate: InterventionsGenerateText, text: string): Promise<string> {
+ *   const result = await generate({ model, prompt: `Summarize:\n${text}` });
+ *   return result.text;
+ * }
+ * const summary = await summarize(interventions.generateText, 'A long report…');
+ * ```
  */
 export type InterventionsGenerateText = <
   TOOLS extends ToolSet,
@@ -79,7 +120,19 @@ export type InterventionsGenerateText = <
   options: Parameters<typeof generateText<TOOLS, RUNTIME_CONTEXT, OUTPUT>>[0] & LoopOptions,
 ) => Promise<GenerateTextResult<TOOLS, RUNTIME_CONTEXT, OUTPUT> & InterventionsResult>;
 
-/** `streamText`'s exact signature, with `interventions` on the result. */
+/**
+ * `streamText`'s exact signature, plus the loop options, with
+ * `interventions` on the result. The type of `interventions.streamText`.
+ *
+ * @example
+ * ```ts
+ * function chat(stream: InterventionsStreamText, history: ModelMessage[]): Response {
+ *   const result = stream({ model, tools, messages: history, maxSteps: 10 });
+ *   return result.toUIMessageStreamResponse();
+ * }
+ * const response = chat(interventions.streamText, messages);
+ * ```
+ */
 export type InterventionsStreamText = <
   TOOLS extends ToolSet,
   RUNTIME_CONTEXT extends Context = Context,
@@ -264,6 +317,7 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
     try {
       const result = await generateText(composeRunOptions(run, callOptions) as never);
       if (run.failed !== undefined) throw run.failed.error;
+      if (needsLoopControl(run, callOptions)) keepInjections(result, run);
       await run.complete(chatResponseOf(result));
       return attach(result, run.report);
     } catch (error) {
@@ -285,7 +339,10 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
     composed.onEnd = async (event: Parameters<typeof chatResponseOf>[0]) => {
       await ignoreErrors(() => (onEnd as ((event: unknown) => unknown) | undefined)?.(event));
       try {
-        await run.complete(chatResponseOf(event));
+        await run.complete({
+          ...chatResponseOf(event),
+          responseMessages: run.withInjections(event.responseMessages, event.steps),
+        });
       } catch (error) {
         await run.end(error);
       }
@@ -316,7 +373,9 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
       await ignoreErrors(() => (onAbort as ((event: unknown) => unknown) | undefined)?.(event));
       await run.aborted(event.reason);
     };
-    return attach(streamText(composed as never), run.report);
+    const result = streamText(composed as never);
+    if (needsLoopControl(run, callOptions)) keepInjections(result, run);
+    return attach(result, run.report);
   };
 
   return {
@@ -346,6 +405,29 @@ function isIdle({ handlers, hooks }: RuntimeSnapshot): boolean {
   if (handlers.all.length > 0) return false;
   for (const list of Object.values(hooks)) if (list.length > 0) return false;
   return true;
+}
+
+/**
+ * Makes `result.responseMessages` include the messages the run injected
+ * (steering, follow-up) where they were injected: the AI SDK leaves them
+ * out, and a caller persisting the conversation would lose them.
+ */
+function keepInjections(result: object, run: InterventionsRun): void {
+  const prototype: object | null = Object.getPrototypeOf(result);
+  Object.defineProperty(result, 'responseMessages', {
+    configurable: true,
+    enumerable: false,
+    get() {
+      const original: unknown = prototype === null ? undefined : Reflect.get(prototype, 'responseMessages', result);
+      const steps: unknown = Reflect.get(result, 'steps');
+      if (isThenable<readonly ModelMessage[]>(original)) {
+        return Promise.all([original, steps as PromiseLike<StepResult<ToolSet>[]>]).then(([messages, all]) =>
+          run.withInjections(messages, all),
+        );
+      }
+      return run.withInjections(original as readonly ModelMessage[], steps as StepResult<ToolSet>[]);
+    },
+  });
 }
 
 function hasLoopOptions(options: CallOptions): boolean {

@@ -24,6 +24,8 @@ export interface ModelScope extends Pick<ToolScope, 'snapshot' | 'evaluate' | 'c
   readonly decidesToolCalls: boolean;
   /** Remembers an error raised in the run (runs only). */
   noteError?(error: unknown): void;
+  /** Applies run-level changes to a provider request (runs only). */
+  prepareRequest?(request: LanguageModelV4CallOptions): LanguageModelV4CallOptions;
 }
 
 /** A provider stream carried an error: it is replayed as it came. */
@@ -55,7 +57,8 @@ export function createModelMiddleware(
     wrapGenerate: async ({ doGenerate, params, model }) => {
       const scope = scopeOf();
       await scope.ensureStarted();
-      const response = await respond(scope, params, (request) =>
+      const first = scope.prepareRequest?.(params) ?? params;
+      const response = await respond(scope, first, (request) =>
         noted(scope, request === params ? doGenerate() : model.doGenerate(request)),
       );
       return scope.decideToolCalls ? scope.decideToolCalls(response) : response;
@@ -65,17 +68,18 @@ export function createModelMiddleware(
       const scope = scopeOf();
       const { hooks, handlers } = scope.snapshot;
       const holdResponse = hooks.onResponse.length > 0 || handlers.afterModelCall.length > 0;
-      if (hooks.preRequest.length === 0 && !holdResponse && !scope.decidesToolCalls) {
-        return doStream();
-      }
       await scope.ensureStarted();
+      const first = scope.prepareRequest?.(params) ?? params;
+      if (hooks.preRequest.length === 0 && !holdResponse && !scope.decidesToolCalls && hooks.onStatus.length === 0) {
+        return first === params ? doStream() : model.doStream(first);
+      }
       const open = (request: LanguageModelV4CallOptions) =>
         noted(scope, request === params ? doStream() : model.doStream(request));
 
       if (holdResponse) {
         let meta: Omit<LanguageModelV4StreamResult, 'stream'> = {};
         try {
-          const response = await respond(scope, params, async (request) => {
+          const response = await respond(scope, first, async (request) => {
             const { stream, ...rest } = await open(request);
             meta = rest;
             const collected = await collectStream(stream);
@@ -90,16 +94,19 @@ export function createModelMiddleware(
         }
       }
 
-      let request = params;
+      let request = first;
       if (hooks.preRequest.length > 0) {
         const pre = await scope.critical(() =>
-          runPreRequest(hooks.preRequest, { ...context(scope, params), request: params }),
+          runPreRequest(hooks.preRequest, { ...context(scope, first), request: first }),
         );
         if (pre.response !== undefined) {
           const decided = scope.decideToolCalls ? await scope.decideToolCalls(pre.response) : pre.response;
           return { stream: partsToStream(responseToParts(decided)) };
         }
         request = pre.request;
+      }
+      if (hooks.onStatus.length > 0) {
+        await scope.critical(() => scope.status({ type: 'model-call', stepNumber: scope.stepNumber, attempt: 0 }));
       }
       const result = await open(request);
       if (!scope.decidesToolCalls || scope.decideToolCalls === undefined) return result;
@@ -138,7 +145,7 @@ async function respond(
       sent = pre.request;
       cached = pre.response;
     }
-    if (cached === undefined) {
+    if (cached === undefined && hooks.onStatus.length > 0) {
       await scope.critical(() => scope.status({ type: 'model-call', stepNumber: scope.stepNumber, attempt }));
     }
     let response = cached ?? (await call(sent));

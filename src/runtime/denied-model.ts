@@ -4,7 +4,18 @@ import type {
 } from '@ai-sdk/provider';
 import { partsToStream, responseToParts } from '../model/response-to-stream.ts';
 
-/** The `finishReason.raw` of a step a `beforeModelCall` deny ended. */
+/**
+ * The `rawFinishReason` of a step a `beforeModelCall` deny ended: its text is
+ * the deny reason, not a model answer. Use it to tell the two apart.
+ *
+ * @example
+ * ```ts
+ * const result = await interventions.generateText({ model, tools, prompt });
+ * if (result.finalStep.rawFinishReason === DENIED_FINISH_REASON) {
+ *   console.warn('Ended by a handler:', result.text);
+ * }
+ * ```
+ */
 export const DENIED_FINISH_REASON = 'intervention-denied';
 
 /**

@@ -120,36 +120,44 @@ export function guardExecute({
     return result;
   };
 
-  if (Object.prototype.toString.call(execute) === '[object AsyncGeneratorFunction]') {
-    return async function* guardedStreamingExecute(input: unknown, options: ToolExecutionOptions<Context>) {
-      const scope = scopeOf();
-      const prepared = await prepare(scope, input, options);
-      if (prepared.type !== 'call') {
-        yield await finish(scope, prepared.call, options, shortCircuit(prepared));
-        return;
+  async function* streaming(
+    scope: ToolScope,
+    target: Tool,
+    run: Execute,
+    input: unknown,
+    options: ToolExecutionOptions<Context>,
+  ) {
+    const prepared = await prepare(scope, input, options);
+    if (prepared.type !== 'call') {
+      yield await finish(scope, prepared.call, options, shortCircuit(prepared));
+      return;
+    }
+    let previous: { value: unknown } | undefined;
+    try {
+      const iterable = run.call(target, prepared.call.input, options) as AsyncIterable<unknown>;
+      for await (const value of iterable) {
+        if (previous !== undefined) yield previous.value;
+        previous = { value };
       }
-      let previous: { value: unknown } | undefined;
-      try {
-        const iterable = execute.call(tool, prepared.call.input, options) as AsyncIterable<unknown>;
-        for await (const value of iterable) {
-          if (previous !== undefined) yield previous.value;
-          previous = { value };
-        }
-      } catch (error) {
-        yield await finish(scope, prepared.call, options, { ok: false, error });
-        return;
-      }
-      yield await finish(scope, prepared.call, options, { ok: true, value: previous?.value });
-    } as unknown as Execute;
+    } catch (error) {
+      yield await finish(scope, prepared.call, options, { ok: false, error });
+      return;
+    }
+    yield await finish(scope, prepared.call, options, { ok: true, value: previous?.value });
   }
 
-  return async function guardedExecute(input: unknown, options: ToolExecutionOptions<Context>) {
-    const scope = scopeOf();
+  async function single(
+    scope: ToolScope,
+    target: Tool,
+    run: Execute,
+    input: unknown,
+    options: ToolExecutionOptions<Context>,
+  ) {
     const prepared = await prepare(scope, input, options);
     if (prepared.type !== 'call') return finish(scope, prepared.call, options, shortCircuit(prepared));
     let settled: Settled;
     try {
-      let value: unknown = execute.call(tool, prepared.call.input, options);
+      let value: unknown = run.call(target, prepared.call.input, options);
       if (isThenable(value)) value = await value;
       // a function that returns (rather than is) an async generator: keep its last value
       if (isAsyncIterable(value)) value = await lastOf(value);
@@ -158,6 +166,16 @@ export function guardExecute({
       settled = { ok: false, error };
     }
     return finish(scope, prepared.call, options, settled);
+  }
+
+  // which implementation runs is known per call (a run may have replaced the tool)
+  return function guardedExecute(input: unknown, options: ToolExecutionOptions<Context>) {
+    const scope = scopeOf();
+    const target = scope.toolFor?.(toolName) ?? tool;
+    const run = target.execute ?? execute;
+    return Object.prototype.toString.call(run) === '[object AsyncGeneratorFunction]'
+      ? streaming(scope, target, run, input, options)
+      : single(scope, target, run, input, options);
   } as Execute;
 }
 

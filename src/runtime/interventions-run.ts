@@ -1,6 +1,6 @@
-import type { LanguageModelV4GenerateResult } from '@ai-sdk/provider';
+import type { LanguageModelV4CallOptions, LanguageModelV4GenerateResult } from '@ai-sdk/provider';
 import type { Context } from '@ai-sdk/provider-utils';
-import type { ModelMessage, ToolSet } from 'ai';
+import type { ModelMessage, Tool, ToolSet } from 'ai';
 import { InvocationDeniedError } from '../errors/invocation-denied-error.ts';
 import { InvalidActionError } from '../errors/invalid-action-error.ts';
 import type { DecisionRecord } from '../handlers/decision-record.ts';
@@ -20,6 +20,7 @@ import { getOwn } from '../util/get-own.ts';
 import { userMessage } from '../util/user-message.ts';
 import { decideToolCalls, gateToolCalls } from './decide-tool-calls.ts';
 import { cloneInvocationEvent, cloneToolCallEvent } from './drafts.ts';
+import type { RegisteredHandler } from '../handlers/registered-handler.ts';
 import type { RuntimeSnapshot } from './runtime-snapshot.ts';
 import type { ToolScope } from './tool-scope.ts';
 
@@ -29,7 +30,19 @@ import type { ToolScope } from './tool-scope.ts';
  */
 export const runOfError = new WeakMap<object, InterventionsRun>();
 
-/** What `result.interventions` holds. */
+/**
+ * What `result.interventions` holds: the run's decision records. For
+ * `streamText` the array fills as the stream runs; read it once the stream
+ * has finished.
+ *
+ * @example
+ * ```ts
+ * const result = interventions.streamText({ model, tools, messages });
+ * await result.consumeStream();
+ * const report: InterventionsReport = result.interventions;
+ * console.log(report.decisions.map((record) => `${record.handler}: ${record.action}`));
+ * ```
+ */
 export interface InterventionsReport {
   /** Every handler evaluation of the run, in order. Grows while a stream runs. */
   readonly decisions: readonly DecisionRecord[];
@@ -66,8 +79,13 @@ export class InterventionsRun implements ToolScope {
   readonly report: InterventionsReport;
   readonly tools: ToolSet | undefined;
   readonly inputMessages: readonly ModelMessage[];
-  /** Tool calls the input history approves: they are re-checked, not re-asked. */
-  readonly approvedToolCallIds: ReadonlySet<string>;
+  /** Tool calls the input history approves, by id: they are re-checked, not re-asked. */
+  readonly approvedToolCalls: ReadonlyMap<string, ToolCallInfo>;
+  /**
+   * Messages the run injected (steering, follow-up) that the SDK keeps out of
+   * its response messages, by the step they follow (-1: before step 0).
+   */
+  readonly injections: Array<{ readonly afterStep: number; readonly messages: readonly ModelMessage[] }> = [];
   readonly userAbortSignal: AbortSignal | undefined;
   /** The run's instructions, as given. */
   readonly instructions: BeforeInvocationEvent['instructions'];
@@ -111,8 +129,8 @@ export class InterventionsRun implements ToolScope {
     this.tools = input.tools;
     this.runtimeContext = input.runtimeContext ?? {};
     this.inputMessages = inputMessagesOf(input);
-    this.stepMessages = [...this.inputMessages];
-    this.approvedToolCallIds = approvedToolCallIds(this.inputMessages);
+    this.stepMessages = this.inputMessages as ModelMessage[];
+    this.approvedToolCalls = approvedToolCalls(this.inputMessages);
     this.userAbortSignal = input.abortSignal;
     this.instructions = input.instructions ?? input.system;
     if (ownAbort) {
@@ -178,6 +196,58 @@ export class InterventionsRun implements ToolScope {
     return this.critical(() => decideToolCalls(this, response));
   }
 
+  private resumeGated: Promise<Map<string, RegisteredHandler[]>> | undefined;
+  private resumeGates(): Promise<Map<string, RegisteredHandler[]>> {
+    this.resumeGated ??= (async () => {
+      const calls = [...this.approvedToolCalls.values()];
+      const perCall = await gateToolCalls(this, calls);
+      return new Map(calls.map((call, position) => [call.toolCallId, perCall[position] ?? []]));
+    })();
+    return this.resumeGated;
+  }
+
+  /**
+   * `responseMessages` with the injected messages where they were injected,
+   * so a caller persisting the conversation keeps them.
+   */
+  withInjections(
+    responseMessages: readonly ModelMessage[],
+    steps: ReadonlyArray<{ readonly stepNumber: number; readonly response: { readonly messages: readonly ModelMessage[] } }>,
+  ): ModelMessage[] {
+    if (this.injections.length === 0) return [...responseMessages];
+    const injected = (afterStep: number) =>
+      this.injections.filter((injection) => injection.afterStep === afterStep).flatMap((injection) => injection.messages);
+    let offset = responseMessages.length - steps.reduce((count, step) => count + step.response.messages.length, 0);
+    const merged = [...responseMessages.slice(0, offset), ...injected(-1)];
+    for (const step of steps) {
+      merged.push(...responseMessages.slice(offset, offset + step.response.messages.length), ...injected(step.stepNumber));
+      offset += step.response.messages.length;
+    }
+    return merged;
+  }
+
+  toolFor(toolName: string): Tool | undefined {
+    return this.invocation?.replacedTools.get(toolName);
+  }
+
+  /**
+   * The provider request with what `beforeInvocation` changed in the tools
+   * (descriptions of replaced tools), or the request itself.
+   */
+  prepareRequest(request: LanguageModelV4CallOptions): LanguageModelV4CallOptions {
+    const replaced = this.invocation?.replacedTools;
+    if (replaced === undefined || replaced.size === 0 || request.tools === undefined) return request;
+    let changed = false;
+    const tools = request.tools.map((definition) => {
+      if (definition.type !== 'function') return definition;
+      const description = replaced.get(definition.name)?.description;
+      if (typeof description !== 'string' || description === definition.description) return definition;
+      changed = true;
+      return { ...definition, description };
+    });
+    return changed ? { ...request, tools } : request;
+  }
+
   inputOverride(toolCallId: string): { readonly input: unknown } | undefined {
     return this.inputOverrides.has(toolCallId)
       ? { input: this.inputOverrides.get(toolCallId) }
@@ -193,8 +263,11 @@ export class InterventionsRun implements ToolScope {
     call: ToolCallInfo,
     messages: ModelMessage[],
   ): Promise<ApprovalDecision | undefined> {
-    const approved = this.approvedToolCallIds.has(call.toolCallId);
-    const [gated = []] = await gateToolCalls(this, [call]);
+    const approved = this.approvedToolCalls.has(call.toolCallId);
+    // a resumed turn's calls meet the gates together, once, like the turn did
+    const gated = approved
+      ? ((await this.resumeGates()).get(call.toolCallId) ?? [])
+      : ((await gateToolCalls(this, [call]))[0] ?? []);
     const verdict = await this.evaluate({
       event: {
         lifecycle: 'beforeToolCall',
@@ -403,24 +476,33 @@ function newTurnOf(messages: readonly ModelMessage[]): readonly ModelMessage[] {
   return messages;
 }
 
-/** The tool calls an approval response in the last (tool) message approves. */
-function approvedToolCallIds(messages: readonly ModelMessage[]): ReadonlySet<string> {
+/** The tool calls an approval response in the last (tool) message approves, by id. */
+function approvedToolCalls(messages: readonly ModelMessage[]): ReadonlyMap<string, ToolCallInfo> {
+  const calls = new Map<string, ToolCallInfo>();
   const last = messages.at(-1);
-  const ids = new Set<string>();
-  if (last?.role !== 'tool') return ids;
+  if (last?.role !== 'tool') return calls;
   const approvedIds = new Set<string>();
   for (const part of last.content) {
     if (part.type === 'tool-approval-response' && part.approved) approvedIds.add(part.approvalId);
   }
-  if (approvedIds.size === 0) return ids;
+  if (approvedIds.size === 0) return calls;
+  const approvedCallIds = new Set<string>();
   for (const message of messages) {
     if (message.role !== 'assistant' || typeof message.content === 'string') continue;
     for (const part of message.content) {
       if (part.type === 'tool-approval-request' && approvedIds.has(part.approvalId)) {
-        ids.add(part.toolCallId);
+        approvedCallIds.add(part.toolCallId);
       }
     }
   }
-  return ids;
+  for (const message of messages) {
+    if (message.role !== 'assistant' || typeof message.content === 'string') continue;
+    for (const part of message.content) {
+      if (part.type === 'tool-call' && approvedCallIds.has(part.toolCallId)) {
+        calls.set(part.toolCallId, { toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
+      }
+    }
+  }
+  return calls;
 }
 

@@ -7,15 +7,27 @@ import {
   type ToolSet,
   type UserModelMessage,
 } from 'ai';
-import type { DrainResult, InterventionHooks } from '../hooks/hook-types.ts';
+import type { InterventionHooks } from '../hooks/hook-types.ts';
 import type { HookEntry } from '../hooks/hook-registry.ts';
-import { runObservers } from '../hooks/run-hooks.ts';
+import { isNothing } from '../hooks/run-hooks.ts';
+import { InvalidHookResultError } from '../errors/invalid-hook-result-error.ts';
 import type { MessageQueue } from '../queue/create-message-queue.ts';
 import type { InterventionsRun } from './interventions-run.ts';
 
 type Stop = StopCondition<ToolSet, Context>;
 
-/** The loop options the wrappers add to `generateText` / `streamText`. */
+/**
+ * The loop options the wrappers add to `generateText` / `streamText`:
+ * steering and follow-up queues, and a step cap.
+ *
+ * @example
+ * ```ts
+ * const steering = createMessageQueue();
+ * const loop: LoopOptions = { steering, maxSteps: 10 };
+ * const result = interventions.streamText({ model, tools, messages, ...loop });
+ * steering.push('Use Paris, Texas instead.'); // delivered after the current turn's tool results
+ * ```
+ */
 export interface LoopOptions {
   /**
    * Messages fed while the run is in flight, injected once per turn right
@@ -83,15 +95,22 @@ export function createLoopControl({
   ): Promise<UserModelMessage[]> => {
     const texts: string[] = [];
     const messages: UserModelMessage[] = [];
-    for (const { hook } of hooks) {
-      const result: DrainResult = await (hook as InterventionHooks['drainSteering'])({
+    for (const { hook, label } of hooks) {
+      const result: unknown = await (hook as InterventionHooks['drainSteering'])({
         steps,
         runtimeContext: run.runtimeContext,
       });
-      if (typeof result === 'string') {
-        if (result.length > 0) texts.push(result);
-      } else if (result !== undefined) {
-        messages.push(...result);
+      const input = isInputObject(result) ? result.input : result;
+      if (typeof input === 'string') {
+        if (input.length > 0) texts.push(input);
+      } else if (Array.isArray(input)) {
+        messages.push(...(input as UserModelMessage[]));
+      } else if (!isNothing(input)) {
+        throw new InvalidHookResultError({
+          hook: label,
+          received: result,
+          expected: 'a string, an array of user messages, { input }, or nothing',
+        });
       }
     }
     const joined: UserModelMessage[] = texts.length > 0 ? [{ role: 'user', content: texts.join('\n\n') }] : [];
@@ -124,15 +143,24 @@ export function createLoopControl({
       if (messages.length === 0) return;
       forcedStep = step.stepNumber;
       for (const message of messages) void sdkSteering.steer(message);
+      run.injections.push({ afterStep: step.stepNumber, messages });
       await announce(type, messages);
     },
     afterResume: async () => {
       if (!(await underCap())) return [];
       const messages = await drain(run.snapshot.hooks.drainSteering, options.steering);
-      if (messages.length > 0) await announce('steering', messages);
+      if (messages.length > 0) {
+        run.injections.push({ afterStep: -1, messages });
+        await announce('steering', messages);
+      }
       return messages;
     },
   };
+}
+
+/** Seed 002's `onAgentEnd` result shape: `{ input?: string }`. */
+function isInputObject(value: unknown): value is { readonly input?: unknown } {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && 'input' in value;
 }
 
 /** Whether the step ended with calls still waiting for a result (an approval, a client tool). */

@@ -34,6 +34,8 @@ export interface ToolScope {
   inputOverride(toolCallId: string): { readonly input: unknown } | undefined;
   /** Runs hooks or handlers whose throw must end the run, not become a tool error. */
   critical<T>(work: () => Promise<T>): Promise<T>;
+  /** The tool to run under `toolName`, when the run replaced it (`beforeInvocation`). */
+  toolFor?(toolName: string): Tool | undefined;
   /** Tells the `onStatus` hooks what is happening. */
   status(status: RunStatus): Promise<void>;
   /** Evaluates handlers, records their decisions and reports them to `onDecision`. */

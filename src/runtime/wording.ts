@@ -29,7 +29,18 @@ export interface Wording {
   modelGuidance(details: { readonly guidance: readonly GuideFeedback[] }): string;
 }
 
-/** Each guide on its own line, tagged with its handler: `[email-validator] …`. */
+/**
+ * Each guide on its own line, tagged with its handler: `[email-validator] …`.
+ * The default wording uses it; call it from your own {@link Wording}.
+ *
+ * @example
+ * ```ts
+ * createInterventions({
+ *   handlers,
+ *   wording: { modelGuidance: ({ guidance }) => `Please revise your answer:\n${formatGuidance(guidance)}` },
+ * });
+ * ```
+ */
 export function formatGuidance(guidance: readonly GuideFeedback[]): string {
   return guidance.map(({ handler, feedback }) => `[${handler}] ${feedback}`).join('\n');
 }
@@ -37,7 +48,17 @@ export function formatGuidance(guidance: readonly GuideFeedback[]): string {
 /**
  * The default texts. They say plainly that the tool was not executed, why,
  * and whether to retry, because models treat a bare error as transient and
- * retry it.
+ * retry it. Call them from your own wording to add to them.
+ *
+ * @example
+ * ```ts
+ * createInterventions({
+ *   handlers,
+ *   wording: {
+ *     deniedToolCall: (details) => `${defaultWording.deniedToolCall(details)}\nAsk an admin if this is needed.`,
+ *   },
+ * });
+ * ```
  */
 export const defaultWording: Wording = {
   deniedToolCall: ({ toolCall, reason }) =>

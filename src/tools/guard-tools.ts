@@ -5,7 +5,19 @@ import {
   type InterventionsOptions,
 } from '../runtime/create-interventions.ts';
 
-/** Handlers, or the full options of a private runtime. */
+/**
+ * What `guardTools` / `guardTool` take: a list of handlers, or the handlers,
+ * hooks and wording of the private runtime they create.
+ *
+ * @example
+ * ```ts
+ * const strict: GuardOptions = {
+ *   handlers: [new ToolGuard(['delete_file'])],
+ *   wording: { deniedToolCall: ({ reason }) => `Blocked: ${reason}` },
+ * };
+ * const guarded = guardTools({ search, delete_file }, strict);
+ * ```
+ */
 export type GuardOptions =
   | readonly InterventionHandlerLike[]
   | Pick<InterventionsOptions, 'handlers' | 'hooks' | 'wording'>;

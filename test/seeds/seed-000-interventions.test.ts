@@ -126,7 +126,7 @@ class ToneSteeringHandler extends InterventionHandler {
 // 'proceed' — if this handler throws, continue as if proceed() was returned
 class BestEffortLogger extends InterventionHandler {
   readonly name = 'best-effort-logger';
-  override readonly onError: OnError = 'proceed';
+  readonly onError: OnError = 'proceed';
 
   override beforeToolCall(event: BeforeToolCallEvent) {
     // If the logging service is unreachable, the agent continues normally
@@ -138,7 +138,7 @@ class BestEffortLogger extends InterventionHandler {
 // 'deny' — if this handler throws, treat it as a deny (fail-closed)
 class StrictAuth extends InterventionHandler {
   readonly name = 'strict-auth';
-  override readonly onError: OnError = 'deny';
+  readonly onError: OnError = 'deny';
 
   override beforeToolCall(event: BeforeToolCallEvent) {
     // If the auth service is down (throws), the operation is denied
