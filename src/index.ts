@@ -8,6 +8,10 @@ export {
   type InterventionsStreamText,
 } from './runtime/create-interventions.ts';
 export type { InterventionsReport } from './runtime/interventions-run.ts';
+export {
+  createMemoryApprovalLedger,
+  type ApprovalLedger,
+} from './runtime/approval-ledger.ts';
 export { defaultWording, formatGuidance, type Wording } from './runtime/wording.ts';
 export { DENIED_FINISH_REASON } from './runtime/denied-model.ts';
 

@@ -2,6 +2,7 @@ import type { Context } from '@ai-sdk/provider-utils';
 import type { ToolLoopAgentSettings, ToolSet } from 'ai';
 import { chatResponseOf, composeRunOptions, type CallOptions } from './compose-run-options.ts';
 import { InterventionsRun, runOfError } from './interventions-run.ts';
+import type { ApprovalLedger } from './approval-ledger.ts';
 import type { RuntimeSnapshot } from './runtime-snapshot.ts';
 
 type AnySettings = ToolLoopAgentSettings<never, ToolSet, Context, never>;
@@ -23,6 +24,7 @@ export function composeAgentSettings<SETTINGS>(
   settings: SETTINGS,
   snapshotOf: () => RuntimeSnapshot,
   isIdle: (snapshot: RuntimeSnapshot) => boolean,
+  approvalLedger?: ApprovalLedger,
 ): SETTINGS {
   const user = settings as unknown as AnySettings;
   const runs = new WeakMap<object, InterventionsRun>();
@@ -40,6 +42,7 @@ export function composeAgentSettings<SETTINGS>(
         snapshot,
         input: { ...prepared, runtimeContext },
         ownAbort: false,
+        approvalLedger,
       });
       runs.set(runtimeContext, run);
       run.onRuntimeContext = (context) => runs.set(context, run);

@@ -99,7 +99,7 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
   if (options.tools !== undefined && (needsExecuteGuard(run) || handlers.beforeInvocation.length > 0)) {
     composed.tools = guardToolSet(options.tools, () => run);
   }
-  if (run.decidesToolCalls) {
+  if (run.decidesToolCalls || run.approvedToolCalls.size > 0) {
     composed.toolApproval = createRunToolApproval({ run, toolApproval: options.toolApproval });
   }
   if (hooks.onToolCallError.length > 0) {

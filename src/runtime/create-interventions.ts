@@ -27,6 +27,7 @@ import {
   needsLoopControl,
   type CallOptions,
 } from './compose-run-options.ts';
+import { createMemoryApprovalLedger, type ApprovalLedger } from './approval-ledger.ts';
 import { composeAgentSettings } from './compose-agent-settings.ts';
 import type { LoopOptions } from './loop-control.ts';
 import { createModelMiddleware } from './create-model-middleware.ts';
@@ -77,6 +78,12 @@ export interface InterventionsOptions {
    * `experimental_toolApprovalSecret` when a call does not set its own.
    */
   readonly approvalSecret?: string | Uint8Array;
+  /**
+   * Where used approvals are remembered, so an approved call runs at most
+   * once even when the resume request is replayed or sent twice. Default: in
+   * memory, per runtime. `false` turns the check off.
+   */
+  readonly approvalLedger?: ApprovalLedger | false;
 }
 
 /**
@@ -259,6 +266,8 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
   const hooks = new HookRegistry(options.hooks);
   const wording: Wording = { ...defaultWording, ...options.wording };
   const maxGuideRetries = options.maxGuideRetries ?? 2;
+  const approvalLedger =
+    options.approvalLedger === false ? undefined : (options.approvalLedger ?? createMemoryApprovalLedger());
   if (!Number.isInteger(maxGuideRetries) || maxGuideRetries < 0) {
     throw new TypeError(`maxGuideRetries must be a non-negative integer, received ${String(options.maxGuideRetries)}.`);
   }
@@ -309,11 +318,11 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
 
   const runGenerateText = async (given: CallOptions) => {
     const current = snapshot();
-    if (isIdle(current) && !hasLoopOptions(given)) {
+    if (isIdle(current) && !hasLoopOptions(given) && !resumesApprovals(given)) {
       return attach(await generateText(given as never), EMPTY_REPORT);
     }
     const callOptions = unwrapped(given);
-    const run = new InterventionsRun({ snapshot: current, input: callOptions, ownAbort: true });
+    const run = new InterventionsRun({ snapshot: current, input: callOptions, ownAbort: true, approvalLedger });
     try {
       const result = await generateText(composeRunOptions(run, callOptions) as never);
       if (run.failed !== undefined) throw run.failed.error;
@@ -327,11 +336,11 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
 
   const runStreamText = (given: CallOptions) => {
     const current = snapshot();
-    if (isIdle(current) && !hasLoopOptions(given)) {
+    if (isIdle(current) && !hasLoopOptions(given) && !resumesApprovals(given)) {
       return attach(streamText(given as never), EMPTY_REPORT);
     }
     const callOptions = unwrapped(given);
-    const run = new InterventionsRun({ snapshot: current, input: callOptions, ownAbort: true });
+    const run = new InterventionsRun({ snapshot: current, input: callOptions, ownAbort: true, approvalLedger });
     const composed = composeRunOptions(run, callOptions);
     const onEnd = callOptions.onEnd ?? callOptions.onFinish;
     const onError = callOptions.onError;
@@ -391,7 +400,7 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
       }
       return wrapped;
     },
-    agentSettings: (settings) => composeAgentSettings(settings, snapshot, isIdle),
+    agentSettings: (settings) => composeAgentSettings(settings, snapshot, isIdle, approvalLedger),
     middleware: createModelMiddleware(() => new StandaloneScope(snapshot())),
     get handlers() {
       return registered.map((entry) => entry.handler);
@@ -428,6 +437,12 @@ function keepInjections(result: object, run: InterventionsRun): void {
       return run.withInjections(original as readonly ModelMessage[], steps as StepResult<ToolSet>[]);
     },
   });
+}
+
+/** Whether the call resumes from approval responses (they are checked against the ledger). */
+function resumesApprovals(options: CallOptions): boolean {
+  const last = (options.messages ?? (Array.isArray(options.prompt) ? options.prompt : undefined))?.at(-1);
+  return last?.role === 'tool' && last.content.some((part) => part.type === 'tool-approval-response');
 }
 
 function hasLoopOptions(options: CallOptions): boolean {

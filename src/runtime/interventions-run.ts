@@ -21,6 +21,7 @@ import { userMessage } from '../util/user-message.ts';
 import { decideToolCalls, gateToolCalls } from './decide-tool-calls.ts';
 import { cloneInvocationEvent, cloneToolCallEvent } from './drafts.ts';
 import type { RegisteredHandler } from '../handlers/registered-handler.ts';
+import type { ApprovalLedger } from './approval-ledger.ts';
 import type { RuntimeSnapshot } from './runtime-snapshot.ts';
 import type { ToolScope } from './tool-scope.ts';
 
@@ -80,7 +81,7 @@ export class InterventionsRun implements ToolScope {
   readonly tools: ToolSet | undefined;
   readonly inputMessages: readonly ModelMessage[];
   /** Tool calls the input history approves, by id: they are re-checked, not re-asked. */
-  readonly approvedToolCalls: ReadonlyMap<string, ToolCallInfo>;
+  readonly approvedToolCalls: ReadonlyMap<string, ToolCallInfo & { readonly approvalId: string }>;
   /**
    * Messages the run injected (steering, follow-up) that the SDK keeps out of
    * its response messages, by the step they follow (-1: before step 0).
@@ -109,6 +110,7 @@ export class InterventionsRun implements ToolScope {
   /** Replacement texts for the errors of invalid or unknown tool calls, by call id. */
   readonly errorRewrites = new Map<string, string>();
   private readonly inputOverrides = new Map<string, unknown>();
+  private readonly approvalLedger: ApprovalLedger | undefined;
   private readonly controller: AbortController | undefined;
   private started: Promise<void> | undefined;
   private failure: { readonly error: unknown } | undefined;
@@ -118,9 +120,12 @@ export class InterventionsRun implements ToolScope {
     snapshot,
     input,
     ownAbort,
+    approvalLedger,
   }: {
     snapshot: RuntimeSnapshot;
     input: RunInput;
+    /** Where used approvals are remembered; `undefined`: not checked. */
+    approvalLedger?: ApprovalLedger | undefined;
     /** Whether hooks run where the SDK swallows throws, so the run needs its own abort. */
     ownAbort: boolean;
   }) {
@@ -131,6 +136,7 @@ export class InterventionsRun implements ToolScope {
     this.inputMessages = inputMessagesOf(input);
     this.stepMessages = this.inputMessages as ModelMessage[];
     this.approvedToolCalls = approvedToolCalls(this.inputMessages);
+    this.approvalLedger = approvalLedger;
     this.userAbortSignal = input.abortSignal;
     this.instructions = input.instructions ?? input.system;
     if (ownAbort) {
@@ -333,6 +339,34 @@ export class InterventionsRun implements ToolScope {
     };
   }
 
+  /**
+   * Uses up the approval of a resumed call before it runs. A second use (a
+   * replayed or duplicated resume request) denies the call, and is recorded.
+   */
+  async consumeApproval(toolCallId: string): Promise<ApprovalDecision | undefined> {
+    const approved = this.approvedToolCalls.get(toolCallId);
+    if (approved === undefined || this.approvalLedger === undefined) return undefined;
+    if (await this.approvalLedger.consume(approved.approvalId)) return undefined;
+    const reason = 'This approval was already used; the call is not executed again.';
+    const record: DecisionRecord = {
+      handler: 'approval-ledger',
+      lifecycle: 'beforeToolCall',
+      action: 'deny',
+      reason,
+      enforced: true,
+      mode: 'enforce',
+      durationMs: 0,
+      ...this.subject(approved),
+    };
+    this.decisions.push(record);
+    const hooks = this.snapshot.hooks.onDecision;
+    if (hooks.length > 0) await runObservers(hooks, { record });
+    return {
+      type: 'denied',
+      reason: this.snapshot.wording.deniedToolCall({ toolCall: approved, reason, handler: 'approval-ledger' }),
+    };
+  }
+
   /** Tells the `onStatus` hooks what the run is doing. */
   async status(status: RunStatus): Promise<void> {
     const hooks = this.snapshot.hooks.onStatus;
@@ -477,8 +511,10 @@ function newTurnOf(messages: readonly ModelMessage[]): readonly ModelMessage[] {
 }
 
 /** The tool calls an approval response in the last (tool) message approves, by id. */
-function approvedToolCalls(messages: readonly ModelMessage[]): ReadonlyMap<string, ToolCallInfo> {
-  const calls = new Map<string, ToolCallInfo>();
+function approvedToolCalls(
+  messages: readonly ModelMessage[],
+): ReadonlyMap<string, ToolCallInfo & { readonly approvalId: string }> {
+  const calls = new Map<string, ToolCallInfo & { readonly approvalId: string }>();
   const last = messages.at(-1);
   if (last?.role !== 'tool') return calls;
   const approvedIds = new Set<string>();
@@ -486,20 +522,26 @@ function approvedToolCalls(messages: readonly ModelMessage[]): ReadonlyMap<strin
     if (part.type === 'tool-approval-response' && part.approved) approvedIds.add(part.approvalId);
   }
   if (approvedIds.size === 0) return calls;
-  const approvedCallIds = new Set<string>();
+  const approvalOf = new Map<string, string>();
   for (const message of messages) {
     if (message.role !== 'assistant' || typeof message.content === 'string') continue;
     for (const part of message.content) {
       if (part.type === 'tool-approval-request' && approvedIds.has(part.approvalId)) {
-        approvedCallIds.add(part.toolCallId);
+        approvalOf.set(part.toolCallId, part.approvalId);
       }
     }
   }
   for (const message of messages) {
     if (message.role !== 'assistant' || typeof message.content === 'string') continue;
     for (const part of message.content) {
-      if (part.type === 'tool-call' && approvedCallIds.has(part.toolCallId)) {
-        calls.set(part.toolCallId, { toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
+      const approvalId = part.type === 'tool-call' ? approvalOf.get(part.toolCallId) : undefined;
+      if (part.type === 'tool-call' && approvalId !== undefined) {
+        calls.set(part.toolCallId, {
+          toolCallId: part.toolCallId,
+          toolName: part.toolName,
+          input: part.input,
+          approvalId,
+        });
       }
     }
   }

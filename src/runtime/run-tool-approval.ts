@@ -56,6 +56,11 @@ export function createRunToolApproval({
       toolsContext: options.toolsContext,
       runtimeContext: options.runtimeContext,
     });
-    return ours === undefined || RANK[theirs.type] > RANK[ours.type] ? theirs : ours;
+    const status = ours === undefined || RANK[theirs.type] > RANK[ours.type] ? theirs : ours;
+    // a resumed call is about to run: its approval is used up now, exactly once
+    if (status.type !== 'denied' && run.approvedToolCalls.has(toolCall.toolCallId)) {
+      return (await run.critical(() => run.consumeApproval(toolCall.toolCallId))) ?? status;
+    }
+    return status;
   };
 }
