@@ -71,6 +71,7 @@ export async function decideToolCalls(
     if (decision !== undefined) {
       run.toolDecisions.set(call.toolCallId, decision);
       if (decision.type === 'user-approval') {
+        if (!run.signsApprovals) warnUnsignedOnce();
         await run.critical(() =>
           run.status({ type: 'approval-pending', toolCallId: call.toolCallId, toolName: call.toolName, prompt: decision.reason }),
         );
@@ -87,6 +88,18 @@ export async function decideToolCalls(
     }
   }
   return content === response.content ? response : { ...response, content };
+}
+
+let warnedUnsigned = false;
+
+/** Says once per process that approvals are not signed, and how to sign them. */
+function warnUnsignedOnce(): void {
+  if (warnedUnsigned) return;
+  warnedUnsigned = true;
+  console.warn(
+    'ai-interventions: approval requests are not signed. Set `approvalSecret` in createInterventions ' +
+      'so that a forged or edited tool-approval-response cannot run a tool.',
+  );
 }
 
 /**

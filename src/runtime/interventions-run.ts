@@ -102,6 +102,8 @@ export class InterventionsRun implements ToolScope {
   /** The tools the model may call in the current step (`undefined`: all). */
   stepActiveTools: readonly string[] | undefined = undefined;
   invocation: InvocationChanges | undefined = undefined;
+  /** Whether approval requests are signed (an approval secret is set). */
+  signsApprovals = false;
 
   /** Approval statuses decided before the SDK asks `toolApproval`, by call id. */
   readonly toolDecisions = new Map<string, ApprovalDecision>();
