@@ -103,6 +103,14 @@ export { ToolCallBlockedError } from './errors/tool-call-blocked-error.ts';
 export { guardTool } from './tools/guard-tool.ts';
 export { guardTools, type GuardOptions } from './tools/guard-tools.ts';
 
+// redaction
+export {
+  createRedactor,
+  type RedactionRule,
+  type RedactionStream,
+  type Redactor,
+} from './redaction/create-redactor.ts';
+
 // loop control (seeds 001–003)
 export { createMessageQueue, type MessageQueue } from './queue/create-message-queue.ts';
 export type { LoopOptions } from './runtime/loop-control.ts';

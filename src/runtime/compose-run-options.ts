@@ -82,6 +82,7 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
     handlers.afterModelCall.length > 0 ||
     handlers.beforeInvocation.length > 0 ||
     hooks.onStatus.length > 0 ||
+    run.snapshot.redactors.length > 0 ||
     run.decidesToolCalls;
   const wrapped = new WeakMap<object, LanguageModel>();
   const wrapModel = (model: LanguageModel): LanguageModel => {

@@ -27,6 +27,7 @@ import {
   needsLoopControl,
   type CallOptions,
 } from './compose-run-options.ts';
+import type { Redactor } from '../redaction/create-redactor.ts';
 import { createMemoryApprovalLedger, type ApprovalLedger } from './approval-ledger.ts';
 import { composeAgentSettings } from './compose-agent-settings.ts';
 import type { LoopOptions } from './loop-control.ts';
@@ -84,6 +85,13 @@ export interface InterventionsOptions {
    * memory, per runtime. `false` turns the check off.
    */
   readonly approvalLedger?: ApprovalLedger | false;
+  /**
+   * Redact the model's text before anything else sees it: in
+   * `generateText` and in `streamText` as it streams (a secret split across
+   * chunks is still caught), so the streamed text, the result, the response
+   * messages and the UI stream all carry the same redacted text.
+   */
+  readonly redactors?: readonly Redactor[];
 }
 
 /**
@@ -266,6 +274,7 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
   const hooks = new HookRegistry(options.hooks);
   const wording: Wording = { ...defaultWording, ...options.wording };
   const maxGuideRetries = options.maxGuideRetries ?? 2;
+  const redactors = options.redactors ?? [];
   const approvalLedger =
     options.approvalLedger === false ? undefined : (options.approvalLedger ?? createMemoryApprovalLedger());
   if (!Number.isInteger(maxGuideRetries) || maxGuideRetries < 0) {
@@ -301,6 +310,7 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
     wording,
     maxGuideRetries,
     approvalSecret: options.approvalSecret,
+    redactors,
   });
 
   // tools this runtime wrapped for plain calls: a run uses the originals
@@ -410,8 +420,8 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
 
 const EMPTY_REPORT: InterventionsReport = Object.freeze({ decisions: Object.freeze([]) });
 
-function isIdle({ handlers, hooks }: RuntimeSnapshot): boolean {
-  if (handlers.all.length > 0) return false;
+function isIdle({ handlers, hooks, redactors }: RuntimeSnapshot): boolean {
+  if (handlers.all.length > 0 || redactors.length > 0) return false;
   for (const list of Object.values(hooks)) if (list.length > 0) return false;
   return true;
 }

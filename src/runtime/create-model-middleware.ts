@@ -11,6 +11,7 @@ import type { AfterModelCallEvent } from '../handlers/intervention-events.ts';
 import { runOnResponse, runPreRequest } from '../hooks/run-hooks.ts';
 import { collectStream } from '../model/collect-stream.ts';
 import { partsToStream, responseToParts } from '../model/response-to-stream.ts';
+import { redactResponse, redactStream } from '../redaction/redact-model-output.ts';
 import { cloneResponseEvent } from './drafts.ts';
 import type { ToolScope } from './tool-scope.ts';
 
@@ -70,7 +71,14 @@ export function createModelMiddleware(
       const holdResponse = hooks.onResponse.length > 0 || handlers.afterModelCall.length > 0;
       await scope.ensureStarted();
       const first = scope.prepareRequest?.(params) ?? params;
-      if (hooks.preRequest.length === 0 && !holdResponse && !scope.decidesToolCalls && hooks.onStatus.length === 0) {
+      const { redactors } = scope.snapshot;
+      if (
+        hooks.preRequest.length === 0 &&
+        !holdResponse &&
+        !scope.decidesToolCalls &&
+        hooks.onStatus.length === 0 &&
+        redactors.length === 0
+      ) {
         return first === params ? doStream() : model.doStream(first);
       }
       const open = (request: LanguageModelV4CallOptions) =>
@@ -100,7 +108,8 @@ export function createModelMiddleware(
           runPreRequest(hooks.preRequest, { ...context(scope, first), request: first }),
         );
         if (pre.response !== undefined) {
-          const decided = scope.decideToolCalls ? await scope.decideToolCalls(pre.response) : pre.response;
+          const response = redactResponse(redactors, pre.response);
+          const decided = scope.decideToolCalls ? await scope.decideToolCalls(response) : response;
           return { stream: partsToStream(responseToParts(decided)) };
         }
         request = pre.request;
@@ -109,8 +118,12 @@ export function createModelMiddleware(
         await scope.critical(() => scope.status({ type: 'model-call', stepNumber: scope.stepNumber, attempt: 0 }));
       }
       const result = await open(request);
-      if (!scope.decidesToolCalls || scope.decideToolCalls === undefined) return result;
-      return { ...result, stream: result.stream.pipeThrough(holdToolCalls(scope.decideToolCalls.bind(scope))) };
+      let stream = result.stream;
+      if (redactors.length > 0) stream = stream.pipeThrough(redactStream(redactors));
+      if (scope.decidesToolCalls && scope.decideToolCalls !== undefined) {
+        stream = stream.pipeThrough(holdToolCalls(scope.decideToolCalls.bind(scope)));
+      }
+      return stream === result.stream ? result : { ...result, stream };
     },
   };
 }
@@ -148,7 +161,8 @@ async function respond(
     if (cached === undefined && hooks.onStatus.length > 0) {
       await scope.critical(() => scope.status({ type: 'model-call', stepNumber: scope.stepNumber, attempt }));
     }
-    let response = cached ?? (await call(sent));
+    // redaction first: nothing downstream (hooks, handlers, caches, the client) sees what it removes
+    let response = redactResponse(scope.snapshot.redactors, cached ?? (await call(sent)));
     if (hooks.onResponse.length > 0) {
       const received = response;
       response = await scope.critical(() =>

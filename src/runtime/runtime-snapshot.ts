@@ -1,6 +1,7 @@
 import type { HookSnapshot } from '../hooks/hook-registry.ts';
 import { LIFECYCLES, type Lifecycle } from '../handlers/lifecycle.ts';
 import { handles, type RegisteredHandler } from '../handlers/registered-handler.ts';
+import type { Redactor } from '../redaction/create-redactor.ts';
 import type { Wording } from './wording.ts';
 
 /** The registered handlers, and per lifecycle point the ones that define it. */
@@ -15,6 +16,8 @@ export interface RuntimeSnapshot {
   readonly wording: Wording;
   readonly maxGuideRetries: number;
   readonly approvalSecret: string | Uint8Array | undefined;
+  /** Applied to the model's text, whole or as it streams, before anything else sees it. */
+  readonly redactors: readonly Redactor[];
 }
 
 /** Indexes `all` by lifecycle point, so a point nobody handles costs nothing. */

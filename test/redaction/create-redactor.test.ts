@@ -1,0 +1,112 @@
+import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
+import { toUIMessageStream } from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createInterventions, createRedactor } from '../../src/index.ts';
+import { usage } from '../helpers/scripted-model.ts';
+
+const ssn = createRedactor({ name: 'ssn', rules: [{ pattern: /\b\d{3}-\d{2}-\d{4}\b/, replacement: '[SSN]' }] });
+const apiKeys = createRedactor({
+  name: 'api-keys',
+  rules: [{ pattern: /sk-[A-Za-z0-9]{20,}/, replacement: '[API KEY]' }],
+  lookahead: 32,
+});
+
+/** A model that streams `chunks` as the text deltas of one text block. */
+function chunkedModel(chunks: readonly string[]) {
+  const parts: LanguageModelV4StreamPart[] = [
+    { type: 'stream-start', warnings: [] },
+    { type: 'text-start', id: 't' },
+    ...chunks.map((delta): LanguageModelV4StreamPart => ({ type: 'text-delta', id: 't', delta })),
+    { type: 'text-end', id: 't' },
+    { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage },
+  ];
+  return new MockLanguageModelV4({
+    doStream: async () => ({
+      stream: new ReadableStream({
+        start(controller) {
+          for (const part of parts) controller.enqueue(part);
+          controller.close();
+        },
+      }),
+    }),
+    doGenerate: async () => ({
+      content: [{ type: 'text', text: chunks.join('') }],
+      finishReason: { unified: 'stop', raw: 'stop' },
+      usage,
+      warnings: [],
+    }),
+  });
+}
+
+const word = fc.constantFrom('the', 'key', 'is', 'my', 'number', 'call', 'me', 'at', 'ok', 'sk', 'sk-', '123', '-', '45');
+const ssnValue = fc.tuple(fc.integer({ min: 100, max: 999 }), fc.integer({ min: 10, max: 99 }), fc.integer({ min: 1000, max: 9999 })).map(
+  ([a, b, c]) => `${a}-${b}-${c}`,
+);
+const keyValue = fc.stringMatching(/^[A-Za-z0-9]{20,40}$/).map((body) => `sk-${body}`);
+const document = fc
+  .array(fc.oneof(word, ssnValue, keyValue), { minLength: 1, maxLength: 25 })
+  .map((tokens) => tokens.join(' '));
+
+/** `text` cut at random points into 1..n chunks (some single characters). */
+const chunked = document.chain((text) =>
+  fc.uniqueArray(fc.integer({ min: 1, max: Math.max(1, text.length - 1) }), { maxLength: Math.min(40, text.length) }).map((cuts) => {
+    const points = [0, ...cuts.filter((cut) => cut < text.length).sort((a, b) => a - b), text.length];
+    const chunks: string[] = [];
+    for (let index = 1; index < points.length; index++) chunks.push(text.slice(points[index - 1], points[index]));
+    return { text, chunks: chunks.filter((chunk) => chunk.length > 0) };
+  }),
+);
+
+const secretsIn = (text: string) => [...text.matchAll(/\b\d{3}-\d{2}-\d{4}\b|sk-[A-Za-z0-9]{20,}/g)].map((match) => match[0]);
+
+describe('createRedactor', () => {
+  it('should redact whole texts', () => {
+    expect(ssn.redact('SSN 123-45-6789, again 987-65-4321.')).toBe('SSN [SSN], again [SSN].');
+    expect(apiKeys.redact(`key sk-${'a'.repeat(30)} end`)).toBe('key [API KEY] end');
+  });
+
+  it('should hold back no more than the lookahead while nothing matches', () => {
+    const session = ssn.stream();
+    const released = session.push('x'.repeat(100));
+    expect(released).toBe('x'.repeat(100 - ssn.lookahead));
+    expect(session.flush()).toBe('x'.repeat(ssn.lookahead));
+  });
+
+  it('should never leak a secret split across any chunking, in any output channel', async () => {
+    await fc.assert(
+      fc.asyncProperty(chunked, async ({ text, chunks }) => {
+        const secrets = secretsIn(text);
+        const expected = apiKeys.redact(ssn.redact(text));
+        const interventions = createInterventions({ redactors: [ssn, apiKeys] });
+
+        const streamed = interventions.streamText({ model: chunkedModel(chunks), prompt: 'x' });
+        const deltas: string[] = [];
+        for await (const delta of streamed.textStream) deltas.push(delta);
+        const channels = {
+          streamed: deltas.join(''),
+          text: await streamed.text,
+          messages: JSON.stringify(await streamed.responseMessages),
+          ui: '',
+          generated: (await interventions.generateText({ model: chunkedModel(chunks), prompt: 'x' })).text,
+        };
+        const ui = interventions.streamText({ model: chunkedModel(chunks), prompt: 'x' });
+        for await (const chunk of toUIMessageStream({ stream: ui.stream })) {
+          if (chunk.type === 'text-delta') channels.ui += chunk.delta;
+        }
+
+        for (const [channel, output] of Object.entries(channels)) {
+          for (const secret of secrets) {
+            expect(output.includes(secret), `${channel} leaked ${secret}`).toBe(false);
+          }
+        }
+        expect(channels.streamed).toBe(expected);
+        expect(channels.text).toBe(expected);
+        expect(channels.ui).toBe(expected);
+        expect(channels.generated).toBe(expected);
+      }),
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 150), seed: Number(process.env.FUZZ_SEED ?? 20261122) },
+    );
+  });
+});
