@@ -1,4 +1,12 @@
-/** One thing to redact: every match of `pattern` is replaced. */
+/**
+ * One thing to redact: every match of `pattern` is replaced.
+ *
+ * @example
+ * ```ts
+ * const email: RedactionRule = { pattern: /[\w.+-]+@[\w-]+\.[\w.]+/, replacement: '[email]' };
+ * const masked: RedactionRule = { pattern: /\b\d{16}\b/, replacement: (card) => `****${card.slice(-4)}` };
+ * ```
+ */
 export interface RedactionRule {
   /** What to find. The `g` flag is added if missing. */
   readonly pattern: RegExp;
