@@ -1,4 +1,4 @@
-import { isStepCount, readUIMessageStream, tool, toUIMessageStream, type UIMessage } from 'ai';
+import { convertToModelMessages, isStepCount, readUIMessageStream, tool, toUIMessageStream, type UIMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createInterventions, defineHandler, InterventionActions } from '../../src/index.ts';
@@ -49,5 +49,48 @@ describe('the UI message stream', () => {
         approval: expect.objectContaining({ requestReason: 'Deploy to production?' }),
       }),
     ]);
+  });
+
+  it('should resume the run from an approval answered in the UI, on the next request', async () => {
+    const deployed: string[] = [];
+    const interventions = createInterventions({
+      approvalSecret: 'secret',
+      handlers: [defineHandler({ name: 'ask', beforeToolCall: () => InterventionActions.confirm('Deploy to production?') })],
+    });
+    const tools = {
+      deploy: tool({ inputSchema: z.object({ env: z.string() }), execute: async ({ env }) => (deployed.push(env), `deployed ${env}`) }),
+    };
+    const user: UIMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'ship it' }] };
+    const first = interventions.streamText({
+      model: scriptedModel(step(toolCall('d1', 'deploy', { env: 'prod' }))),
+      tools,
+      stopWhen: isStepCount(3),
+      messages: await convertToModelMessages([user], { tools }),
+    });
+    let assistant: UIMessage | undefined;
+    for await (const update of readUIMessageStream({ stream: toUIMessageStream({ stream: first.stream }) })) assistant = update;
+    if (assistant === undefined) throw new Error('no assistant message');
+
+    // what useChat's addToolApprovalResponse({ id, approved: true }) does to the part
+    const answered: UIMessage = {
+      ...assistant,
+      id: 'a1',
+      parts: assistant.parts.map((part) =>
+        'approval' in part && part.state === 'approval-requested'
+          ? { ...part, state: 'approval-responded' as const, approval: { ...part.approval, approved: true } }
+          : part,
+      ) as UIMessage['parts'],
+    };
+    expect(deployed).toEqual([]);
+    const model = scriptedModel(step(text('Deployed to prod.')));
+    const second = interventions.streamText({
+      model,
+      tools,
+      stopWhen: isStepCount(3),
+      messages: await convertToModelMessages([user, answered], { tools }),
+    });
+    expect(await second.text).toBe('Deployed to prod.');
+    expect(deployed).toEqual(['prod']);
+    expect(JSON.stringify(model.calls[0]?.prompt)).toContain('deployed prod');
   });
 });
