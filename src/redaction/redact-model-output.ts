@@ -40,13 +40,14 @@ export function redactStream(
       switch (part.type) {
         case 'text-start':
           blocks.set(part.id, redactors.map((redactor) => redactor.stream()));
-          controller.enqueue(part);
+          // provider metadata may reference the provider's stored, unredacted copy (OpenAI item ids)
+          controller.enqueue({ type: 'text-start', id: part.id });
           return;
         case 'text-delta': {
           const sessions = blocks.get(part.id);
           if (sessions === undefined) break;
           const delta = push(sessions, part.delta);
-          if (delta.length > 0) controller.enqueue({ ...part, delta });
+          if (delta.length > 0) controller.enqueue({ type: 'text-delta', id: part.id, delta });
           return;
         }
         case 'text-end': {
@@ -55,7 +56,7 @@ export function redactStream(
           blocks.delete(part.id);
           const delta = flush(sessions);
           if (delta.length > 0) controller.enqueue({ type: 'text-delta', id: part.id, delta });
-          controller.enqueue(part);
+          controller.enqueue({ type: 'text-end', id: part.id });
           return;
         }
       }

@@ -161,15 +161,16 @@ async function respond(
     if (cached === undefined && hooks.onStatus.length > 0) {
       await scope.critical(() => scope.status({ type: 'model-call', stepNumber: scope.stepNumber, attempt }));
     }
+    const raw = cached ?? (await call(sent));
     // redaction first: nothing downstream (hooks, handlers, caches, the client) sees what it removes
-    let response = redactResponse(scope.snapshot.redactors, cached ?? (await call(sent)));
+    let response = redactResponse(scope.snapshot.redactors, raw);
     if (hooks.onResponse.length > 0) {
       const received = response;
       response = await scope.critical(() =>
         runOnResponse(hooks.onResponse, { ...context(scope, sent), request: sent, response: received }),
       );
     }
-    if (handlers.afterModelCall.length === 0) return withUsage(response, discarded);
+    if (handlers.afterModelCall.length === 0) return withUsage(forgetChangedItems(raw, response), discarded);
 
     const exhausted = attempt >= maxGuideRetries;
     const event: AfterModelCallEvent = {
@@ -205,8 +206,32 @@ async function respond(
       };
       continue;
     }
-    return withUsage(verdict.type === 'deny' ? response : verdict.event.response, discarded);
+    const final = verdict.type === 'deny' ? response : verdict.event.response;
+    return withUsage(forgetChangedItems(raw, final), discarded);
   }
+}
+
+/**
+ * Drops the provider metadata of text the hooks, handlers or redactors
+ * changed: it can point at the provider's stored copy of the original (an
+ * OpenAI Responses item id is sent back as an `item_reference`), which would
+ * hand the model back what was rewritten.
+ */
+function forgetChangedItems(
+  raw: LanguageModelV4GenerateResult,
+  final: LanguageModelV4GenerateResult,
+): LanguageModelV4GenerateResult {
+  if (raw === final) return final;
+  let changed = false;
+  const content = final.content.map((part, index) => {
+    if ((part.type !== 'text' && part.type !== 'reasoning') || part.providerMetadata === undefined) return part;
+    const before = raw.content[index];
+    if (before?.type === part.type && before.text === part.text) return part;
+    changed = true;
+    const { providerMetadata: _stale, ...rest } = part;
+    return rest;
+  });
+  return changed ? { ...final, content } : final;
 }
 
 /** Holds a stream's tool calls until the provider finishes, then decides them together. */
@@ -214,12 +239,34 @@ function holdToolCalls(
   decide: (response: LanguageModelV4GenerateResult) => Promise<LanguageModelV4GenerateResult>,
 ): TransformStream<LanguageModelV4StreamPart, LanguageModelV4StreamPart> {
   const held: LanguageModelV4StreamPart[] = [];
+  const providerExecuted = new Set<string>();
+  const release = (
+    calls: readonly LanguageModelV4StreamPart[],
+    controller: TransformStreamDefaultController<LanguageModelV4StreamPart>,
+  ) => {
+    for (const call of calls) {
+      // the arguments stream to the client once decided (a transform may have changed them)
+      if (call.type === 'tool-call' && call.providerExecuted !== true) {
+        controller.enqueue({ type: 'tool-input-start', id: call.toolCallId, toolName: call.toolName });
+        controller.enqueue({ type: 'tool-input-delta', id: call.toolCallId, delta: call.input });
+        controller.enqueue({ type: 'tool-input-end', id: call.toolCallId });
+      }
+      controller.enqueue(call);
+    }
+  };
   return new TransformStream({
     async transform(part, controller) {
       if (part.type === 'tool-call') {
         held.push(part);
         return;
       }
+      // arguments stream before they are decided: hold them back with the call
+      // (provider-executed tools are not decided here and stream as they come)
+      if (part.type === 'tool-input-start') {
+        if (part.providerExecuted !== true) return;
+        providerExecuted.add(part.id);
+      }
+      if ((part.type === 'tool-input-delta' || part.type === 'tool-input-end') && !providerExecuted.has(part.id)) return;
       if (part.type === 'finish' && held.length > 0) {
         const decided = await decide({
           content: held.splice(0) as LanguageModelV4GenerateResult['content'],
@@ -227,12 +274,12 @@ function holdToolCalls(
           usage: part.usage,
           warnings: [],
         });
-        for (const call of decided.content) controller.enqueue(call as LanguageModelV4StreamPart);
+        release(decided.content as LanguageModelV4StreamPart[], controller);
       }
       controller.enqueue(part);
     },
     flush(controller) {
-      for (const part of held) controller.enqueue(part);
+      release(held.splice(0), controller);
     },
   });
 }

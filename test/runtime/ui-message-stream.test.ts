@@ -1,8 +1,10 @@
 import { convertToModelMessages, isStepCount, readUIMessageStream, tool, toUIMessageStream, type UIMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createInterventions, defineHandler, InterventionActions } from '../../src/index.ts';
-import { scriptedModel, step, text, toolCall } from '../helpers/scripted-model.ts';
+import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
+import { MockLanguageModelV4 } from 'ai/test';
+import { createInterventions, defineHandler, InterventionActions, type BeforeToolCallEvent } from '../../src/index.ts';
+import { scriptedModel, step, text, toolCall, usage } from '../helpers/scripted-model.ts';
 
 describe('the UI message stream', () => {
   it('should show denied, guided and confirmed calls in the states useChat renders', async () => {
@@ -92,5 +94,52 @@ describe('the UI message stream', () => {
     expect(await second.text).toBe('Deployed to prod.');
     expect(deployed).toEqual(['prod']);
     expect(JSON.stringify(model.calls[0]?.prompt)).toContain('deployed prod');
+  });
+
+  it('should stream a call\'s arguments only once decided, so a transformed-away secret never reaches the client', async () => {
+    const ssn = '123-45-6789';
+    const args = JSON.stringify({ body: `my ssn is ${ssn}` });
+    const parts: LanguageModelV4StreamPart[] = [
+      { type: 'stream-start', warnings: [] },
+      { type: 'tool-input-start', id: 'e1', toolName: 'email' },
+      { type: 'tool-input-delta', id: 'e1', delta: args.slice(0, 20) },
+      { type: 'tool-input-delta', id: 'e1', delta: args.slice(20) },
+      { type: 'tool-input-end', id: 'e1' },
+      { type: 'tool-call', toolCallId: 'e1', toolName: 'email', input: args },
+      { type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage },
+    ];
+    const model = new MockLanguageModelV4({
+      doStream: async () => ({
+        stream: new ReadableStream({
+          start(controller) {
+            for (const part of parts) controller.enqueue(part);
+            controller.close();
+          },
+        }),
+      }),
+    });
+    const sent: string[] = [];
+    const interventions = createInterventions({
+      handlers: [
+        defineHandler({
+          name: 'pii-redactor',
+          beforeToolCall: () =>
+            InterventionActions.transform<BeforeToolCallEvent>((draft) => {
+              const input = draft.toolCall.input as { body: string };
+              input.body = input.body.replace(/\d{3}-\d{2}-\d{4}/g, '[REDACTED]');
+            }),
+        }),
+      ],
+    });
+    const result = interventions.streamText({
+      model,
+      tools: { email: tool({ inputSchema: z.object({ body: z.string() }), execute: async ({ body }) => (sent.push(body), 'sent') }) },
+      prompt: 'email it',
+    });
+    const chunks: unknown[] = [];
+    for await (const chunk of toUIMessageStream({ stream: result.stream })) chunks.push(chunk);
+    expect(sent).toEqual(['my ssn is [REDACTED]']);
+    expect(JSON.stringify(chunks)).not.toContain(ssn);
+    expect(chunks).toContainEqual(expect.objectContaining({ type: 'tool-input-available', input: { body: 'my ssn is [REDACTED]' } }));
   });
 });
