@@ -82,6 +82,8 @@ export class InterventionsRun implements ToolScope {
   readonly inputMessages: readonly ModelMessage[];
   /** Tool calls the input history approves, by id: they are re-checked, not re-asked. */
   readonly approvedToolCalls: ReadonlyMap<string, ToolCallInfo & { readonly approvalId: string }>;
+  /** Tool calls a human refused in the input history, by id, with the reason they gave. */
+  readonly rejectedToolCalls: ReadonlyMap<string, ToolCallInfo & { readonly reason: string | undefined }>;
   /**
    * Messages the run injected (steering, follow-up) that the SDK keeps out of
    * its response messages, by the step they follow (-1: before step 0).
@@ -137,7 +139,8 @@ export class InterventionsRun implements ToolScope {
     this.runtimeContext = input.runtimeContext ?? {};
     this.inputMessages = inputMessagesOf(input);
     this.stepMessages = this.inputMessages as ModelMessage[];
-    this.approvedToolCalls = approvedToolCalls(this.inputMessages);
+    this.approvedToolCalls = answeredToolCalls(this.inputMessages, true);
+    this.rejectedToolCalls = answeredToolCalls(this.inputMessages, false);
     this.approvalLedger = approvalLedger;
     this.userAbortSignal = input.abortSignal;
     this.instructions = input.instructions ?? input.system;
@@ -512,23 +515,24 @@ function newTurnOf(messages: readonly ModelMessage[]): readonly ModelMessage[] {
   return messages;
 }
 
-/** The tool calls an approval response in the last (tool) message approves, by id. */
-function approvedToolCalls(
+/** The tool calls an approval response in the last (tool) message approves (or refuses), by id. */
+function answeredToolCalls(
   messages: readonly ModelMessage[],
-): ReadonlyMap<string, ToolCallInfo & { readonly approvalId: string }> {
-  const calls = new Map<string, ToolCallInfo & { readonly approvalId: string }>();
+  approved: boolean,
+): ReadonlyMap<string, ToolCallInfo & { readonly approvalId: string; readonly reason: string | undefined }> {
+  const calls = new Map<string, ToolCallInfo & { readonly approvalId: string; readonly reason: string | undefined }>();
   const last = messages.at(-1);
   if (last?.role !== 'tool') return calls;
-  const approvedIds = new Set<string>();
+  const answers = new Map<string, string | undefined>();
   for (const part of last.content) {
-    if (part.type === 'tool-approval-response' && part.approved) approvedIds.add(part.approvalId);
+    if (part.type === 'tool-approval-response' && part.approved === approved) answers.set(part.approvalId, part.reason);
   }
-  if (approvedIds.size === 0) return calls;
+  if (answers.size === 0) return calls;
   const approvalOf = new Map<string, string>();
   for (const message of messages) {
     if (message.role !== 'assistant' || typeof message.content === 'string') continue;
     for (const part of message.content) {
-      if (part.type === 'tool-approval-request' && approvedIds.has(part.approvalId)) {
+      if (part.type === 'tool-approval-request' && answers.has(part.approvalId)) {
         approvalOf.set(part.toolCallId, part.approvalId);
       }
     }
@@ -543,6 +547,7 @@ function approvedToolCalls(
           toolName: part.toolName,
           input: part.input,
           approvalId,
+          reason: answers.get(approvalId),
         });
       }
     }

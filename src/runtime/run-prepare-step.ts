@@ -85,6 +85,13 @@ export function createRunPrepareStep({
         instructions = invocation.instructions;
         instructionsChanged = true;
       }
+      if (run.rejectedToolCalls.size > 0) {
+        const patched = rewordRejections(run, messages);
+        if (patched !== messages) {
+          messages = patched;
+          messagesChanged = true;
+        }
+      }
       if (options.responseMessages.length > 0 && afterResume !== undefined) {
         const steering = await run.critical(afterResume);
         if (steering.length > 0) {
@@ -208,6 +215,28 @@ export function createRunPrepareStep({
     if (user?.model !== undefined) result.model = wrapModel(user.model);
     return result;
   };
+}
+
+/** Words the results of calls a human refused (the SDK sends their bare reason). */
+function rewordRejections(run: InterventionsRun, messages: ModelMessage[]): ModelMessage[] {
+  let changed = false;
+  const patched = messages.map((message) => {
+    if (message.role !== 'tool') return message;
+    const content = message.content.map((part) => {
+      const rejected = part.type === 'tool-result' ? run.rejectedToolCalls.get(part.toolCallId) : undefined;
+      if (part.type !== 'tool-result' || rejected === undefined || part.output.type !== 'execution-denied') return part;
+      changed = true;
+      return {
+        ...part,
+        output: {
+          type: 'execution-denied' as const,
+          reason: run.snapshot.wording.rejectedCall({ toolCall: rejected, reason: rejected.reason }),
+        },
+      };
+    });
+    return content.some((part, index) => part !== message.content[index]) ? { ...message, content } : message;
+  });
+  return changed ? patched : messages;
 }
 
 /** Replaces the error texts of the given tool calls' results (a new array if any changed). */

@@ -25,6 +25,8 @@ export interface Wording {
     readonly toolCall: ToolCallInfo;
     readonly guidance: readonly GuideFeedback[];
   }): string;
+  /** The tool result of a call a human refused (instead of the bare reason they typed). */
+  rejectedCall(details: { readonly toolCall: ToolCallInfo; readonly reason: string | undefined }): string;
   /** The user message a `beforeModelCall` / `afterModelCall` / `beforeInvocation` guide injects. */
   modelGuidance(details: { readonly guidance: readonly GuideFeedback[] }): string;
 }
@@ -67,5 +69,9 @@ export const defaultWording: Wording = {
   guidedToolCall: ({ toolCall, guidance }) =>
     `The call to "${toolCall.toolName}" was not executed. Feedback:\n${formatGuidance(guidance)}\n` +
     'Revise the call according to this feedback and try again.',
+  rejectedCall: ({ toolCall, reason }) =>
+    `The user did not approve the call to "${toolCall.toolName}", so it was not executed.` +
+    (reason ? ` Their reason: ${reason}` : '') +
+    '\nDo not retry it unless the user asks; continue without it.',
   modelGuidance: ({ guidance }) => formatGuidance(guidance),
 };
