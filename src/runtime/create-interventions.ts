@@ -5,8 +5,6 @@ import {
   streamText,
   type GenerateTextResult,
   type OutputInterface,
-  type ModelMessage,
-  type StepResult,
   type StreamTextResult,
   type Tool,
   type ToolLoopAgentSettings,
@@ -20,23 +18,17 @@ import {
 } from '../handlers/registered-handler.ts';
 import { HookRegistry } from '../hooks/hook-registry.ts';
 import type { HookName, HooksConfig, InterventionHooks } from '../hooks/hook-types.ts';
-import { isThenable } from '../util/is-thenable.ts';
-import {
-  chatResponseOf,
-  composeRunOptions,
-  needsLoopControl,
-  type CallOptions,
-} from './compose-run-options.ts';
+import type { CallOptions } from './compose-run-options.ts';
 import type { Redactor } from '../redaction/create-redactor.ts';
 import { createMemoryApprovalLedger, type ApprovalLedger } from './approval-ledger.ts';
 import { composeAgentSettings } from './compose-agent-settings.ts';
 import type { LoopOptions } from './loop-control.ts';
 import { createModelMiddleware } from './create-model-middleware.ts';
 import { guardToolsStandalone } from './guard-tools-standalone.ts';
-import {
-  InterventionsRun,
-  type InterventionsReport,
-} from './interventions-run.ts';
+import type { InterventionsReport } from './interventions-run.ts';
+import { isIdle } from './is-idle.ts';
+import { runGenerateText } from './run-generate-text.ts';
+import { runStreamText } from './run-stream-text.ts';
 import {
   buildHandlerLists,
   type HandlerLists,
@@ -326,80 +318,12 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
     return copy === undefined ? callOptions : { ...callOptions, tools: copy };
   };
 
-  const runGenerateText = async (given: CallOptions) => {
-    const current = snapshot();
-    if (isIdle(current) && !hasLoopOptions(given) && !resumesApprovals(given)) {
-      return attach(await generateText(given as never), EMPTY_REPORT);
-    }
-    const callOptions = unwrapped(given);
-    const run = new InterventionsRun({ snapshot: current, input: callOptions, ownAbort: true, approvalLedger });
-    try {
-      const result = await generateText(composeRunOptions(run, callOptions) as never);
-      if (run.failed !== undefined) throw run.failed.error;
-      if (needsLoopControl(run, callOptions)) keepInjections(result, run);
-      await run.complete(chatResponseOf(result));
-      return attach(result, run.report);
-    } catch (error) {
-      throw await run.end(error);
-    }
-  };
-
-  const runStreamText = (given: CallOptions) => {
-    const current = snapshot();
-    if (isIdle(current) && !hasLoopOptions(given) && !resumesApprovals(given)) {
-      return attach(streamText(given as never), EMPTY_REPORT);
-    }
-    const callOptions = unwrapped(given);
-    const run = new InterventionsRun({ snapshot: current, input: callOptions, ownAbort: true, approvalLedger });
-    const composed = composeRunOptions(run, callOptions);
-    const onEnd = callOptions.onEnd ?? callOptions.onFinish;
-    const onError = callOptions.onError;
-    const onAbort = callOptions.onAbort;
-    composed.onEnd = async (event: Parameters<typeof chatResponseOf>[0]) => {
-      await ignoreErrors(() => (onEnd as ((event: unknown) => unknown) | undefined)?.(event));
-      try {
-        await run.complete({
-          ...chatResponseOf(event),
-          responseMessages: run.withInjections(event.responseMessages, event.steps),
-        });
-      } catch (error) {
-        await run.end(error);
-      }
-    };
-    delete composed.onFinish;
-    composed.onError = async (event: { error: unknown }) => {
-      const handled = onError === undefined
-        ? console.error(event.error)
-        : await (onError as (event: unknown) => unknown)(event);
-      await run.end(event.error);
-      return handled;
-    };
-    // a hook or handler that ended the run aborted it: show the error, not a bare abort
-    const transforms = callOptions.experimental_transform;
-    composed.experimental_transform = [
-      ...(transforms === undefined ? [] : Array.isArray(transforms) ? transforms : [transforms]),
-      () =>
-        new TransformStream<{ type: string }, { type: string; error?: unknown }>({
-          transform(part, controller) {
-            if (part.type === 'abort' && run.failed !== undefined) {
-              controller.enqueue({ type: 'error', error: run.failed.error });
-            }
-            controller.enqueue(part);
-          },
-        }),
-    ];
-    composed.onAbort = async (event: { reason?: unknown }) => {
-      await ignoreErrors(() => (onAbort as ((event: unknown) => unknown) | undefined)?.(event));
-      await run.aborted(event.reason);
-    };
-    const result = streamText(composed as never);
-    if (needsLoopControl(run, callOptions)) keepInjections(result, run);
-    return attach(result, run.report);
-  };
-
+  const shared = () => ({ snapshot: snapshot(), approvalLedger });
   return {
-    generateText: runGenerateText as unknown as Interventions['generateText'],
-    streamText: runStreamText as unknown as Interventions['streamText'],
+    generateText: ((options: CallOptions) =>
+      runGenerateText({ ...shared(), options: unwrapped(options) })) as unknown as Interventions['generateText'],
+    streamText: ((options: CallOptions) =>
+      runStreamText({ ...shared(), options: unwrapped(options) })) as unknown as Interventions['streamText'],
     use,
     addHook: (event, hook) => hooks.add(event, hook),
     wrapTools: (tools) => {
@@ -416,58 +340,4 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
       return registered.map((entry) => entry.handler);
     },
   };
-}
-
-const EMPTY_REPORT: InterventionsReport = Object.freeze({ decisions: Object.freeze([]) });
-
-function isIdle({ handlers, hooks, redactors }: RuntimeSnapshot): boolean {
-  if (handlers.all.length > 0 || redactors.length > 0) return false;
-  for (const list of Object.values(hooks)) if (list.length > 0) return false;
-  return true;
-}
-
-/**
- * Makes `result.responseMessages` include the messages the run injected
- * (steering, follow-up) where they were injected: the AI SDK leaves them
- * out, and a caller persisting the conversation would lose them.
- */
-function keepInjections(result: object, run: InterventionsRun): void {
-  const prototype: object | null = Object.getPrototypeOf(result);
-  Object.defineProperty(result, 'responseMessages', {
-    configurable: true,
-    enumerable: false,
-    get() {
-      const original: unknown = prototype === null ? undefined : Reflect.get(prototype, 'responseMessages', result);
-      const steps: unknown = Reflect.get(result, 'steps');
-      if (isThenable<readonly ModelMessage[]>(original)) {
-        return Promise.all([original, steps as PromiseLike<StepResult<ToolSet>[]>]).then(([messages, all]) =>
-          run.withInjections(messages, all),
-        );
-      }
-      return run.withInjections(original as readonly ModelMessage[], steps as StepResult<ToolSet>[]);
-    },
-  });
-}
-
-/** Whether the call resumes from approval responses (they are checked against the ledger). */
-function resumesApprovals(options: CallOptions): boolean {
-  const last = (options.messages ?? (Array.isArray(options.prompt) ? options.prompt : undefined))?.at(-1);
-  return last?.role === 'tool' && last.content.some((part) => part.type === 'tool-approval-response');
-}
-
-function hasLoopOptions(options: CallOptions): boolean {
-  return options.steering !== undefined || options.followUp !== undefined || options.maxSteps !== undefined;
-}
-
-function attach<RESULT extends object>(result: RESULT, report: InterventionsReport): RESULT & InterventionsResult {
-  Object.defineProperty(result, 'interventions', { value: report, enumerable: false, configurable: true });
-  return result as RESULT & InterventionsResult;
-}
-
-async function ignoreErrors(work: () => unknown): Promise<void> {
-  try {
-    await work();
-  } catch {
-    // the SDK ignores callback errors; so do we
-  }
 }

@@ -1,0 +1,75 @@
+import { streamText } from 'ai';
+import { ignoreErrors } from '../util/ignore-errors.ts';
+import type { ApprovalLedger } from './approval-ledger.ts';
+import { attachReport, EMPTY_REPORT } from './attach-report.ts';
+import { chatResponseOf, composeRunOptions, needsLoopControl, type CallOptions } from './compose-run-options.ts';
+import { InterventionsRun } from './interventions-run.ts';
+import { needsRun } from './is-idle.ts';
+import { keepInjections } from './keep-injections.ts';
+import type { RuntimeSnapshot } from './runtime-snapshot.ts';
+
+type Callback = ((event: never) => unknown) | undefined;
+
+/**
+ * `interventions.streamText`: one run around one `streamText` call, which
+ * returns synchronously. The run ends through the stream's own callbacks
+ * (the caller's run first); a hook or handler failure that aborted the run
+ * shows in the stream as an `error` part, not as a bare abort.
+ */
+export function runStreamText({
+  options,
+  snapshot,
+  approvalLedger,
+}: {
+  options: CallOptions;
+  snapshot: RuntimeSnapshot;
+  approvalLedger: ApprovalLedger | undefined;
+}) {
+  if (!needsRun(snapshot, options)) return attachReport(streamText(options as never), EMPTY_REPORT);
+  const run = new InterventionsRun({ snapshot, input: options, ownAbort: true, approvalLedger });
+  const composed = composeRunOptions(run, options);
+  const onEnd = (options.onEnd ?? options.onFinish) as Callback;
+  const onError = options.onError as Callback;
+  const onAbort = options.onAbort as Callback;
+
+  composed.onEnd = async (event: Parameters<typeof chatResponseOf>[0]) => {
+    await ignoreErrors(() => (onEnd as ((event: unknown) => unknown) | undefined)?.(event));
+    try {
+      await run.complete({
+        ...chatResponseOf(event),
+        responseMessages: run.withInjections(event.responseMessages, event.steps),
+      });
+    } catch (error) {
+      await run.end(error);
+    }
+  };
+  delete composed.onFinish;
+  composed.onError = async (event: { error: unknown }) => {
+    // the SDK's default is to log the error; keep it when the caller set none
+    const handled =
+      onError === undefined ? console.error(event.error) : await (onError as (event: unknown) => unknown)(event);
+    await run.end(event.error);
+    return handled;
+  };
+  composed.onAbort = async (event: { reason?: unknown }) => {
+    await ignoreErrors(() => (onAbort as ((event: unknown) => unknown) | undefined)?.(event));
+    await run.aborted(event.reason);
+  };
+  const transforms = options.experimental_transform;
+  composed.experimental_transform = [
+    ...(transforms === undefined ? [] : Array.isArray(transforms) ? transforms : [transforms]),
+    () =>
+      new TransformStream<{ type: string }, { type: string; error?: unknown }>({
+        transform(part, controller) {
+          if (part.type === 'abort' && run.failed !== undefined) {
+            controller.enqueue({ type: 'error', error: run.failed.error });
+          }
+          controller.enqueue(part);
+        },
+      }),
+  ];
+
+  const result = streamText(composed as never);
+  if (needsLoopControl(run, options)) keepInjections(result, run);
+  return attachReport(result, run.report);
+}
