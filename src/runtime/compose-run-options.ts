@@ -75,6 +75,10 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
   const composed: CallOptions = { ...options };
 
   if (run.abortSignal !== options.abortSignal) composed.abortSignal = run.abortSignal;
+  if (run.droppedApprovals.length > 0) {
+    if (options.messages !== undefined) composed.messages = [...run.inputMessages];
+    else composed.prompt = [...run.inputMessages];
+  }
 
   const needsModel =
     hooks.preRequest.length > 0 ||
@@ -82,6 +86,7 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
     handlers.afterModelCall.length > 0 ||
     handlers.beforeInvocation.length > 0 ||
     hooks.onStatus.length > 0 ||
+    hooks.onChatError.length > 0 ||
     run.snapshot.redactors.length > 0 ||
     run.decidesToolCalls;
   const wrapped = new WeakMap<object, LanguageModel>();

@@ -313,7 +313,9 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
     let copy: ToolSet | undefined;
     for (const name of Object.keys(tools)) {
       const original = originals.get(tools[name] as Tool);
-      if (original !== undefined) (copy ??= { ...tools })[name] = original;
+      if (original === undefined) continue;
+      copy ??= { ...tools };
+      Object.defineProperty(copy, name, { value: original, enumerable: true, writable: true, configurable: true });
     }
     return copy === undefined ? callOptions : { ...callOptions, tools: copy };
   };

@@ -25,6 +25,8 @@ export interface ModelScope extends Pick<ToolScope, 'snapshot' | 'evaluate' | 'c
   readonly decidesToolCalls: boolean;
   /** Remembers an error raised in the run (runs only). */
   noteError?(error: unknown): void;
+  /** Told when a provider stream errors (runs only). */
+  streamFailed?(error: unknown): Promise<void>;
   /** Applies run-level changes to a provider request (runs only). */
   prepareRequest?(request: LanguageModelV4CallOptions): LanguageModelV4CallOptions;
 }
@@ -77,7 +79,8 @@ export function createModelMiddleware(
         !holdResponse &&
         !scope.decidesToolCalls &&
         hooks.onStatus.length === 0 &&
-        redactors.length === 0
+        redactors.length === 0 &&
+        scope.streamFailed === undefined
       ) {
         return first === params ? doStream() : model.doStream(first);
       }
@@ -119,6 +122,7 @@ export function createModelMiddleware(
       }
       const result = await open(request);
       let stream = result.stream;
+      if (scope.streamFailed !== undefined) stream = watchErrors(stream, scope.streamFailed.bind(scope));
       if (redactors.length > 0) stream = stream.pipeThrough(redactStream(redactors));
       if (scope.decidesToolCalls && scope.decideToolCalls !== undefined) {
         stream = stream.pipeThrough(holdToolCalls(scope.decideToolCalls.bind(scope)));
@@ -232,6 +236,28 @@ function forgetChangedItems(
     return rest;
   });
   return changed ? { ...final, content } : final;
+}
+
+/** Passes a stream through, telling `onError` (once) when it errors. */
+function watchErrors<T>(stream: ReadableStream<T>, onError: (error: unknown) => Promise<void>): ReadableStream<T> {
+  const reader = stream.getReader();
+  return new ReadableStream<T>({
+    async pull(controller) {
+      let next: ReadableStreamReadResult<T>;
+      try {
+        next = await reader.read();
+      } catch (error) {
+        await onError(error);
+        controller.error(error);
+        return;
+      }
+      if (next.done) controller.close();
+      else controller.enqueue(next.value);
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
 }
 
 /** Holds a stream's tool calls until the provider finishes, then decides them together. */

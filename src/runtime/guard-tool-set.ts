@@ -16,7 +16,13 @@ export function guardToolSet<TOOLS extends ToolSet>(
   const guarded: Record<string, Tool> = {};
   for (const toolName of Object.keys(tools)) {
     const tool = tools[toolName] as Tool;
-    guarded[toolName] = guardTool(toolName, tool, scopeOf, extend);
+    // defineProperty: a tool named `__proto__` stays a tool, never the copy's prototype
+    Object.defineProperty(guarded, toolName, {
+      value: guardTool(toolName, tool, scopeOf, extend),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return guarded as TOOLS;
 }

@@ -22,6 +22,7 @@ import { decideToolCalls, gateToolCalls } from './decide-tool-calls.ts';
 import { cloneInvocationEvent, cloneToolCallEvent } from './drafts.ts';
 import type { RegisteredHandler } from '../handlers/registered-handler.ts';
 import type { ApprovalLedger } from './approval-ledger.ts';
+import { dropStaleApprovals, type DroppedApproval } from './drop-stale-approvals.ts';
 import type { RuntimeSnapshot } from './runtime-snapshot.ts';
 import type { ToolScope } from './tool-scope.ts';
 
@@ -82,6 +83,8 @@ export class InterventionsRun implements ToolScope {
   readonly inputMessages: readonly ModelMessage[];
   /** Tool calls the input history approves, by id: they are re-checked, not re-asked. */
   readonly approvedToolCalls: ReadonlyMap<string, ToolCallInfo & { readonly approvalId: string }>;
+  /** Approval responses of the input that answered nothing a human may answer; they are dropped. */
+  readonly droppedApprovals: readonly DroppedApproval[];
   /** Tool calls a human refused in the input history, by id, with the reason they gave. */
   readonly rejectedToolCalls: ReadonlyMap<string, ToolCallInfo & { readonly reason: string | undefined }>;
   /**
@@ -137,7 +140,9 @@ export class InterventionsRun implements ToolScope {
     this.report = { decisions: this.decisions };
     this.tools = input.tools;
     this.runtimeContext = input.runtimeContext ?? {};
-    this.inputMessages = inputMessagesOf(input);
+    const { messages, dropped } = dropStaleApprovals(inputMessagesOf(input));
+    this.inputMessages = messages;
+    this.droppedApprovals = dropped;
     this.stepMessages = this.inputMessages as ModelMessage[];
     this.approvedToolCalls = answeredToolCalls(this.inputMessages, true);
     this.rejectedToolCalls = answeredToolCalls(this.inputMessages, false);
@@ -175,7 +180,8 @@ export class InterventionsRun implements ToolScope {
     try {
       return await work();
     } catch (error) {
-      this.fail(error);
+      // the caller aborting is an abort, not a failure of the run
+      if (!this.userAbortSignal?.aborted) this.fail(error);
       throw error;
     }
   }
@@ -185,6 +191,13 @@ export class InterventionsRun implements ToolScope {
     if (this.failure !== undefined) return;
     this.failure = { error };
     this.controller?.abort(error);
+  }
+
+  /** A provider stream broke: the SDK reports that to none of its callbacks, so the run ends here. */
+  async streamFailed(error: unknown): Promise<void> {
+    if (this.userAbortSignal?.aborted) return; // an abort, reported by the SDK's onAbort
+    this.noteError(error);
+    await this.end(error);
   }
 
   /** Remembers that `error` was raised in this run. */
@@ -425,6 +438,21 @@ export class InterventionsRun implements ToolScope {
 
   private async start(): Promise<void> {
     const { hooks, handlers } = this.snapshot;
+    for (const { toolCallId, toolName, reason } of this.droppedApprovals) {
+      const record: DecisionRecord = {
+        handler: 'approval-ledger',
+        lifecycle: 'beforeToolCall',
+        action: 'deny',
+        reason: `An approval response was ignored: ${reason}.`,
+        enforced: true,
+        mode: 'enforce',
+        durationMs: 0,
+        toolCallId,
+        toolName,
+      };
+      this.decisions.push(record);
+      if (hooks.onDecision.length > 0) await runObservers(hooks.onDecision, { record });
+    }
     if (hooks.onChatStart.length > 0) {
       await runObservers(hooks.onChatStart, {
         messages: this.inputMessages,

@@ -3,7 +3,11 @@
  * sync or async, throwing, never settling past a `timeoutMs`, every
  * `onError`, some in shadow mode), a random first model turn (text, one
  * call, parallel calls, unknown tools, malformed JSON, schema-invalid input)
- * followed by a final text turn, and random tool hooks.
+ * followed by a final text turn, random tool hooks (`preToolCall` passing,
+ * short-circuiting with `{ result }` or `{ error }`; `onToolCallResult`;
+ * `onToolCallError`) and a pass-through model hook that changes how a stream
+ * is held. Handlers act on every call of the turn or only on some, so one
+ * turn mixes outcomes (a call waiting for approval beside calls that run).
  *
  * Every scenario runs through `interventions.generateText` and
  * `interventions.streamText` and must, in both:
@@ -42,11 +46,13 @@ import {
 import { scriptedModel, step, text, toolCall } from '../helpers/scripted-model.ts';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
-const RUNS = Number(process.env.FUZZ_RUNS ?? 120);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 500);
 /** A run that has not settled after this long is a hang. */
 const DEADLINE_MS = 5_000;
 /** The `timeoutMs` of handlers that never settle. */
 const HANG_TIMEOUT_MS = 3;
+/** Room for a loaded machine and for FUZZ_RUNS=3000 (npm run test:fuzz): about 10 ms per scenario and wrapper. */
+const TIMEOUT_MS = Math.max(60_000, RUNS * 40);
 
 // ---------------------------------------------------------------- scenarios
 
@@ -63,12 +69,20 @@ interface HandlerSpec {
   readonly shadow: boolean;
   /** A generous timeout on a handler that settles: the timer must be cleared. */
   readonly spareTimeout: boolean;
+  /** Which calls of the turn the handler acts on (by position); it proceeds on the others. */
+  readonly target: Target;
 }
+
+type Target = 'all' | 'even' | 'odd';
+const targets = (target: Target, position: number) =>
+  target === 'all' || (target === 'even') === (position % 2 === 0);
 
 /** A call of the first model turn. */
 type CallKind = 'ok' | 'ok-failing-tool' | 'unknown-tool' | 'malformed-json' | 'invalid-input';
 
 interface HookSpec {
+  /** A pass-through model-level hook: each changes how a stream is held (not at all, whole response). */
+  readonly model: 'none' | 'preRequest' | 'onResponse';
   readonly preToolCall: 'absent' | 'nothing' | 'result' | 'error';
   readonly onToolCallResult: boolean;
   readonly onToolCallError: boolean;
@@ -92,6 +106,7 @@ const handlerArbitrary: fc.Arbitrary<HandlerSpec> = fc.record({
   onError: fc.constantFrom<OnError>('throw', 'proceed', 'deny'),
   shadow: weighted([5, false], [1, true]),
   spareTimeout: weighted([4, false], [1, true]),
+  target: weighted<Target>([2, 'all'], [1, 'even'], [1, 'odd']),
 });
 
 const callArbitrary = weighted<CallKind>(
@@ -112,6 +127,7 @@ const scenarioArbitrary: fc.Arbitrary<Scenario> = fc.record({
     { weight: 3, arbitrary: fc.array(callArbitrary, { minLength: 2, maxLength: 4 }) },
   ),
   hooks: fc.record({
+    model: fc.constantFrom<HookSpec['model']>('none', 'preRequest', 'onResponse'),
     preToolCall: fc.constantFrom<HookSpec['preToolCall']>('absent', 'nothing', 'result', 'error'),
     onToolCallResult: fc.boolean(),
     onToolCallError: fc.boolean(),
@@ -152,19 +168,21 @@ function handlerFor(spec: HandlerSpec, index: number, thrownValues: Map<string, 
         });
     }
   };
-  let beforeToolCall: (event: BeforeToolCallEvent) => BeforeToolCallAction | Promise<BeforeToolCallAction>;
-  if (spec.failure === 'hang') {
-    beforeToolCall = () => new Promise<never>(() => {});
-  } else if (spec.failure === 'throw') {
-    beforeToolCall = () => {
+  const decide = (): BeforeToolCallAction | Promise<BeforeToolCallAction> => {
+    if (spec.failure === 'hang') return new Promise<never>(() => {});
+    if (spec.failure === 'throw') {
       const value = thrownValue(spec.thrown, name);
       thrownValues.set(name, value);
       if (spec.async) return Promise.reject(value);
       throw value;
-    };
-  } else {
-    beforeToolCall = spec.async ? async () => act() : act;
-  }
+    }
+    return spec.async ? Promise.resolve().then(act) : act();
+  };
+  const beforeToolCall = (event: BeforeToolCallEvent) => {
+    const position = Number(/^c(\d+)/.exec((event.toolCall.input as { tag: string }).tag)?.[1]);
+    if (targets(spec.target, position)) return decide();
+    return spec.async ? Promise.resolve(InterventionActions.proceed()) : InterventionActions.proceed();
+  };
   const timeoutMs =
     spec.failure === 'hang' ? HANG_TIMEOUT_MS : spec.spareTimeout ? 2_000 : undefined;
   return defineHandler({
@@ -225,7 +243,10 @@ interface ExpectedRecord {
 }
 
 /** The precedence rules of the design, for one well-formed call. */
-function expectedVerdict(specs: readonly HandlerSpec[]): { verdict: Verdict; records: ExpectedRecord[] } {
+function expectedVerdict(
+  specs: readonly HandlerSpec[],
+  position: number,
+): { verdict: Verdict; records: ExpectedRecord[] } {
   const records: Array<{ -readonly [K in keyof ExpectedRecord]: ExpectedRecord[K] }> = [];
   const guides: string[] = [];
   const prompts: string[] = [];
@@ -237,8 +258,10 @@ function expectedVerdict(specs: readonly HandlerSpec[]): { verdict: Verdict; rec
     }
     return { verdict: { type: 'deny' as const, reason }, records };
   };
-  for (const [index, spec] of specs.entries()) {
+  for (const [index, given] of specs.entries()) {
     const handler = `h${index}`;
+    // a handler that does not target this call proceeds on it
+    const spec: HandlerSpec = targets(given.target, position) ? given : { ...given, kind: 'proceed', failure: 'none' };
     const failed = spec.failure === 'hang' ? 'timeout' : spec.failure === 'throw' ? 'throw' : undefined;
     if (spec.shadow) {
       records.push({ handler, action: failed ? 'error' : spec.kind, enforced: false, failed });
@@ -347,10 +370,11 @@ function pairing(messages: ReadonlyArray<LanguageModelV4CallOptions['prompt'][nu
   const approvals: string[] = [];
   for (const message of messages) {
     if (typeof message.content === 'string') continue;
-    for (const part of message.content as ReadonlyArray<{ type: string; toolCallId?: string }>) {
+    for (const part of message.content as ReadonlyArray<{ type: string; toolCallId?: string; isAutomatic?: boolean }>) {
       if (part.type === 'tool-call') calls.push(part.toolCallId as string);
       if (part.type === 'tool-result') results.push(part.toolCallId as string);
-      if (part.type === 'tool-approval-request') approvals.push(part.toolCallId as string);
+      // automatic requests record a decision already taken (a denied call); they carry a result
+      if (part.type === 'tool-approval-request' && part.isAutomatic !== true) approvals.push(part.toolCallId as string);
     }
   }
   return { calls, results, approvals };
@@ -394,6 +418,8 @@ async function checkScenario(scenario: Scenario, mode: Mode): Promise<void> {
     },
     onChatAbort: () => void lifecycle.push('abort'),
   };
+  if (scenario.hooks.model === 'preRequest') hooks.preRequest = () => undefined;
+  if (scenario.hooks.model === 'onResponse') hooks.onResponse = () => undefined;
   const { preToolCall } = scenario.hooks;
   if (preToolCall !== 'absent') {
     hooks.preToolCall = ({ call }) => {
@@ -424,38 +450,54 @@ async function checkScenario(scenario: Scenario, mode: Mode): Promise<void> {
     DEADLINE_MS,
     mode,
   );
-  // the end-of-run observers of a stream run in its callbacks: give them a moment
-  if (mode === 'streamText') await new Promise((resolve) => setTimeout(resolve, 0));
+  // the end-of-run observers of a stream run in its callbacks: wait for one (a second would follow at once)
+  if (mode === 'streamText') {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    for (let waited = 0; lifecycle.length === 0 && waited < 1_000; waited++) await new Promise((resolve) => setTimeout(resolve, 1));
+  }
 
-  const { verdict, records: perCallRecords } = expectedVerdict(scenario.handlers);
+  // ---- what should have happened, call by call (the turn's calls are decided in order, before any runs)
   const decided = calls.filter(wellFormed);
-  // with handlers, every well-formed call is evaluated; without, none is
-  const evaluatesCalls = scenario.handlers.length > 0 && decided.length > 0;
+  const withHandlers = scenario.handlers.length > 0;
+  const expectedRecords: Array<ExpectedRecord & { toolCallId: string }> = [];
+  const verdicts = new Map<string, Verdict>();
+  let failure: (Verdict & { type: 'throw' }) | undefined;
+  for (const call of decided) {
+    const { verdict, records } = withHandlers
+      ? expectedVerdict(scenario.handlers, Number(call.tag.slice(1)))
+      : { verdict: { type: 'run', suffix: '' } as Verdict, records: [] };
+    expectedRecords.push(...records.map((record) => ({ ...record, toolCallId: call.id })));
+    verdicts.set(call.id, verdict);
+    if (verdict.type === 'throw') {
+      failure = verdict;
+      break;
+    }
+  }
 
-  // ---- how the run ended
-  if (evaluatesCalls && verdict.type === 'throw') {
+  // ---- a handler failing with onError 'throw' ends the run with the typed error
+  if (failure !== undefined) {
     expect(observed.settled.ok, 'a handler failing with onError "throw" ends the run').toBe(false);
     const error = observed.settled.ok ? undefined : observed.settled.error;
-    if (verdict.timeout) {
+    if (failure.timeout) {
       expect(HandlerTimeoutError.isInstance(error), `expected a HandlerTimeoutError, got ${String(error)}`).toBe(true);
-      expect((error as HandlerTimeoutError).handlerName).toBe(verdict.handler);
+      expect((error as HandlerTimeoutError).handlerName).toBe(failure.handler);
       expect((error as HandlerTimeoutError).timeoutMs).toBe(HANG_TIMEOUT_MS);
     } else {
       expect(InterventionHandlerError.isInstance(error), `expected an InterventionHandlerError, got ${String(error)}`).toBe(true);
-      expect((error as InterventionHandlerError).handlerName).toBe(verdict.handler);
+      expect((error as InterventionHandlerError).handlerName).toBe(failure.handler);
       expect((error as InterventionHandlerError).lifecycle).toBe('beforeToolCall');
-      expect((error as Error).cause).toEqual(thrownValues.get(verdict.handler));
+      expect((error as Error).cause).toEqual(thrownValues.get(failure.handler));
     }
     expect(lifecycle).toEqual(['error']);
     expect(chatError).toBe(error);
-    // nothing ran, no second request
+    // every stream error is that error (no bare abort instead of it)
+    for (const reported of observed.streamErrors) expect(reported).toBe(error);
+    // nothing ran (the turn is decided before any call runs), no second request
     expect(executed).toEqual([]);
     expect(preToolCalls).toEqual([]);
     expect(model.calls).toHaveLength(1);
-    // only the first well-formed call was evaluated, up to the failing handler
-    expect(observedRecords.map(summary)).toEqual(
-      perCallRecords.map((record) => ({ ...record, toolCallId: decided[0]?.id })),
-    );
+    // the records up to the failing handler, none after it
+    expect(observedRecords.map(summary)).toEqual(expectedRecords);
     expect(timers()).toBeLessThanOrEqual(timersBefore);
     return;
   }
@@ -467,35 +509,13 @@ async function checkScenario(scenario: Scenario, mode: Mode): Promise<void> {
   }
   expect(lifecycle).toEqual(['done']);
 
-  // ---- records: one per evaluated handler per well-formed call, in order
-  const expectedRecords = evaluatesCalls
-    ? decided.flatMap((call) => perCallRecords.map((record) => ({ ...record, toolCallId: call.id })))
-    : [];
+  // ---- records: one per evaluated handler per well-formed call, in order, the same in onDecision
   expect(observed.decisions?.map(summary)).toEqual(expectedRecords);
   expect(observedRecords).toEqual(observed.decisions);
+  checkSubjects(observedRecords, calls);
   for (const record of observed.decisions ?? []) {
     expect(record.lifecycle).toBe('beforeToolCall');
     expect(record.durationMs).toBeGreaterThanOrEqual(0);
-  }
-
-  const outcome: Verdict = evaluatesCalls ? verdict : { type: 'run', suffix: '' };
-
-  // ---- a confirm pauses the run: approval requests, nothing executed, no second request
-  if (calls.length > 0 && outcome.type === 'confirm' && decided.length > 0) {
-    expect(model.calls).toHaveLength(1);
-    expect(executed).toEqual([]);
-    expect(preToolCalls).toEqual([]);
-    const requests = (observed.content ?? []).filter((part) => part.type === 'tool-approval-request');
-    expect(requests.map((part) => (part as { toolCall?: { toolCallId: string } }).toolCall?.toolCallId)).toEqual(
-      decided.map((call) => call.id),
-    );
-    for (const request of requests) expect(request).toMatchObject({ reason: outcome.prompt });
-    // the history so far: every call has exactly one result or one pending approval
-    const { calls: ids, results, approvals } = pairing(observed.responseMessages ?? []);
-    expect([...results, ...approvals].sort()).toEqual([...ids].sort());
-    expect(approvals.sort()).toEqual(decided.map((call) => call.id).sort());
-    expect(timers()).toBeLessThanOrEqual(timersBefore);
-    return;
   }
 
   // ---- a text-only turn ends the run at once
@@ -507,30 +527,53 @@ async function checkScenario(scenario: Scenario, mode: Mode): Promise<void> {
     return;
   }
 
-  // ---- the next request is valid: every call has exactly one result
-  expect(model.calls).toHaveLength(2);
-  const next = model.calls[1]!.prompt;
-  const { calls: callIds, results: resultIds } = pairing(next);
-  expect(callIds).toEqual(calls.map((call) => call.id));
-  expect([...resultIds].sort()).toEqual([...callIds].sort());
-  expect(observed.text).toBe('final answer');
+  // ---- a confirm pauses the run after the turn; the other calls of the turn still run
+  const pending = decided.filter((call) => verdicts.get(call.id)?.type === 'confirm');
+  const paused = pending.length > 0;
+  const requests = (observed.content ?? []).filter(
+    (part) => part.type === 'tool-approval-request' && (part as { isAutomatic?: boolean }).isAutomatic !== true,
+  ) as Array<{ type: string; reason?: string; toolCall: { toolCallId: string } }>;
+  expect(requests.map((part) => part.toolCall.toolCallId)).toEqual(pending.map((call) => call.id));
+  for (const request of requests) {
+    const verdict = verdicts.get(request.toolCall.toolCallId) as Verdict & { type: 'confirm' };
+    expect(request.reason).toBe(verdict.prompt);
+  }
+
+  let history: ReadonlyArray<LanguageModelV4CallOptions['prompt'][number] | ModelMessage>;
+  if (paused) {
+    expect(model.calls).toHaveLength(1);
+    history = observed.responseMessages ?? [];
+    // every call has exactly one result or one pending approval
+    const { calls: ids, results, approvals } = pairing(history);
+    expect(ids).toEqual(calls.map((call) => call.id));
+    expect([...results, ...approvals].sort()).toEqual([...ids].sort());
+    expect([...approvals].sort()).toEqual(pending.map((call) => call.id).sort());
+  } else {
+    // the next request is valid: every call has exactly one result
+    expect(model.calls).toHaveLength(2);
+    history = model.calls[1]!.prompt;
+    const { calls: ids, results } = pairing(history);
+    expect(ids).toEqual(calls.map((call) => call.id));
+    expect([...results].sort()).toEqual([...ids].sort());
+    expect(observed.text).toBe('final answer');
+  }
 
   const sentInput = new Map<string, unknown>();
   const sentOutput = new Map<string, { type: string; value?: unknown; reason?: string }>();
-  for (const message of next) {
-    if (message.role === 'assistant') {
-      for (const part of message.content) if (part.type === 'tool-call') sentInput.set(part.toolCallId, part.input);
-    }
-    if (message.role === 'tool') {
-      for (const part of message.content) {
-        if (part.type === 'tool-result') sentOutput.set(part.toolCallId, part.output as never);
-      }
+  for (const message of history) {
+    if (typeof message.content === 'string') continue;
+    for (const part of message.content as ReadonlyArray<Record<string, unknown>>) {
+      if (part.type === 'tool-call') sentInput.set(part.toolCallId as string, part.input);
+      if (part.type === 'tool-result') sentOutput.set(part.toolCallId as string, part.output as never);
     }
   }
 
   const expectedExecuted: Array<{ tool: string; tag: string }> = [];
   const expectedPreToolCalls: string[] = [];
-  const errorText = (value: string) => (scenario.hooks.onToolCallError ? `hooked: ${value}` : value);
+  const hookedError = (value: string, label: string) => {
+    if (scenario.hooks.onToolCallError) expect(value, label).toMatch(/^(Error: )?hooked: /);
+    else expect(value, label).not.toContain('hooked');
+  };
   for (const call of calls) {
     const output = sentOutput.get(call.id);
     const label = `${mode} ${call.kind} ${call.id}`;
@@ -545,15 +588,16 @@ async function checkScenario(scenario: Scenario, mode: Mode): Promise<void> {
             : 'Type validation failed',
       );
       // an onToolCallError replacement reaches the model in the next request
-      if (scenario.hooks.onToolCallError) expect(value, label).toMatch(/^(Error: )?hooked: /);
-      else expect(value, label).not.toContain('hooked');
+      // (responseMessages keep the SDK's own text, as documented)
+      if (!paused) hookedError(value, label);
       continue;
     }
-    switch (outcome.type) {
+    const verdict = verdicts.get(call.id)!;
+    switch (verdict.type) {
       case 'deny':
         expect(output?.type, label).toBe('execution-denied');
         expect(output?.reason, label).toBe(
-          `The call to "${call.toolName}" was blocked and was not executed. Reason: ${outcome.reason}\n` +
+          `The call to "${call.toolName}" was blocked and was not executed. Reason: ${verdict.reason}\n` +
             'Do not retry this call as it is; continue without it, or explain to the user why it cannot be done.',
         );
         expect(sentInput.get(call.id), label).toEqual({ tag: call.tag });
@@ -561,13 +605,17 @@ async function checkScenario(scenario: Scenario, mode: Mode): Promise<void> {
       case 'guide':
         expect(output?.type, label).toBe('execution-denied');
         expect(output?.reason, label).toBe(
-          `The call to "${call.toolName}" was not executed. Feedback:\n${outcome.lines.join('\n')}\n` +
+          `The call to "${call.toolName}" was not executed. Feedback:\n${verdict.lines.join('\n')}\n` +
             'Revise the call according to this feedback and try again.',
         );
         expect(sentInput.get(call.id), label).toEqual({ tag: call.tag });
         break;
+      case 'confirm':
+        // pending: no result yet, and it did not run
+        expect(output, label).toBeUndefined();
+        break;
       case 'run': {
-        const tag = `${call.tag}${outcome.suffix}`;
+        const tag = `${call.tag}${verdict.suffix}`;
         // the history shows the arguments that ran
         expect(sentInput.get(call.id), label).toEqual({ tag });
         if (preToolCall !== 'absent') expectedPreToolCalls.push(call.id);
@@ -576,23 +624,24 @@ async function checkScenario(scenario: Scenario, mode: Mode): Promise<void> {
           expect(output, label).toEqual({ type: 'text', value: `cached ${tag}${post}` });
         } else if (preToolCall === 'error') {
           expect(output?.type, label).toBe('error-text');
-          expect(String(output?.value), label).toContain(errorText(`pre-error ${tag}`));
+          expect(String(output?.value), label).toContain(`pre-error ${tag}`);
+          hookedError(String(output?.value), label);
         } else if (call.kind === 'ok-failing-tool') {
           expectedExecuted.push({ tool: 'fail', tag });
           expect(output?.type, label).toBe('error-text');
-          expect(String(output?.value), label).toContain(errorText(`fail ${tag}`));
+          expect(String(output?.value), label).toContain(`fail ${tag}`);
+          hookedError(String(output?.value), label);
         } else {
           expectedExecuted.push({ tool: 't', tag });
           expect(output, label).toEqual({ type: 'text', value: `ran ${tag}${post}` });
         }
         break;
       }
-      case 'confirm':
       case 'throw':
-        throw new Error(`unreachable: ${outcome.type}`);
+        throw new Error('unreachable');
     }
   }
-  // denied, guided and fail-closed calls never ran; the others ran exactly once
+  // denied, guided, fail-closed and pending calls never ran; the others ran exactly once
   expect(sortBy(executed)).toEqual(sortBy(expectedExecuted));
   expect([...preToolCalls].sort()).toEqual(expectedPreToolCalls.sort());
   expect(timers()).toBeLessThanOrEqual(timersBefore);
@@ -615,6 +664,15 @@ function summary(record: DecisionRecord) {
   };
 }
 
+/** The tool and step of every record match its call. */
+function checkSubjects(records: readonly DecisionRecord[], calls: readonly Call[]) {
+  for (const record of records) {
+    const call = calls.find((candidate) => candidate.id === record.toolCallId);
+    expect(record.toolName).toBe(call?.toolName);
+    expect(record.stepNumber).toBe(0);
+  }
+}
+
 function sortBy(list: ReadonlyArray<{ tool: string; tag: string }>) {
   return [...list].sort((a, b) => `${a.tool}:${a.tag}`.localeCompare(`${b.tool}:${b.tag}`));
 }
@@ -630,7 +688,7 @@ describe('random scenarios through both wrappers', () => {
       }),
       { numRuns: RUNS, seed: SEED },
     );
-  });
+  }, TIMEOUT_MS);
 
   it('should send the model the same requests through generateText and streamText', async () => {
     await fc.assert(
@@ -660,5 +718,5 @@ describe('random scenarios through both wrappers', () => {
       }),
       { numRuns: Math.max(1, Math.floor(RUNS / 4)), seed: SEED },
     );
-  });
+  }, TIMEOUT_MS);
 });
