@@ -1,0 +1,46 @@
+import {
+  convertToModelMessages,
+  createUIMessageStreamResponse,
+  isStepCount,
+  toUIMessageStream,
+  validateUIMessages,
+} from 'ai';
+import { interventions } from '../../../lib/interventions';
+import { chatModel } from '../../../lib/model';
+import { createTools } from '../../../lib/tools';
+
+export const maxDuration = 60;
+
+const INSTRUCTIONS =
+  'You are an operations assistant with three tools: run_shell, delete_file and send_email. ' +
+  'To clean up files, try run_shell first; if it is blocked, use delete_file. ' +
+  'If a tool call is blocked or sent back with feedback, read the tool result and act on it. ' +
+  'When you are done, say in one or two sentences what happened, quoting the tool results.';
+
+export async function POST(request: Request) {
+  const body = (await request.json()) as { id?: unknown; messages?: unknown };
+  const chatId = typeof body.id === 'string' ? body.id : 'anonymous';
+  const tools = createTools(chatId);
+  // the client sends the whole conversation: check it against the tools' schemas first
+  const messages = await validateUIMessages({ messages: body.messages, tools });
+
+  const result = interventions().streamText({
+    model: await chatModel(),
+    instructions: INSTRUCTIONS,
+    tools,
+    // an answered approval (addToolApprovalResponse) arrives here as a
+    // tool-approval-response: the run resumes, the handlers run again
+    messages: await convertToModelMessages(messages, { tools }),
+    stopWhen: isStepCount(8),
+  });
+
+  return createUIMessageStreamResponse({
+    stream: toUIMessageStream({
+      stream: result.stream,
+      tools,
+      // continue the last assistant message when resuming after an approval
+      originalMessages: messages,
+      onError: (error) => (error instanceof Error ? error.message : String(error)),
+    }),
+  });
+}

@@ -1,0 +1,438 @@
+/**
+ * End to end, in a real browser: the Next.js example (examples/nextjs) built
+ * and started with `next start`, its chat driven in Debian's Chromium
+ * (/usr/bin/chromium) through playwright-core. The model is the example's
+ * scripted local OpenAI-compatible server (OPENAI_API_KEY is removed from the
+ * server's environment), so every run is the same.
+ *
+ *   npm run test:e2e
+ *
+ * Before the tests: the library is built when dist/ is missing or older than
+ * src/, the example's dependencies are installed (`npm --prefix examples/nextjs
+ * install`), and the example is built (`next build`). No browser is ever
+ * downloaded: playwright-core only drives the Chromium at CHROMIUM_PATH
+ * (default /usr/bin/chromium).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const example = join(root, 'examples', 'nextjs');
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const results = join(root, 'test-results');
+const screenshotPath = join(results, 'approval.png');
+const timings: Array<[string, number]> = [];
+
+// -- the few playwright-core types used here (its own types live in the
+// example's node_modules, which do not exist when the repository is typechecked)
+interface Locator {
+  click(): Promise<void>;
+  fill(value: string): Promise<void>;
+  getAttribute(name: string): Promise<string | null>;
+  innerText(): Promise<string>;
+  waitFor(options?: { state?: 'attached' | 'visible'; timeout?: number }): Promise<void>;
+  count(): Promise<number>;
+  last(): Locator;
+  locator(selector: string): Locator;
+  getByTestId(testId: string): Locator;
+}
+interface Page extends Pick<Locator, 'locator' | 'getByTestId'> {
+  goto(url: string): Promise<unknown>;
+  screenshot(options: { path: string; fullPage?: boolean }): Promise<unknown>;
+  on(event: 'pageerror', listener: (error: Error) => void): void;
+  close(): Promise<void>;
+}
+interface BrowserContext {
+  newPage(): Promise<Page>;
+  close(): Promise<void>;
+}
+interface PlaywrightChromium {
+  launchPersistentContext(
+    userDataDir: string,
+    options: { executablePath: string; headless: boolean; args: string[]; timeout?: number },
+  ): Promise<BrowserContext>;
+}
+
+interface Execution {
+  readonly chatId: string;
+  readonly tool: string;
+  readonly input: Record<string, unknown>;
+}
+
+let server: ChildProcess | undefined;
+let serverOutput = '';
+let baseURL = '';
+let context: BrowserContext | undefined;
+let userDataDir: string | undefined;
+
+async function timed<T>(label: string, work: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  try {
+    return await work();
+  } finally {
+    timings.push([label, performance.now() - started]);
+  }
+}
+
+/** Runs a command to completion; throws with its output when it fails. */
+function run(command: string, args: readonly string[], cwd: string): Promise<void> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(command, args, {
+      cwd,
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('error', reject);
+    child.once('close', (code, signal) =>
+      code === 0
+        ? resolvePromise()
+        : reject(new Error(`${command} ${args.join(' ')} (in ${cwd}) failed with ${signal ?? `exit code ${code}`}:\n${output.slice(-4000)}`)),
+    );
+  });
+}
+
+/** Whether dist/ is missing, or older than a file of src/ (or the build's config). */
+function distIsStale(): boolean {
+  const built = join(root, 'dist', 'index.js');
+  if (!existsSync(built)) return true;
+  const builtAt = statSync(built).mtimeMs;
+  const newest = (path: string): number => {
+    const stat = statSync(path);
+    if (!stat.isDirectory()) return stat.mtimeMs;
+    return Math.max(stat.mtimeMs, ...readdirSync(path).map((name) => newest(join(path, name))));
+  };
+  return [join(root, 'src'), join(root, 'package.json'), join(root, 'tsup.config.ts')].some((path) => newest(path) > builtAt);
+}
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolvePromise, reject) => {
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', resolvePromise);
+  });
+  const address = probe.address();
+  await new Promise<void>((resolvePromise) => probe.close(() => resolvePromise()));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+async function waitForServer(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`next start exited (${child.exitCode ?? child.signalCode}):\n${serverOutput}`);
+    }
+    try {
+      const response = await fetch(url);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolvePromise) => setTimeout(resolvePromise, 200));
+  }
+  throw new Error(`next start did not answer ${url} within ${timeoutMs} ms:\n${serverOutput}`);
+}
+
+async function stopServer(): Promise<void> {
+  const child = server;
+  server = undefined;
+  if (child?.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolvePromise) => child.once('exit', () => resolvePromise()));
+  // the server was started in its own process group: end it and anything it started
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, name);
+    } catch {
+      // already gone
+    }
+  };
+  signal('SIGTERM');
+  const killed = setTimeout(() => signal('SIGKILL'), 5_000);
+  await exited;
+  clearTimeout(killed);
+}
+
+async function executions(chatId: string): Promise<Execution[]> {
+  const response = await fetch(`${baseURL}/api/log?chatId=${encodeURIComponent(chatId)}`);
+  expect(response.ok).toBe(true);
+  return ((await response.json()) as { executions: Execution[] }).executions;
+}
+
+/** One request to the chat route, as useChat sends it: the response's chunks and assistant message. */
+async function postChat(
+  chatId: string,
+  messages: readonly UIMessage[],
+): Promise<{ chunks: UIMessageChunk[]; message: UIMessage | undefined }> {
+  const response = await fetch(`${baseURL}/api/chat`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ id: chatId, messages, trigger: 'submit-message' }),
+  });
+  expect(response.status).toBe(200);
+  const chunks = (await response.text())
+    .split('\n')
+    .filter((line) => line.startsWith('data: ') && line !== 'data: [DONE]')
+    .map((line) => JSON.parse(line.slice('data: '.length)) as UIMessageChunk);
+  let message: UIMessage | undefined;
+  const stream = new ReadableStream<UIMessageChunk>({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(chunk);
+      controller.close();
+    },
+  });
+  for await (const update of readUIMessageStream({ stream, onError: () => {} })) message = update;
+  return { chunks, message };
+}
+
+/** The message with its delete_file approval answered (and its input optionally edited), as a client could send it. */
+function answered(message: UIMessage, edit?: { path: string }): UIMessage {
+  const copy = structuredClone(message);
+  for (const part of copy.parts as Array<Record<string, any>>) {
+    if (part.type === 'tool-delete_file' && part.state === 'approval-requested') {
+      part.state = 'approval-responded';
+      part.approval = { ...part.approval, approved: true };
+      if (edit !== undefined) part.input = edit;
+    }
+  }
+  return copy;
+}
+
+/** A fresh chat page, hydrated; returns it with its chat id (the log's key). */
+async function openChat(errors: Error[]): Promise<{ page: Page; chatId: string }> {
+  if (context === undefined) throw new Error('no browser');
+  const page = await context.newPage();
+  page.on('pageerror', (error) => errors.push(error));
+  await page.goto(baseURL);
+  const chat = page.locator('[data-testid="chat"][data-chat-id]');
+  await chat.waitFor();
+  const chatId = await chat.getAttribute('data-chat-id');
+  if (!chatId) throw new Error('the page has no chat id');
+  return { page, chatId };
+}
+
+async function say(page: Page, text: string): Promise<void> {
+  await page.getByTestId('chat-input').fill(text);
+  await page.getByTestId('chat-send').click();
+}
+
+/** Waits until the chat is idle again (no request in flight). */
+async function settled(page: Page): Promise<void> {
+  await page.locator('[data-testid="chat"][data-status="ready"]').waitFor({ timeout: 30_000 });
+}
+
+/** The text of the last assistant message, once it contains `expected`. */
+async function lastAnswer(page: Page, expected: string): Promise<string> {
+  const answer = page.getByTestId('message-assistant').last();
+  await expect.poll(() => answer.innerText(), { timeout: 30_000 }).toContain(expected);
+  return answer.innerText();
+}
+
+/** The clean-up conversation, up to the approval request for delete_file. */
+async function askToCleanUp(page: Page, chatId: string): Promise<void> {
+  await say(page, 'Clean up /tmp/build-cache');
+
+  // the ToolGuard denied run_shell: shown as a denied call, with the reason
+  const shell = page.locator('[data-testid="tool-run_shell"][data-state="output-denied"][data-decision="denied"]');
+  await shell.waitFor();
+  expect(await shell.getByTestId('tool-denied-reason').innerText()).toContain(
+    'Reason: Shell commands are disabled in this chat; use the file tools instead.',
+  );
+
+  // the model read the denial and asked for delete_file, which DeleteApproval confirms
+  const deletion = page.locator('[data-testid="tool-delete_file"][data-state="approval-requested"]');
+  await deletion.waitFor();
+  expect(await deletion.getByTestId('approval-prompt').innerText()).toBe('Approve deleting "/tmp/build-cache"?');
+  await deletion.getByTestId('approve-button').waitFor();
+  await deletion.getByTestId('deny-button').waitFor();
+  await settled(page);
+  expect(await page.getByTestId('message-assistant').last().innerText()).toContain(
+    'The shell command was blocked ("Shell commands are disabled in this chat; use the file tools instead.")',
+  );
+  // nothing ran before a human answered
+  expect(await executions(chatId)).toEqual([]);
+}
+
+describe('the Next.js example in Chromium', () => {
+  beforeAll(async () => {
+    if (!existsSync(chromiumPath)) {
+      throw new Error(`No Chromium at ${chromiumPath}: install Debian's (apt-get install -y chromium) or set CHROMIUM_PATH.`);
+    }
+    mkdirSync(results, { recursive: true });
+    // the example runs the built library (dist/): build it when missing or older than src/
+    if (distIsStale()) await timed('npm run build (library)', () => run('npm', ['run', 'build'], root));
+    await timed('npm install (example)', () =>
+      run('npm', ['--prefix', example, 'install', '--no-audit', '--no-fund'], root),
+    );
+    await timed('next build', () => run(process.execPath, [join(example, 'node_modules/next/dist/bin/next'), 'build'], example));
+
+    const port = await freePort();
+    baseURL = `http://127.0.0.1:${port}`;
+    const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NODE_ENV: 'production' };
+    delete env.OPENAI_API_KEY; // always the scripted local model
+    await timed('next start (until ready)', async () => {
+      const child = spawn(
+        process.execPath,
+        [join(example, 'node_modules/next/dist/bin/next'), 'start', '-H', '127.0.0.1', '-p', String(port)],
+        { cwd: example, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+      );
+      server = child;
+      child.stdout?.on('data', (chunk: Buffer) => (serverOutput += chunk.toString()));
+      child.stderr?.on('data', (chunk: Buffer) => (serverOutput += chunk.toString()));
+      await waitForServer(`${baseURL}/api/log`, child, 60_000);
+    });
+
+    await timed('Chromium launch', async () => {
+      const { chromium } = (await import(pathToFileURL(join(example, 'node_modules/playwright-core/index.mjs')).href)) as {
+        chromium: PlaywrightChromium;
+      };
+      userDataDir = mkdtempSync(join(tmpdir(), 'ai-interventions-e2e-chromium-'));
+      context = await chromium.launchPersistentContext(userDataDir, {
+        executablePath: chromiumPath,
+        headless: true,
+        timeout: 60_000,
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-quic',
+          '--no-first-run',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+        ],
+      });
+    });
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    context = undefined;
+    await stopServer();
+    if (userDataDir !== undefined) rmSync(userDataDir, { recursive: true, force: true });
+    console.log(
+      ['e2e timings:', ...timings.map(([label, ms]) => `  ${label}: ${(ms / 1000).toFixed(1)} s`)].join('\n'),
+    );
+  });
+
+  it('denies run_shell, asks before delete_file, and runs it once when approved', async () => {
+    const started = performance.now();
+    const errors: Error[] = [];
+    const { page, chatId } = await openChat(errors);
+    await askToCleanUp(page, chatId);
+
+    await page.screenshot({ path: screenshotPath, fullPage: true });
+
+    await page.locator('[data-testid="tool-delete_file"] [data-testid="approve-button"]').click();
+
+    // the next request resumed the run: the tool ran, the model read its result
+    const deletion = page.locator('[data-testid="tool-delete_file"][data-state="output-available"]');
+    await deletion.waitFor();
+    expect(await deletion.getByTestId('tool-output').innerText()).toBe('deleted /tmp/build-cache');
+    expect(await deletion.getAttribute('data-decision')).toBe('approved-and-ran');
+    expect(await lastAnswer(page, 'Done.')).toContain('delete_file reported: "deleted /tmp/build-cache"');
+    await settled(page);
+
+    await page.screenshot({ path: join(results, 'approved.png'), fullPage: true });
+
+    expect(await executions(chatId)).toEqual([expect.objectContaining({ tool: 'delete_file', input: { path: '/tmp/build-cache' } })]);
+    expect(errors).toEqual([]);
+    await page.close();
+    timings.push(['test 1 (approve)', performance.now() - started]);
+  });
+
+  it('runs nothing when the deletion is denied, and the model answers accordingly', async () => {
+    const started = performance.now();
+    const errors: Error[] = [];
+    const { page, chatId } = await openChat(errors);
+    await askToCleanUp(page, chatId);
+
+    await page.locator('[data-testid="tool-delete_file"] [data-testid="deny-button"]').click();
+
+    const deletion = page.locator('[data-testid="tool-delete_file"][data-state="output-denied"]');
+    await deletion.waitFor();
+    expect(await deletion.getAttribute('data-decision')).toBe('refused');
+    expect(await deletion.getByTestId('tool-status').innerText()).toBe('refused by you');
+    expect(await deletion.getByTestId('tool-denied-reason').innerText()).toBe('Declined in the chat.');
+    // the model was told plainly that the human refused, with their reason
+    expect(await lastAnswer(page, 'I did not delete /tmp/build-cache')).toContain(
+      'you did not approve the deletion (your reason: "Declined in the chat.")',
+    );
+    await settled(page);
+    await page.screenshot({ path: join(results, 'denied.png'), fullPage: true });
+
+    expect(await executions(chatId)).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.close();
+    timings.push(['test 2 (deny)', performance.now() - started]);
+  });
+
+  it('guides send_email without a subject, then sends the retried call once', async () => {
+    const started = performance.now();
+    const errors: Error[] = [];
+    const { page, chatId } = await openChat(errors);
+    await say(page, 'Email the team that the build is green');
+
+    // the first call had no subject: not run, sent back with the validator's feedback
+    const guided = page.locator('[data-testid="tool-send_email"][data-state="output-denied"][data-decision="guided"]');
+    await guided.waitFor();
+    expect(await guided.getByTestId('tool-denied-reason').innerText()).toContain(
+      '[email-validator] All emails must include a subject line.',
+    );
+    expect(await guided.getByTestId('tool-input').innerText()).not.toContain('subject');
+
+    // the model read the feedback and retried with a subject: this one ran
+    const sent = page.locator('[data-testid="tool-send_email"][data-state="output-available"]');
+    await sent.waitFor();
+    expect(await sent.getByTestId('tool-output').innerText()).toBe(
+      'email "Update: the build is green" sent to team@example.com',
+    );
+    expect(await lastAnswer(page, 'Email sent.')).toContain('sent to team@example.com');
+    await settled(page);
+    expect(await page.locator('[data-testid="tool-send_email"]').count()).toBe(2);
+    await page.screenshot({ path: join(results, 'guided.png'), fullPage: true });
+
+    expect(await executions(chatId)).toEqual([
+      expect.objectContaining({
+        tool: 'send_email',
+        input: expect.objectContaining({ to: 'team@example.com', subject: 'Update: the build is green' }),
+      }),
+    ]);
+    expect(errors).toEqual([]);
+    await page.close();
+    timings.push(['test 3 (guide)', performance.now() - started]);
+  });
+
+  it('runs nothing for an approval whose arguments were edited, and a replayed approval once (approvalSecret)', async () => {
+    const started = performance.now();
+    const chatId = `forged-${Date.now()}`;
+    const user: UIMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Clean up /tmp/build-cache' }] };
+    const first = await postChat(chatId, [user]);
+    expect(first.chunks).toContainEqual(
+      expect.objectContaining({ type: 'tool-approval-request', signature: expect.any(String) }),
+    );
+    if (first.message === undefined) throw new Error('no assistant message');
+
+    // a client approves, but points the call somewhere else: the signature no longer matches
+    const forged = await postChat(chatId, [user, answered(first.message, { path: '/etc' })]);
+    expect(forged.chunks).toContainEqual(
+      expect.objectContaining({ type: 'error', errorText: expect.stringContaining('signature verification failed') }),
+    );
+    expect(await executions(chatId)).toEqual([]);
+
+    // the honest approval runs the call; the same approval sent again runs nothing
+    await postChat(chatId, [user, answered(first.message)]);
+    const replayed = await postChat(chatId, [user, answered(first.message)]);
+    expect(replayed.chunks).toContainEqual(expect.objectContaining({ type: 'tool-output-denied' }));
+    expect(await executions(chatId)).toEqual([expect.objectContaining({ tool: 'delete_file', input: { path: '/tmp/build-cache' } })]);
+    timings.push(['test 4 (forged and replayed approvals, HTTP)', performance.now() - started]);
+  });
+});
