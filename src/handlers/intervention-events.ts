@@ -43,6 +43,12 @@ export interface ToolCallInfo {
  * ```
  */
 export interface RunEventContext {
+  /**
+   * Identifies the run (one `generateText` / `streamText` / agent call):
+   * key per-run state on it. `undefined` outside a run (`guardTools`,
+   * `interventions.middleware`).
+   */
+  readonly runId: string | undefined;
   /** The run's `runtimeContext` (trusted, server-side; never from the model). */
   readonly runtimeContext: Context;
   /** The run's abort signal, if the caller passed one. */

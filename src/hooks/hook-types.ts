@@ -79,6 +79,8 @@ export interface ChatResponse {
  * ```
  */
 export interface OnChatStartContext {
+  /** The run's id (`undefined` outside a run). */
+  readonly runId: string | undefined;
   /** The run's input messages. */
   readonly messages: readonly ModelMessage[];
   readonly runtimeContext: Context;
@@ -172,6 +174,8 @@ export interface OnDecisionContext {
  * ```
  */
 export interface ModelHookContext {
+  /** The run's id (`undefined` outside a run). */
+  readonly runId: string | undefined;
   /** The step number, or `undefined` through `interventions.middleware` alone. */
   readonly stepNumber: number | undefined;
   /** The run's `runtimeContext`, or `undefined` through `interventions.middleware` alone. */
@@ -252,6 +256,8 @@ export type OnResponseResult = void | { readonly response: ProviderResponse };
  * ```
  */
 export interface ToolHookContext {
+  /** The run's id (`undefined` outside a run). */
+  readonly runId: string | undefined;
   readonly call: ToolCallInfo;
   readonly messages: readonly ModelMessage[];
   readonly runtimeContext: Context;
@@ -367,6 +373,8 @@ export type OnToolCallErrorResult = void | { readonly error: unknown };
  * ```
  */
 export interface TransformContextContext {
+  /** The run's id (`undefined` outside a run). */
+  readonly runId: string | undefined;
   readonly messages: ModelMessage[];
   readonly stepNumber: number;
   readonly runtimeContext: Context;
@@ -387,6 +395,8 @@ export interface TransformContextContext {
  * ```
  */
 export interface GateToolCallsContext {
+  /** The run's id (`undefined` outside a run). */
+  readonly runId: string | undefined;
   /** The turn's well-formed calls (known tool, valid input), in the model's order. */
   readonly calls: readonly ToolCallInfo[];
   readonly messages: readonly ModelMessage[];
@@ -406,6 +416,8 @@ export interface GateToolCallsContext {
  * ```
  */
 export interface DrainContext {
+  /** The run's id (`undefined` outside a run). */
+  readonly runId: string | undefined;
   /** The steps completed so far. */
   readonly steps: ReadonlyArray<StepResult<ToolSet>>;
   readonly runtimeContext: Context;
@@ -479,6 +491,8 @@ export type RunStatus =
  * ```
  */
 export interface OnStatusContext {
+  /** The run's id (`undefined` outside a run). */
+  readonly runId: string | undefined;
   readonly status: RunStatus;
   readonly runtimeContext: Context;
 }

@@ -200,6 +200,7 @@ function createRunRepair(
         error: options.error,
         messages: options.messages,
         runtimeContext: run.runtimeContext,
+        runId: run.runId,
         toolContext: undefined,
         stepNumber: run.stepNumber,
         abortSignal: run.abortSignal,

@@ -18,6 +18,7 @@ import type { ToolScope } from './tool-scope.ts';
 /** What the model layer needs from a run (or from the standalone runtime). */
 export interface ModelScope extends Pick<ToolScope, 'snapshot' | 'evaluate' | 'critical' | 'ensureStarted' | 'status'> {
   readonly runtimeContext: Context | undefined;
+  readonly runId: string | undefined;
   readonly stepNumber: number | undefined;
   /** The run's decision pass over a response's tool calls (runs only). */
   decideToolCalls?(response: LanguageModelV4GenerateResult): Promise<LanguageModelV4GenerateResult>;
@@ -180,6 +181,7 @@ async function respond(
     const event: AfterModelCallEvent = {
       lifecycle: 'afterModelCall',
       runtimeContext: scope.runtimeContext ?? {},
+      runId: scope.runId,
       abortSignal: request.abortSignal,
       stepNumber: scope.stepNumber,
       attempt,
@@ -314,6 +316,7 @@ function context(scope: ModelScope, request: LanguageModelV4CallOptions) {
   return {
     stepNumber: scope.stepNumber,
     runtimeContext: scope.runtimeContext,
+    runId: scope.runId,
     abortSignal: request.abortSignal,
   };
 }

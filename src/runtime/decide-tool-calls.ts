@@ -55,6 +55,7 @@ export async function decideToolCalls(
       event: {
         lifecycle: 'beforeToolCall',
         runtimeContext: run.runtimeContext,
+        runId: run.runId,
         abortSignal: run.abortSignal,
         stepNumber: run.stepNumber,
         toolCall: call,
@@ -121,6 +122,7 @@ export async function gateToolCalls(
           messages: run.stepMessages,
           stepNumber: run.stepNumber,
           runtimeContext: run.runtimeContext,
+          runId: run.runId,
           abortSignal: run.abortSignal,
         }),
       ),

@@ -52,6 +52,7 @@ export async function evaluateAndReport<EVENT extends InterventionEvent>(
                   ...(subject.toolName === undefined ? {} : { toolName: subject.toolName }),
                 },
                 runtimeContext: event.runtimeContext,
+                runId: event.runId,
               }),
           }),
       onRecord: (record) => {

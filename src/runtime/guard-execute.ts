@@ -191,6 +191,7 @@ function base(scope: ToolScope, options: ToolExecutionOptions<Context>) {
   return {
     messages: options.messages,
     runtimeContext: scope.runtimeContext,
+    runId: scope.runId,
     toolContext: options.context,
     stepNumber: scope.stepNumber,
     abortSignal: options.abortSignal,

@@ -43,6 +43,7 @@ export function guardToolsStandalone<TOOLS extends ToolSet>(
       event: {
         lifecycle: 'beforeToolCall',
         runtimeContext: {},
+        runId: undefined,
         abortSignal: options.abortSignal,
         stepNumber: undefined,
         toolCall: call,

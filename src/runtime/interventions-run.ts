@@ -76,6 +76,8 @@ export interface RunInput {
  * for its tool calls, and how it ends. Chat observers fire exactly once.
  */
 export class InterventionsRun implements ToolScope {
+  /** A unique id per run, for handlers keeping per-run state. */
+  readonly runId: string = crypto.randomUUID();
   readonly snapshot: RuntimeSnapshot;
   readonly decisions: DecisionRecord[] = [];
   readonly report: InterventionsReport;
@@ -296,6 +298,7 @@ export class InterventionsRun implements ToolScope {
       event: {
         lifecycle: 'beforeToolCall',
         runtimeContext: this.runtimeContext,
+        runId: this.runId,
         abortSignal: this.abortSignal,
         stepNumber: this.stepNumber,
         toolCall: call,
@@ -388,7 +391,7 @@ export class InterventionsRun implements ToolScope {
   /** Tells the `onStatus` hooks what the run is doing. */
   async status(status: RunStatus): Promise<void> {
     const hooks = this.snapshot.hooks.onStatus;
-    if (hooks.length > 0) await runObservers(hooks, { status, runtimeContext: this.runtimeContext });
+    if (hooks.length > 0) await runObservers(hooks, { status, runtimeContext: this.runtimeContext, runId: this.runId });
   }
 
   /** Fires `onMessage` for each message, in order. */
@@ -457,6 +460,7 @@ export class InterventionsRun implements ToolScope {
       await runObservers(hooks.onChatStart, {
         messages: this.inputMessages,
         runtimeContext: this.runtimeContext,
+        runId: this.runId,
         abortSignal: this.abortSignal,
       });
     }
@@ -469,6 +473,7 @@ export class InterventionsRun implements ToolScope {
     const event: BeforeInvocationEvent = {
       lifecycle: 'beforeInvocation',
       runtimeContext: this.runtimeContext,
+      runId: this.runId,
       abortSignal: this.abortSignal,
       messages: [...this.inputMessages],
       instructions: this.instructions,

@@ -99,6 +99,7 @@ export function createLoopControl({
       const result: unknown = await (hook as InterventionHooks['drainSteering'])({
         steps,
         runtimeContext: run.runtimeContext,
+        runId: run.runId,
       });
       const input = isInputObject(result) ? result.input : result;
       if (typeof input === 'string') {

@@ -134,6 +134,7 @@ export function createRunPrepareStep({
           messages,
           stepNumber: options.stepNumber,
           runtimeContext: run.runtimeContext,
+          runId: run.runId,
           abortSignal: run.abortSignal,
         }),
       );
@@ -162,6 +163,7 @@ export function createRunPrepareStep({
       const event: BeforeModelCallEvent = {
         lifecycle: 'beforeModelCall',
         runtimeContext: run.runtimeContext,
+        runId: run.runId,
         abortSignal: run.abortSignal,
         stepNumber: options.stepNumber,
         steps: options.steps,

@@ -18,6 +18,7 @@ const NO_CONTEXT: Context = Object.freeze({});
  */
 export class StandaloneScope implements ToolScope, ModelScope {
   readonly runtimeContext = NO_CONTEXT;
+  readonly runId = undefined;
   readonly stepNumber = undefined;
   readonly decidesToolCalls = false;
 
@@ -43,7 +44,7 @@ export class StandaloneScope implements ToolScope, ModelScope {
 
   async status(status: RunStatus): Promise<void> {
     const hooks = this.snapshot.hooks.onStatus;
-    if (hooks.length > 0) await runObservers(hooks, { status, runtimeContext: this.runtimeContext });
+    if (hooks.length > 0) await runObservers(hooks, { status, runtimeContext: this.runtimeContext, runId: undefined });
   }
 
   evaluate<EVENT extends InterventionEvent>(

@@ -17,6 +17,7 @@ import type { RuntimeSnapshot } from './runtime-snapshot.ts';
 export interface ToolScope {
   readonly snapshot: RuntimeSnapshot;
   readonly runtimeContext: Context;
+  readonly runId: string | undefined;
   readonly stepNumber: number | undefined;
   /**
    * Set when no run decides tool calls before they execute (`wrapTools` on

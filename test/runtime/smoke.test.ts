@@ -61,4 +61,33 @@ describe('smoke', () => {
     expect(deleted).toBe(0);
     expect(JSON.stringify(toolResultsSent(model, 1).c2)).toContain('not allowed');
   });
+
+  it('should give every event of a run the same runId, and each run its own', async () => {
+    const seen: Array<[string, string | undefined]> = [];
+    const interventions = createInterventions({
+      handlers: [
+        {
+          name: 'spy',
+          beforeModelCall: (event) => (seen.push(['beforeModelCall', event.runId]), InterventionActions.proceed()),
+          beforeToolCall: (event) => (seen.push(['beforeToolCall', event.runId]), InterventionActions.proceed()),
+          afterToolCall: (event) => (seen.push(['afterToolCall', event.runId]), InterventionActions.proceed()),
+        },
+      ],
+      hooks: { preToolCall: ({ runId }) => void seen.push(['preToolCall', runId]) },
+    });
+    const tools = { search: tool({ inputSchema: z.object({ q: z.string() }), execute: async ({ q }) => q }) };
+    for (let run = 0; run < 2; run++) {
+      await interventions.generateText({
+        model: scriptedModel(step(toolCall('c1', 'search', { q: 'x' })), step(text('ok'))),
+        tools,
+        stopWhen: isStepCount(3),
+        prompt: 'go',
+      });
+    }
+    const [first, second] = [seen.slice(0, 5), seen.slice(5)];
+    expect(new Set(first.map(([, id]) => id)).size).toBe(1);
+    expect(new Set(second.map(([, id]) => id)).size).toBe(1);
+    expect(first[0]?.[1]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(first[0]?.[1]).not.toBe(second[0]?.[1]);
+  });
 });
