@@ -180,6 +180,11 @@ export interface BeforeToolCallEvent extends RunEventContext {
    * resume: a `confirm` then counts as answered, a `deny` still wins.
    */
   readonly approved: boolean;
+  /**
+   * The human's answer when `approved` is `true`: the approval's id and the
+   * reason they gave with it (e.g. to remember the decision).
+   */
+  readonly approval: { readonly approvalId: string; readonly reason: string | undefined } | undefined;
 }
 
 /**

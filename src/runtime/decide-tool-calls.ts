@@ -62,6 +62,7 @@ export async function decideToolCalls(
         tool,
         messages: run.stepMessages,
         approved: false,
+        approval: undefined,
       },
       makeDraft: cloneToolCallEvent,
       subject: run.subject(call),

@@ -50,6 +50,7 @@ export function guardToolsStandalone<TOOLS extends ToolSet>(
         tool,
         messages: options.messages,
         approved,
+        approval: undefined,
       },
       makeDraft: cloneToolCallEvent,
       subject: { toolCallId: call.toolCallId, toolName: call.toolName },

@@ -84,7 +84,10 @@ export class InterventionsRun implements ToolScope {
   readonly tools: ToolSet | undefined;
   readonly inputMessages: readonly ModelMessage[];
   /** Tool calls the input history approves, by id: they are re-checked, not re-asked. */
-  readonly approvedToolCalls: ReadonlyMap<string, ToolCallInfo & { readonly approvalId: string }>;
+  readonly approvedToolCalls: ReadonlyMap<
+    string,
+    ToolCallInfo & { readonly approvalId: string; readonly reason: string | undefined }
+  >;
   /** Approval responses of the input that answered nothing a human may answer; they are dropped. */
   readonly droppedApprovals: readonly DroppedApproval[];
   /** Tool calls a human refused in the input history, by id, with the reason they gave. */
@@ -289,7 +292,8 @@ export class InterventionsRun implements ToolScope {
     call: ToolCallInfo,
     messages: ModelMessage[],
   ): Promise<ApprovalDecision | undefined> {
-    const approved = this.approvedToolCalls.has(call.toolCallId);
+    const resumed = this.approvedToolCalls.get(call.toolCallId);
+    const approved = resumed !== undefined;
     // a resumed turn's calls meet the gates together, once, like the turn did
     const gated = approved
       ? ((await this.resumeGates()).get(call.toolCallId) ?? [])
@@ -305,6 +309,8 @@ export class InterventionsRun implements ToolScope {
         tool: getOwn(this.tools, call.toolName),
         messages,
         approved,
+        approval:
+          resumed === undefined ? undefined : { approvalId: resumed.approvalId, reason: resumed.reason },
       },
       makeDraft: cloneToolCallEvent,
       subject: this.subject(call),
