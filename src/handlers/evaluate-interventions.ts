@@ -65,6 +65,24 @@ type PendingRecord = { -readonly [K in keyof DecisionRecord]: DecisionRecord[K] 
 
 const now = () => performance.now();
 
+/** Options of {@link evaluateInterventions}. */
+export interface EvaluateOptions<EVENT extends InterventionEvent> {
+  readonly handlers: readonly RegisteredHandler[];
+  readonly event: EVENT;
+  readonly makeDraft: (event: EVENT) => EVENT;
+  readonly onRecord: (record: DecisionRecord) => void;
+  readonly subject?: RecordSubject | undefined;
+  /**
+   * The call was approved by a human: transforms are recorded but not
+   * applied (the approved arguments are final) and confirms count as answered.
+   */
+  readonly frozen?: boolean | undefined;
+  /** Record guides without enforcing them, with this warning (retries exhausted). */
+  readonly downgradeGuide?: string | undefined;
+  /** Told when a handler returns a promise, before it is awaited. */
+  readonly onPending?: ((handler: RegisteredHandler) => PromiseLike<void> | void) | undefined;
+}
+
 /**
  * The one core reducer: runs the handlers that define `event.lifecycle`, in
  * registration order, and resolves their actions into a {@link Verdict}.
@@ -82,114 +100,192 @@ const now = () => performance.now();
  *
  * Every evaluation yields one {@link DecisionRecord}, passed to `onRecord`
  * once the verdict is known (so `enforced` is final).
+ *
+ * It stays synchronous until a handler (or a transform's `apply`) returns a
+ * promise: a list of synchronous handlers costs no promise and no microtask.
  */
-export async function evaluateInterventions<EVENT extends InterventionEvent>({
-  handlers,
-  event,
-  makeDraft,
-  onRecord,
-  subject,
-  frozen = false,
-  downgradeGuide,
-  onPending,
-}: {
-  handlers: readonly RegisteredHandler[];
-  event: EVENT;
-  makeDraft: (event: EVENT) => EVENT;
-  onRecord: (record: DecisionRecord) => void;
-  subject?: RecordSubject;
+export function evaluateInterventions<EVENT extends InterventionEvent>(
+  options: EvaluateOptions<EVENT>,
+): Verdict<EVENT> | Promise<Verdict<EVENT>> {
+  return new Evaluation(options).run(0);
+}
+
+/** The state of one evaluation; `run(index)` resumes it at a handler. */
+class Evaluation<EVENT extends InterventionEvent> {
+  private readonly options: EvaluateOptions<EVENT>;
+  private readonly lifecycle: Lifecycle;
+  private readonly records: PendingRecord[] = [];
+  private readonly guidance: GuideFeedback[] = [];
+  private readonly prompts: string[] = [];
+  /** Records that lose their effect if a later handler denies (guide, confirm, transform). */
+  private readonly provisional: PendingRecord[] = [];
+  private current: EVENT;
+  private drafted = false;
+  private transformed = false;
+
+  constructor(options: EvaluateOptions<EVENT>) {
+    this.options = options;
+    this.lifecycle = options.event.lifecycle;
+    this.current = options.event;
+  }
+
+  run(start: number): Verdict<EVENT> | Promise<Verdict<EVENT>> {
+    const { handlers } = this.options;
+    for (let index = start; index < handlers.length; index++) {
+      const registered = handlers[index] as RegisteredHandler;
+      const method = registered.handler[this.lifecycle] as ((event: EVENT) => unknown) | undefined;
+      if (method === undefined) continue;
+      const startedAt = now();
+      let value: unknown;
+      try {
+        value = method.call(registered.handler, this.current);
+      } catch (error) {
+        const stop = this.conclude(registered, startedAt, this.failure(registered, error));
+        if (stop !== undefined) return stop;
+        continue;
+      }
+      if (isThenable(value)) return this.awaitHandler(index, registered, startedAt, value);
+      const stop = this.afterAction(registered, startedAt, validateAction(registered, this.current, value));
+      if (stop === CONTINUE) continue;
+      if (isThenable(stop)) return stop.then((verdict) => verdict ?? this.run(index + 1));
+      return stop;
+    }
+    return this.finish();
+  }
+
+  private async awaitHandler(
+    index: number,
+    registered: RegisteredHandler,
+    startedAt: number,
+    value: PromiseLike<unknown>,
+  ): Promise<Verdict<EVENT>> {
+    // outside the handler's try: a status observer that throws ends the call
+    await this.options.onPending?.(registered);
+    let outcome: Outcome;
+    try {
+      const settled = await settle(value, {
+        timeoutMs: registered.timeoutMs,
+        abortSignal: this.options.event.abortSignal,
+        onTimeout: () =>
+          new HandlerTimeoutError({
+            handlerName: registered.name,
+            lifecycle: this.lifecycle,
+            timeoutMs: registered.timeoutMs ?? 0,
+          }),
+      });
+      outcome = validateAction(registered, this.current, settled);
+    } catch (error) {
+      outcome = this.failure(registered, error);
+    }
+    const stop = await this.afterAction(registered, startedAt, outcome);
+    return stop === CONTINUE || stop === undefined ? this.run(index + 1) : stop;
+  }
+
   /**
-   * The call was approved by a human: transforms are recorded but not
-   * applied (the approved arguments are final) and confirms count as answered.
+   * Applies a transform's `apply` to the draft (a throwing apply is this
+   * handler's failure), then concludes. `CONTINUE` to go on, a verdict to
+   * stop, or a promise of either when `apply` is async.
    */
-  frozen?: boolean;
-  /** Record guides without enforcing them, with this warning (retries exhausted). */
-  downgradeGuide?: string;
-  /** Told when a handler returns a promise, before it is awaited. */
-  onPending?: (handler: RegisteredHandler) => Promise<void> | void;
-}): Promise<Verdict<EVENT>> {
-  const lifecycle = event.lifecycle;
-  const effects = ACTION_EFFECTS[lifecycle];
-  const records: PendingRecord[] = [];
-  const guidance: GuideFeedback[] = [];
-  const guideRecords: PendingRecord[] = [];
-  const prompts: string[] = [];
-  const confirmRecords: PendingRecord[] = [];
-  const transformRecords: PendingRecord[] = [];
-  let current = event;
-  let drafted = false;
+  private afterAction(
+    registered: RegisteredHandler,
+    startedAt: number,
+    outcome: Outcome,
+  ): typeof CONTINUE | Verdict<EVENT> | Promise<Verdict<EVENT> | undefined> {
+    if (
+      outcome.ok &&
+      outcome.action.type === 'transform' &&
+      registered.mode !== 'shadow' &&
+      this.options.frozen !== true &&
+      ACTION_EFFECTS[this.lifecycle].transform === 'apply'
+    ) {
+      const action = outcome.action;
+      let returned: unknown;
+      try {
+        if (!this.drafted) {
+          this.current = this.options.makeDraft(this.current);
+          this.drafted = true;
+        }
+        returned = action.apply(this.current);
+      } catch (error) {
+        return this.conclude(registered, startedAt, this.failure(registered, error)) ?? CONTINUE;
+      }
+      if (isThenable(returned)) {
+        return Promise.resolve(returned).then(
+          (value) => this.conclude(registered, startedAt, this.transformedTo(registered, value, outcome)),
+          (error: unknown) => this.conclude(registered, startedAt, this.failure(registered, error)),
+        );
+      }
+      return this.conclude(registered, startedAt, this.transformedTo(registered, returned, outcome)) ?? CONTINUE;
+    }
+    return this.conclude(registered, startedAt, outcome) ?? CONTINUE;
+  }
 
-  const flush = () => {
-    for (const record of records) onRecord(record);
-  };
+  /** Takes what `apply` returned (the draft mutated, or a replacement event). */
+  private transformedTo(registered: RegisteredHandler, returned: unknown, outcome: Outcome): Outcome {
+    if (returned === undefined) return outcome;
+    if (
+      returned == null ||
+      typeof returned !== 'object' ||
+      (returned as { lifecycle?: unknown }).lifecycle !== this.lifecycle
+    ) {
+      return {
+        ok: false,
+        error: new InvalidActionError({
+          handlerName: registered.name,
+          lifecycle: this.lifecycle,
+          received: returned,
+          message: `The transform of intervention handler "${registered.name}" returned a value that is not a ${this.lifecycle} event; mutate the draft or return it.`,
+        }),
+      };
+    }
+    this.current = returned as EVENT;
+    return outcome;
+  }
 
-  for (const registered of handlers) {
-    const method = registered.handler[lifecycle] as
-      | ((event: EVENT) => unknown)
-      | undefined;
-    if (method === undefined) continue;
+  private failure(registered: RegisteredHandler, error: unknown): Outcome {
+    const abortSignal = this.options.event.abortSignal;
+    // an abort is not the handler's failure: let it end the run as an abort
+    if (abortSignal?.aborted && error === abortSignal.reason) throw error;
+    return { ok: false, error: asHandlerError(registered, error, this.lifecycle) };
+  }
 
+  /** Records one handler's outcome and applies it; a verdict when evaluation stops. */
+  private conclude(registered: RegisteredHandler, startedAt: number, given: Outcome): Verdict<EVENT> | undefined {
+    const { subject, frozen, downgradeGuide } = this.options;
+    const lifecycle = this.lifecycle;
     const shadow = registered.mode === 'shadow';
-    const startedAt = now();
-    let outcome = await invoke(registered, method, current, event.abortSignal, onPending);
     const record: PendingRecord = {
       handler: registered.name,
       lifecycle,
       action: 'proceed',
       enforced: !shadow,
       mode: registered.mode,
-      durationMs: 0,
-      ...subject,
+      durationMs: now() - startedAt,
     };
-    records.push(record);
-
-    // transforms run their `apply` on the draft now, so a throwing apply is a
-    // failure of this handler like any other:
-    if (
-      outcome.ok &&
-      outcome.action.type === 'transform' &&
-      !shadow &&
-      !frozen
-    ) {
-      if (effects.transform === 'apply') {
-        try {
-          if (!drafted) {
-            current = makeDraft(current);
-            drafted = true;
-          }
-          current = await applyTransform(
-            registered,
-            outcome.action,
-            current,
-          );
-        } catch (error) {
-          outcome = {
-            ok: false,
-            error: asHandlerError(registered, error, lifecycle),
-          };
-        }
-      }
+    if (subject !== undefined) {
+      if (subject.toolCallId !== undefined) record.toolCallId = subject.toolCallId;
+      if (subject.toolName !== undefined) record.toolName = subject.toolName;
+      if (subject.stepNumber !== undefined) record.stepNumber = subject.stepNumber;
     }
-    record.durationMs = now() - startedAt;
+    this.records.push(record);
 
+    let outcome = given;
     if (!outcome.ok) {
       record.error = outcome.error;
       if (shadow) {
         record.action = 'error';
-        continue;
+        return undefined;
       }
-      if (registered.onError === 'proceed') continue;
+      if (registered.onError === 'proceed') return undefined;
       if (registered.onError === 'throw') {
         record.action = 'error';
-        flush();
+        this.flush();
         throw outcome.error;
       }
       // fail closed: the failure becomes a deny that names the handler
       outcome = {
         ok: true,
-        action: InterventionActions.deny(
-          `The "${registered.name}" check failed, so this was blocked (fail closed).`,
-        ),
+        action: InterventionActions.deny(`The "${registered.name}" check failed, so this was blocked (fail closed).`),
       };
     }
 
@@ -197,126 +293,86 @@ export async function evaluateInterventions<EVENT extends InterventionEvent>({
     record.action = action.type;
     if (shadow) {
       describe(record, action);
-      continue;
+      return undefined;
     }
-
-    if (effects[action.type] === 'warn') {
+    if (ACTION_EFFECTS[lifecycle][action.type] === 'warn') {
       describe(record, action);
       record.enforced = false;
       record.warning = `${action.type} has no effect in ${lifecycle}`;
-      continue;
+      return undefined;
     }
-    if (frozen && action.type === 'transform') {
+    if (frozen === true && action.type === 'transform') {
       record.enforced = false;
-      record.warning =
-        'transform not applied: the arguments were fixed when the call was approved';
-      continue;
+      record.warning = 'transform not applied: the arguments were fixed when the call was approved';
+      return undefined;
     }
-    if (frozen && action.type === 'confirm') {
+    if (frozen === true && action.type === 'confirm') {
       describe(record, action);
       record.enforced = false;
       record.warning = 'already answered: a human approved this call';
-      continue;
+      return undefined;
     }
 
     switch (action.type) {
       case 'proceed':
-        break;
-      case 'deny': {
+        return undefined;
+      case 'deny':
         record.reason = action.reason;
-        for (const pending of [
-          ...guideRecords,
-          ...confirmRecords,
-          ...transformRecords,
-        ]) {
-          pending.enforced = false;
-        }
-        flush();
+        for (const pending of this.provisional) pending.enforced = false;
+        this.flush();
         return { type: 'deny', reason: action.reason, handler: registered.name };
-      }
       case 'guide':
         record.feedback = action.feedback;
         if (downgradeGuide !== undefined) {
           record.enforced = false;
           record.warning = downgradeGuide;
-          break;
+          return undefined;
         }
-        guidance.push({ handler: registered.name, feedback: action.feedback });
-        guideRecords.push(record);
-        break;
+        this.guidance.push({ handler: registered.name, feedback: action.feedback });
+        this.provisional.push(record);
+        return undefined;
       case 'confirm':
         record.prompt = action.prompt;
-        prompts.push(action.prompt);
-        confirmRecords.push(record);
-        break;
+        this.prompts.push(action.prompt);
+        this.provisional.push(record);
+        return undefined;
       case 'transform':
-        transformRecords.push(record);
-        break;
+        this.transformed = true;
+        this.provisional.push(record);
+        return undefined;
     }
   }
 
-  const type =
-    prompts.length > 0
-      ? 'confirm'
-      : guidance.length > 0
-        ? 'guide'
-        : transformRecords.length > 0
-          ? 'transform'
-          : 'proceed';
-
-  // a confirm outranks guide at the same point: the human decides instead
-  if (type === 'confirm') {
-    for (const pending of guideRecords) pending.enforced = false;
-  }
-
-  flush();
-  return {
-    type,
-    event: current,
-    transformed: drafted,
-    guidance: type === 'confirm' ? [] : guidance,
-    prompt: type === 'confirm' ? prompts.join('\n') : undefined,
-  };
-}
-
-async function invoke<EVENT extends InterventionEvent>(
-  registered: RegisteredHandler,
-  method: (event: EVENT) => unknown,
-  event: EVENT,
-  abortSignal: AbortSignal | undefined,
-  onPending: ((handler: RegisteredHandler) => Promise<void> | void) | undefined,
-): Promise<Outcome> {
-  const failed = (error: unknown): Outcome => {
-    // an abort is not the handler's failure: let it end the run as an abort
-    if (abortSignal?.aborted && error === abortSignal.reason) throw error;
-    return { ok: false, error: asHandlerError(registered, error, event.lifecycle) };
-  };
-  let value: unknown;
-  try {
-    value = method.call(registered.handler, event);
-  } catch (error) {
-    return failed(error);
-  }
-  if (isThenable(value)) {
-    // outside the try: a status observer that throws ends the call, it is not this handler's failure
-    await onPending?.(registered);
-    try {
-      value = await settle(value, {
-        timeoutMs: registered.timeoutMs,
-        abortSignal,
-        onTimeout: () =>
-          new HandlerTimeoutError({
-            handlerName: registered.name,
-            lifecycle: event.lifecycle,
-            timeoutMs: registered.timeoutMs ?? 0,
-          }),
-      });
-    } catch (error) {
-      return failed(error);
+  private finish(): Verdict<EVENT> {
+    const type =
+      this.prompts.length > 0
+        ? 'confirm'
+        : this.guidance.length > 0
+          ? 'guide'
+          : this.transformed
+            ? 'transform'
+            : 'proceed';
+    // a confirm outranks guide at the same point: the human decides instead
+    if (type === 'confirm') {
+      for (const record of this.provisional) if (record.action === 'guide') record.enforced = false;
     }
+    this.flush();
+    return {
+      type,
+      event: this.current,
+      transformed: this.drafted,
+      guidance: type === 'confirm' ? NO_GUIDANCE : this.guidance,
+      prompt: type === 'confirm' ? this.prompts.join('\n') : undefined,
+    };
   }
-  return validateAction(registered, event, value);
+
+  private flush(): void {
+    for (const record of this.records) this.options.onRecord(record);
+  }
 }
+
+const CONTINUE = Symbol('continue');
+const NO_GUIDANCE: readonly GuideFeedback[] = Object.freeze([]);
 
 function validateAction(
   registered: RegisteredHandler,
@@ -383,28 +439,6 @@ function validateAction(
     );
   }
   return { ok: true, action: action as unknown as InterventionAction };
-}
-
-async function applyTransform<EVENT extends InterventionEvent>(
-  registered: RegisteredHandler,
-  action: InterventionAction & { type: 'transform' },
-  draft: EVENT,
-): Promise<EVENT> {
-  const returned: unknown = await action.apply(draft);
-  if (returned === undefined) return draft;
-  if (
-    returned == null ||
-    typeof returned !== 'object' ||
-    (returned as { lifecycle?: unknown }).lifecycle !== draft.lifecycle
-  ) {
-    throw new InvalidActionError({
-      handlerName: registered.name,
-      lifecycle: draft.lifecycle,
-      received: returned,
-      message: `The transform of intervention handler "${registered.name}" returned a value that is not a ${draft.lifecycle} event; mutate the draft or return it.`,
-    });
-  }
-  return returned as EVENT;
 }
 
 function asHandlerError(

@@ -12,6 +12,7 @@ import { runOnResponse, runPreRequest } from '../hooks/run-hooks.ts';
 import { collectStream } from '../model/collect-stream.ts';
 import { partsToStream, responseToParts } from '../model/response-to-stream.ts';
 import { redactResponse, redactStream } from '../redaction/redact-model-output.ts';
+import { isThenable } from '../util/is-thenable.ts';
 import { cloneResponseEvent } from './drafts.ts';
 import type { ToolScope } from './tool-scope.ts';
 
@@ -31,6 +32,8 @@ export interface ModelScope extends Pick<ToolScope, 'snapshot' | 'evaluate' | 'c
   /** Applies run-level changes to a provider request (runs only). */
   prepareRequest?(request: LanguageModelV4CallOptions): LanguageModelV4CallOptions;
 }
+
+const NO_SUBJECT = Object.freeze({});
 
 /** A provider stream carried an error: it is replayed as it came. */
 class FailedStream {
@@ -60,16 +63,41 @@ export function createModelMiddleware(
 
     wrapGenerate: async ({ doGenerate, params, model }) => {
       const scope = scopeOf();
-      await scope.ensureStarted();
-      const first = scope.prepareRequest?.(params) ?? params;
-      const response = await respond(scope, first, (request) =>
-        noted(scope, request === params ? doGenerate() : model.doGenerate(request)),
-      );
-      return scope.decideToolCalls ? scope.decideToolCalls(response) : response;
+      try {
+        await scope.ensureStarted();
+        const first = scope.prepareRequest?.(params) ?? params;
+        const response = await respond(scope, first, (request) =>
+          request === params ? doGenerate() : model.doGenerate(request),
+        );
+        return scope.decidesToolCalls && scope.decideToolCalls !== undefined
+          ? await scope.decideToolCalls(response)
+          : response;
+      } catch (error) {
+        // errors here reach the caller through the SDK; remember whose run they ended
+        scope.noteError?.(error);
+        throw error;
+      }
     },
 
-    wrapStream: async ({ doStream, params, model }) => {
+    wrapStream: async (options) => {
       const scope = scopeOf();
+      try {
+        return await wrapStream(scope, options);
+      } catch (error) {
+        scope.noteError?.(error);
+        throw error;
+      }
+    },
+  };
+}
+
+/** The stream side of {@link createModelMiddleware}. */
+async function wrapStream(
+  scope: ModelScope,
+  { doStream, params, model }: Parameters<NonNullable<LanguageModelV4Middleware['wrapStream']>>[0],
+): Promise<LanguageModelV4StreamResult> {
+  {
+    {
       const { hooks, handlers } = scope.snapshot;
       const holdResponse = hooks.onResponse.length > 0 || handlers.afterModelCall.length > 0;
       await scope.ensureStarted();
@@ -86,7 +114,7 @@ export function createModelMiddleware(
         return first === params ? doStream() : model.doStream(first);
       }
       const open = (request: LanguageModelV4CallOptions) =>
-        noted(scope, request === params ? doStream() : model.doStream(request));
+        request === params ? doStream() : model.doStream(request);
 
       if (holdResponse) {
         let meta: Omit<LanguageModelV4StreamResult, 'stream'> = {};
@@ -98,7 +126,8 @@ export function createModelMiddleware(
             if (!collected.ok) throw new FailedStream(collected.parts);
             return collected.response;
           });
-          const decided = scope.decideToolCalls ? await scope.decideToolCalls(response) : response;
+          const decided =
+            scope.decidesToolCalls && scope.decideToolCalls !== undefined ? await scope.decideToolCalls(response) : response;
           return { ...meta, stream: partsToStream(responseToParts(decided)) };
         } catch (error) {
           if (error instanceof FailedStream) return { ...meta, stream: partsToStream(error.parts) };
@@ -108,18 +137,17 @@ export function createModelMiddleware(
 
       let request = first;
       if (hooks.preRequest.length > 0) {
-        const pre = await scope.critical(() =>
-          runPreRequest(hooks.preRequest, { ...context(scope, first), request: first }),
-        );
+        const pre = await runPreRequest(hooks.preRequest, { ...context(scope, first), request: first });
         if (pre.response !== undefined) {
           const response = redactResponse(redactors, pre.response);
-          const decided = scope.decideToolCalls ? await scope.decideToolCalls(response) : response;
+          const decided =
+            scope.decidesToolCalls && scope.decideToolCalls !== undefined ? await scope.decideToolCalls(response) : response;
           return { stream: partsToStream(responseToParts(decided)) };
         }
         request = pre.request;
       }
       if (hooks.onStatus.length > 0) {
-        await scope.critical(() => scope.status({ type: 'model-call', stepNumber: scope.stepNumber, attempt: 0 }));
+        await scope.status({ type: 'model-call', stepNumber: scope.stepNumber, attempt: 0 });
       }
       const result = await open(request);
       let stream = result.stream;
@@ -129,17 +157,7 @@ export function createModelMiddleware(
         stream = stream.pipeThrough(holdToolCalls(scope.decideToolCalls.bind(scope)));
       }
       return stream === result.stream ? result : { ...result, stream };
-    },
-  };
-}
-
-/** Notes a provider error as raised in the scope's run. */
-async function noted<T>(scope: ModelScope, call: PromiseLike<T>): Promise<T> {
-  try {
-    return await call;
-  } catch (error) {
-    scope.noteError?.(error);
-    throw error;
+    }
   }
 }
 
@@ -157,23 +175,18 @@ async function respond(
     let cached: LanguageModelV4GenerateResult | undefined;
     let sent = request;
     if (hooks.preRequest.length > 0) {
-      const pre = await scope.critical(() =>
-        runPreRequest(hooks.preRequest, { ...context(scope, request), request }),
-      );
+      const pre = await runPreRequest(hooks.preRequest, { ...context(scope, request), request });
       sent = pre.request;
       cached = pre.response;
     }
     if (cached === undefined && hooks.onStatus.length > 0) {
-      await scope.critical(() => scope.status({ type: 'model-call', stepNumber: scope.stepNumber, attempt }));
+      await scope.status({ type: 'model-call', stepNumber: scope.stepNumber, attempt });
     }
     const raw = cached ?? (await call(sent));
     // redaction first: nothing downstream (hooks, handlers, caches, the client) sees what it removes
     let response = redactResponse(scope.snapshot.redactors, raw);
     if (hooks.onResponse.length > 0) {
-      const received = response;
-      response = await scope.critical(() =>
-        runOnResponse(hooks.onResponse, { ...context(scope, sent), request: sent, response: received }),
-      );
+      response = await runOnResponse(hooks.onResponse, { ...context(scope, sent), request: sent, response });
     }
     if (handlers.afterModelCall.length === 0) return withUsage(forgetChangedItems(raw, response), discarded);
 
@@ -187,21 +200,20 @@ async function respond(
       attempt,
       response,
     };
-    const verdict = await scope.critical(() =>
-      scope.evaluate({
-        event,
-        makeDraft: cloneResponseEvent,
-        subject: scope.stepNumber === undefined ? {} : { stepNumber: scope.stepNumber },
-        ...(exhausted
-          ? { downgradeGuide: `guide retries exhausted (maxGuideRetries: ${maxGuideRetries}); the response was kept` }
-          : {}),
-      }),
-    );
+    const evaluation = scope.evaluate({
+      event,
+      makeDraft: cloneResponseEvent,
+      subject: scope.stepNumber === undefined ? NO_SUBJECT : { stepNumber: scope.stepNumber },
+      ...(exhausted
+        ? { downgradeGuide: `guide retries exhausted (maxGuideRetries: ${maxGuideRetries}); the response was kept` }
+        : {}),
+    });
+    const verdict = isThenable(evaluation) ? await evaluation : evaluation;
     if (verdict.type === 'guide') {
       const feedback = wording.modelGuidance({ guidance: verdict.guidance });
-      await scope.critical(() =>
-        scope.status({ type: 'guide-retry', stepNumber: scope.stepNumber, attempt: attempt + 1, feedback }),
-      );
+      if (hooks.onStatus.length > 0) {
+        await scope.status({ type: 'guide-retry', stepNumber: scope.stepNumber, attempt: attempt + 1, feedback });
+      }
       discarded.push(response.usage);
       request = {
         ...request,

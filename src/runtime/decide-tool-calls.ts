@@ -12,6 +12,7 @@ import { InvalidHookResultError } from '../errors/invalid-hook-result-error.ts';
 import type { ToolCallInfo } from '../handlers/intervention-events.ts';
 import type { RegisteredHandler } from '../handlers/registered-handler.ts';
 import { getOwn } from '../util/get-own.ts';
+import { isThenable } from '../util/is-thenable.ts';
 import { cloneToolCallEvent } from './drafts.ts';
 import type { InterventionsRun } from './interventions-run.ts';
 
@@ -48,10 +49,11 @@ export async function decideToolCalls(
   }
   if (calls.length === 0) return response;
 
-  const gated = await gateToolCalls(run, calls.map(({ call }) => call));
+  const gates =
+    run.snapshot.hooks.gateToolCalls.length === 0 ? undefined : await gateToolCalls(run, calls.map(({ call }) => call));
   let content = response.content;
   for (const [position, { index, call, tool }] of calls.entries()) {
-    const verdict = await run.evaluate({
+    const evaluation = run.evaluate({
       event: {
         lifecycle: 'beforeToolCall',
         runtimeContext: run.runtimeContext,
@@ -66,8 +68,9 @@ export async function decideToolCalls(
       },
       makeDraft: cloneToolCallEvent,
       subject: run.subject(call),
-      handlers: [...(gated[position] ?? []), ...run.snapshot.handlers.beforeToolCall],
+      handlers: gates === undefined ? run.snapshot.handlers.beforeToolCall : [...(gates[position] ?? []), ...run.snapshot.handlers.beforeToolCall],
     });
+    const verdict = isThenable(evaluation) ? await evaluation : evaluation;
     run.decided.add(call.toolCallId);
     const decision = run.approvalDecision(call, verdict);
     if (decision !== undefined) {

@@ -7,6 +7,7 @@ import {
 import type { InterventionEvent } from '../handlers/intervention-events.ts';
 import type { RegisteredHandler } from '../handlers/registered-handler.ts';
 import { runObservers } from '../hooks/run-hooks.ts';
+import { isThenable } from '../util/is-thenable.ts';
 import type { RuntimeSnapshot } from './runtime-snapshot.ts';
 
 /** Options of an evaluation, as scopes take them. */
@@ -25,24 +26,37 @@ export interface EvaluationOptions<EVENT extends InterventionEvent> {
 /**
  * Evaluates the handlers of `event.lifecycle`, keeps each record (in
  * `decisions`, when given) and reports it to the `onDecision` hooks, even
- * when the evaluation ends the call by throwing.
+ * when the evaluation ends the call by throwing. Synchronous when the
+ * handlers are and no `onDecision` or `onStatus` hook is registered.
  */
-export async function evaluateAndReport<EVENT extends InterventionEvent>(
+export function evaluateAndReport<EVENT extends InterventionEvent>(
   snapshot: RuntimeSnapshot,
   options: EvaluationOptions<EVENT>,
   decisions?: DecisionRecord[],
-): Promise<Verdict<EVENT>> {
-  const records: DecisionRecord[] = [];
+): Verdict<EVENT> | Promise<Verdict<EVENT>> {
   const { event, subject } = options;
+  const decisionHooks = snapshot.hooks.onDecision;
   const statusHooks = snapshot.hooks.onStatus;
+  const records: DecisionRecord[] | undefined = decisionHooks.length > 0 ? [] : undefined;
+  const report = () => {
+    let chain = Promise.resolve();
+    for (const record of records ?? []) chain = chain.then(() => runObservers(decisionHooks, { record }));
+    return chain;
+  };
+
+  let verdict: Verdict<EVENT> | Promise<Verdict<EVENT>>;
   try {
-    return await evaluateInterventions({
-      ...options,
+    verdict = evaluateInterventions({
       handlers: options.handlers ?? snapshot.handlers[event.lifecycle],
-      ...(statusHooks.length === 0
-        ? {}
-        : {
-            onPending: (registered: RegisteredHandler) =>
+      event,
+      makeDraft: options.makeDraft,
+      subject,
+      frozen: options.frozen,
+      downgradeGuide: options.downgradeGuide,
+      onPending:
+        statusHooks.length === 0
+          ? undefined
+          : (registered: RegisteredHandler) =>
               runObservers(statusHooks, {
                 status: {
                   type: 'handler-pending',
@@ -54,16 +68,28 @@ export async function evaluateAndReport<EVENT extends InterventionEvent>(
                 runtimeContext: event.runtimeContext,
                 runId: event.runId,
               }),
-          }),
       onRecord: (record) => {
         decisions?.push(record);
-        records.push(record);
+        records?.push(record);
       },
     });
-  } finally {
-    const hooks = snapshot.hooks.onDecision;
-    if (hooks.length > 0) {
-      for (const record of records) await runObservers(hooks, { record });
-    }
+  } catch (error) {
+    if (records === undefined || records.length === 0) throw error;
+    return report().then(() => {
+      throw error;
+    });
   }
+  if (records === undefined) return verdict;
+  return Promise.resolve(verdict).then(
+    (value) => report().then(() => value),
+    (error: unknown) =>
+      report().then(() => {
+        throw error;
+      }),
+  );
+}
+
+/** `value`, awaited only when it is a promise (no microtask otherwise). */
+export function whenSettled<T, R>(value: T | PromiseLike<T>, then: (value: T) => R | PromiseLike<R>): R | PromiseLike<R> {
+  return isThenable<T>(value) ? value.then(then) : then(value);
 }

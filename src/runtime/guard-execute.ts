@@ -66,16 +66,18 @@ export function guardExecute({
     if (scope.beforeExecute !== undefined) {
       call = await scope.beforeExecute({ tool, call, options });
     }
-    if (scope.snapshot.hooks.onStatus.length > 0) {
-      await scope.critical(() =>
-        scope.status({ type: 'tool-call', toolCallId: call.toolCallId, toolName: call.toolName }),
-      );
-    }
-    const hooks = scope.snapshot.hooks.preToolCall;
-    if (hooks.length === 0) return { type: 'call' as const, call };
-    return scope.critical(() =>
-      runPreToolCall(hooks, { ...base(scope, options), call, tool }),
-    );
+    const { onStatus, preToolCall } = scope.snapshot.hooks;
+    if (onStatus.length === 0 && preToolCall.length === 0) return { type: 'call' as const, call };
+    const decided = call;
+    // hooks here run where the SDK would swallow their throw: `critical` ends the run instead
+    return scope.critical(async () => {
+      if (onStatus.length > 0) {
+        await scope.status({ type: 'tool-call', toolCallId: decided.toolCallId, toolName: decided.toolName });
+      }
+      return preToolCall.length === 0
+        ? { type: 'call' as const, call: decided }
+        : runPreToolCall(preToolCall, { ...base(scope, options), call: decided, tool });
+    });
   };
 
   const finish = async (
@@ -84,40 +86,31 @@ export function guardExecute({
     options: ToolExecutionOptions<Context>,
     settled: Settled,
   ) => {
+    const { hooks, handlers } = scope.snapshot;
     if (!settled.ok) {
-      if (options.abortSignal?.aborted) throw settled.error;
-      const hooks = scope.snapshot.hooks.onToolCallError;
-      throw hooks.length === 0
-        ? settled.error
-        : await scope.critical(() =>
-            runOnToolCallError(hooks, { ...base(scope, options), call, tool, error: settled.error }),
-          );
-    }
-    let result = settled.value;
-    const hooks = scope.snapshot.hooks.onToolCallResult;
-    if (hooks.length > 0) {
-      result = await scope.critical(() =>
-        runOnToolCallResult(hooks, { ...base(scope, options), call, tool, result }),
+      if (options.abortSignal?.aborted || hooks.onToolCallError.length === 0) throw settled.error;
+      throw await scope.critical(() =>
+        runOnToolCallError(hooks.onToolCallError, { ...base(scope, options), call, tool, error: settled.error }),
       );
     }
-    if (scope.snapshot.handlers.afterToolCall.length > 0) {
-      const event: AfterToolCallEvent = {
-        lifecycle: 'afterToolCall',
-        ...base(scope, options),
-        toolCall: call,
-        tool,
-        result,
-      };
-      const verdict = await scope.critical(() =>
-        scope.evaluate({
-          event,
+    if (hooks.onToolCallResult.length === 0 && handlers.afterToolCall.length === 0) return settled.value;
+    return scope.critical(async () => {
+      const context = base(scope, options);
+      let result = settled.value;
+      if (hooks.onToolCallResult.length > 0) {
+        result = await runOnToolCallResult(hooks.onToolCallResult, { ...context, call, tool, result });
+      }
+      if (handlers.afterToolCall.length > 0) {
+        const evaluation = scope.evaluate<AfterToolCallEvent>({
+          event: { lifecycle: 'afterToolCall', ...context, toolCall: call, tool, result },
           makeDraft: (original) => ({ ...original }),
           subject: subject(scope, call),
-        }),
-      );
-      if (verdict.type !== 'deny') result = verdict.event.result;
-    }
-    return result;
+        });
+        const verdict = isThenable(evaluation) ? await evaluation : evaluation;
+        if (verdict.type !== 'deny') result = verdict.event.result;
+      }
+      return result;
+    });
   };
 
   async function* streaming(

@@ -212,7 +212,7 @@ export class InterventionsRun implements ToolScope {
 
   evaluate<EVENT extends InterventionEvent>(
     options: EvaluationOptions<EVENT>,
-  ): Promise<Verdict<EVENT>> {
+  ): Verdict<EVENT> | Promise<Verdict<EVENT>> {
     return evaluateAndReport(this.snapshot, options, this.decisions);
   }
 

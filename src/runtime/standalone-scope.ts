@@ -49,7 +49,7 @@ export class StandaloneScope implements ToolScope, ModelScope {
 
   evaluate<EVENT extends InterventionEvent>(
     options: EvaluationOptions<EVENT>,
-  ): Promise<Verdict<EVENT>> {
+  ): Verdict<EVENT> | Promise<Verdict<EVENT>> {
     return evaluateAndReport(this.snapshot, options);
   }
 }

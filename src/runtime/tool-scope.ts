@@ -42,5 +42,5 @@ export interface ToolScope {
   /** Evaluates handlers, records their decisions and reports them to `onDecision`. */
   evaluate<EVENT extends InterventionEvent>(
     options: EvaluationOptions<EVENT>,
-  ): Promise<Verdict<EVENT>>;
+  ): Verdict<EVENT> | Promise<Verdict<EVENT>>;
 }
