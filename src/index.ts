@@ -111,6 +111,36 @@ export {
   type Redactor,
 } from './redaction/create-redactor.ts';
 
+// built-in handlers
+export {
+  toolPolicy,
+  toolMatcher,
+  type ToolPattern,
+  type ToolPatterns,
+  type ToolPolicyRule,
+  type ToolPolicyCondition,
+  type ToolPolicyMessage,
+  type ToolPolicyDefault,
+  type ToolPolicyOptions,
+} from './builtins/tool-policy.ts';
+export { loopGuard, type LoopGuardOptions, type LoopDetection } from './builtins/loop-guard.ts';
+export {
+  truncateToolResult,
+  type TruncateToolResultOptions,
+  type TruncatedToolResult,
+} from './builtins/truncate-tool-result.ts';
+export {
+  forTool,
+  type TypedToolHandler,
+  type TypedToolCall,
+  type TypedBeforeToolCallEvent,
+  type TypedAfterToolCallEvent,
+} from './builtins/for-tool.ts';
+
+// stores
+export type { Store } from './store/store.ts';
+export { createMemoryStore } from './store/create-memory-store.ts';
+
 // loop control (seeds 001–003)
 export { createMessageQueue, type MessageQueue } from './queue/create-message-queue.ts';
 export type { LoopOptions } from './runtime/loop-control.ts';

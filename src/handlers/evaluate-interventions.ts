@@ -130,11 +130,14 @@ class Evaluation<EVENT extends InterventionEvent> {
   }
 
   run(start: number): Verdict<EVENT> | Promise<Verdict<EVENT>> {
-    const { handlers } = this.options;
+    const { handlers, event } = this.options;
+    const toolName = 'toolCall' in event ? event.toolCall.toolName : undefined;
     for (let index = start; index < handlers.length; index++) {
       const registered = handlers[index] as RegisteredHandler;
       const method = registered.handler[this.lifecycle] as ((event: EVENT) => unknown) | undefined;
       if (method === undefined) continue;
+      // a handler scoped to some tools is not evaluated for the others
+      if (toolName !== undefined && registered.tools !== undefined && !registered.tools.has(toolName)) continue;
       const startedAt = now();
       let value: unknown;
       try {

@@ -190,6 +190,12 @@ export interface InterventionHandlerLike {
   readonly timeoutMs?: number | undefined;
   /** `'shadow'` records decisions without enforcing them. Default `'enforce'`. */
   readonly mode?: HandlerMode;
+  /**
+   * The tools this handler is about: its `beforeToolCall` / `afterToolCall`
+   * run only for calls to these tools (others are not evaluated, and leave
+   * no record). Default: every tool.
+   */
+  readonly tools?: readonly string[];
   beforeInvocation?(
     event: BeforeInvocationEvent,
   ): Awaitable<BeforeInvocationAction>;

@@ -13,6 +13,8 @@ export interface RegisteredHandler {
   readonly onError: OnError;
   readonly timeoutMs: number | undefined;
   readonly mode: HandlerMode;
+  /** The tools its tool lifecycle methods apply to (`undefined`: all). */
+  readonly tools: ReadonlySet<string> | undefined;
 }
 
 const ON_ERROR: readonly OnError[] = ['throw', 'proceed', 'deny'];
@@ -26,7 +28,7 @@ export function registerHandler(handler: unknown): RegisteredHandler {
       message: `An intervention handler must be an object, received ${handler === null ? 'null' : typeof handler}.`,
     });
   }
-  const { name, onError = 'throw', timeoutMs, mode = 'enforce' } =
+  const { name, onError = 'throw', timeoutMs, mode = 'enforce', tools } =
     handler as Partial<InterventionHandlerLike>;
 
   if (typeof name !== 'string' || name.length === 0) {
@@ -56,6 +58,15 @@ export function registerHandler(handler: unknown): RegisteredHandler {
       message: `Intervention handler "${name}" has an invalid mode ${JSON.stringify(mode)}; expected 'enforce' or 'shadow'.`,
     });
   }
+  if (
+    tools !== undefined &&
+    !(Array.isArray(tools) && tools.every((tool: unknown) => typeof tool === 'string'))
+  ) {
+    throw new InvalidHandlerError({
+      handlerName: name,
+      message: `Intervention handler "${name}" has an invalid tools list; expected an array of tool names.`,
+    });
+  }
   const methods = handler as Record<string, unknown>;
   for (const lifecycle of LIFECYCLES) {
     const method = methods[lifecycle];
@@ -73,6 +84,7 @@ export function registerHandler(handler: unknown): RegisteredHandler {
     onError,
     timeoutMs,
     mode,
+    tools: tools === undefined ? undefined : new Set(tools),
   };
 }
 

@@ -146,6 +146,7 @@ export async function gateToolCalls(
         onError: 'throw',
         timeoutMs: undefined,
         mode: 'enforce',
+        tools: undefined,
         handler: { name: label, beforeToolCall: () => action as never },
       });
     });

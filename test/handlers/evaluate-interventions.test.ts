@@ -227,4 +227,23 @@ describe('evaluateInterventions (through interventions.generateText)', () => {
       expect.objectContaining({ handler: 'dry-run', action: 'deny', reason: 'would deny', enforced: false, mode: 'shadow' }),
     ]);
   });
+
+  it('should not evaluate a handler scoped to other tools, nor record it', async () => {
+    const seen: string[] = [];
+    const interventions = createInterventions({
+      handlers: [
+        defineHandler({
+          name: 'email-only',
+          tools: ['send_email'],
+          beforeToolCall: (event) => (seen.push(event.toolCall.toolName), InterventionActions.guide('Add a subject.')),
+        }),
+      ],
+    });
+    const model = scriptedModel(step(toolCall('c1', 't', { tag: 'x' }), toolCall('c2', 'send_email', { tag: 'y' })), step(text('ok')));
+    const make = () => tool({ inputSchema: z.object({ tag: z.string() }), execute: async () => 'ran' });
+    const result = await interventions.generateText({ model, tools: { t: make(), send_email: make() }, stopWhen: isStepCount(3), prompt: 'go' });
+    expect(seen).toEqual(['send_email']);
+    expect(result.interventions.decisions.map((record) => [record.toolCallId, record.action])).toEqual([['c2', 'guide']]);
+    expect(() => createInterventions({ handlers: [{ name: 'bad', tools: 'send_email' as never }] })).toThrow(/invalid tools list/);
+  });
 });

@@ -1,0 +1,283 @@
+import type { ModelMessage } from 'ai';
+import { InterventionActions } from '../actions/intervention-actions.ts';
+import type { BeforeToolCallEvent } from '../handlers/intervention-events.ts';
+import type {
+  BeforeToolCallAction,
+  HandlerMode,
+  InterventionHandlerLike,
+  OnError,
+} from '../handlers/intervention-handler.ts';
+import { toolMatcher, type ToolPatterns } from './tool-policy.ts';
+
+/**
+ * What a {@link loopGuard} detected about a call, and what it does about it.
+ * Passed to its `message` option.
+ *
+ * - `'repeat'`: the same tool with the same arguments, more than
+ *   `maxRepeats` times in the run.
+ * - `'retry'`: the model re-issued a call whose identical earlier call was
+ *   blocked in the current user turn (denied or guided by any handler, or
+ *   refused by a human).
+ *
+ * @example
+ * ```ts
+ * const message = (loop: LoopDetection) =>
+ *   loop.action === 'deny' ? `Stop calling ${loop.toolName} with these arguments.` : `Try something other than ${loop.toolName}.`;
+ * ```
+ */
+export interface LoopDetection {
+  readonly kind: 'repeat' | 'retry';
+  readonly action: 'guide' | 'deny';
+  readonly toolName: string;
+  readonly input: unknown;
+  /** Identical calls in this run, this one included. */
+  readonly calls: number;
+  /** Identical earlier calls of the current user turn that were blocked. */
+  readonly blocked: number;
+  /** The `maxRepeats` setting. */
+  readonly maxRepeats: number;
+}
+
+/**
+ * The options of {@link loopGuard}.
+ *
+ * @example
+ * ```ts
+ * const options: LoopGuardOptions = { maxRepeats: 2, then: 'deny', tools: '!poll_*' };
+ * ```
+ */
+export interface LoopGuardOptions {
+  /** The handler's name (records, guide tags). Default `'loop-guard'`. */
+  readonly name?: string;
+  /** Identical calls (same tool, same arguments) allowed per run. Default 3. */
+  readonly maxRepeats?: number;
+  /**
+   * What a loop gets after the first guide. Default `'deny'`; `'guide'`
+   * keeps steering (the call still does not run) without ever denying.
+   */
+  readonly then?: 'guide' | 'deny';
+  /** The tools watched ({@link ToolPatterns}). Default: all. */
+  readonly tools?: ToolPatterns;
+  /** How many runs' state is kept at most (least recently used first out). Default 1,000. */
+  readonly maxRuns?: number;
+  /** Replaces the text of the guide / deny. */
+  readonly message?: (loop: LoopDetection) => string;
+  readonly onError?: OnError;
+  readonly timeoutMs?: number;
+  readonly mode?: HandlerMode;
+}
+
+/**
+ * Breaks degenerate tool loops (opencode's `doom_loop`, user asks 12 and 13):
+ * the same tool called with the same arguments over and over, and the retry
+ * spiral after a denial, where the model re-issues a blocked call until the
+ * step cap and ends with an empty answer.
+ *
+ * A call's signature is its tool name plus the JSON of its input with
+ * object keys sorted (so `{a, b}` and `{b, a}` are the same call). Two
+ * signals, per signature:
+ *
+ * - **repeat**: more than `maxRepeats` identical calls in the same run
+ *   (`event.runId`), counted once per `toolCallId`, parallel calls of one
+ *   turn included;
+ * - **retry**: an identical earlier call of the current user turn (the
+ *   messages after the last user message) has an `execution-denied` result
+ *   in `event.messages`: it was denied or guided by any handler, or refused
+ *   by a human. The history is the source of truth for blocks, because it
+ *   sees every handler's decision and survives the end of a run (an approval
+ *   resume starts a new run with the same turn).
+ *
+ * The first time a signature loops, the call is guided ("you have called X
+ * with the same arguments N times; change approach"); every later time it
+ * gets `then` (`'deny'` by default). A signature already blocked twice in
+ * the turn escalates straight to `then`, even in a new run. Guided and
+ * denied calls do not run. A guide ranks below another handler's `confirm`:
+ * when a human refused a call and the model retries it, the human is asked
+ * once more (the guard's feedback is on the decision record); the retry
+ * after that is denied without asking.
+ *
+ * **State and memory.** Repeat counts live in a `Map` keyed on `runId`.
+ * Handlers are not told when a run ends, so the map keeps the `maxRuns` most
+ * recently active runs and drops the least recently used one beyond that
+ * (a `WeakRef` cannot help: a run id is a string). A run's entry holds a
+ * SHA-256 digest per distinct signature and its answer per call id, so it is
+ * bounded by the run's step cap, not by the size of the inputs. State never
+ * crosses runs: a new run starts counting at zero. Outside a run
+ * (`guardTools`, `wrapTools`; `runId` is `undefined`) repeats are counted
+ * from the current user turn of `event.messages` instead.
+ *
+ * Register it first: it should see the arguments the model sent, before
+ * other handlers transform them.
+ *
+ * @example
+ * ```ts
+ * const interventions = createInterventions({
+ *   handlers: [loopGuard({ maxRepeats: 3, tools: '!poll_status' }), toolPolicy({ rules, default: 'deny' })],
+ * });
+ * // 4th identical `search({ q: 'x' })` in a run: not run, the model is told to change approach;
+ * // the 5th (or a retry of a call the policy denied twice) is denied.
+ * ```
+ */
+export function loopGuard({
+  name = 'loop-guard',
+  maxRepeats = 3,
+  then = 'deny',
+  tools,
+  maxRuns = 1_000,
+  message = defaultMessage,
+  onError,
+  timeoutMs,
+  mode,
+}: LoopGuardOptions = {}): InterventionHandlerLike {
+  if (!Number.isInteger(maxRepeats) || maxRepeats < 1) {
+    throw new RangeError(`loopGuard "${name}": maxRepeats must be an integer >= 1, got ${String(maxRepeats)}`);
+  }
+  if (!Number.isInteger(maxRuns) || maxRuns < 1) {
+    throw new RangeError(`loopGuard "${name}": maxRuns must be an integer >= 1, got ${String(maxRuns)}`);
+  }
+  if (then !== 'guide' && then !== 'deny') {
+    throw new TypeError(`loopGuard "${name}": then must be 'guide' or 'deny', got ${String(then)}`);
+  }
+  const watched = tools === undefined ? () => true : toolMatcher(tools);
+  const runs = new Map<string, RunState>();
+
+  /** The run's state, marked most recently used; the least recently used run beyond `maxRuns` is dropped. */
+  const stateOf = (runId: string): RunState => {
+    let state = runs.get(runId);
+    if (state === undefined) state = { counts: new Map(), answered: new Map(), loops: new Map() };
+    else runs.delete(runId);
+    runs.set(runId, state);
+    if (runs.size > maxRuns) {
+      const oldest = runs.keys().next();
+      if (oldest.done !== true) runs.delete(oldest.value);
+    }
+    return state;
+  };
+
+  return {
+    name,
+    ...(onError === undefined ? {} : { onError }),
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    ...(mode === undefined ? {} : { mode }),
+    async beforeToolCall(event: BeforeToolCallEvent): Promise<BeforeToolCallAction> {
+      const { toolCallId, toolName, input } = event.toolCall;
+      if (!watched(toolName)) return InterventionActions.proceed();
+      const signature = signatureOf(toolName, input);
+      const history = currentTurn(event.messages, signature, toolCallId);
+
+      let calls: number;
+      let state: RunState | undefined;
+      let digest = '';
+      if (event.runId === undefined) {
+        calls = history.calls + 1;
+      } else {
+        state = stateOf(event.runId);
+        const answered = state.answered.get(toolCallId);
+        if (answered !== undefined) return answered; // evaluated again: the same answer, counted once
+        digest = await sha256(signature);
+        calls = (state.counts.get(digest) ?? 0) + 1;
+        state.counts.set(digest, calls);
+      }
+
+      const answer = (action: BeforeToolCallAction) => {
+        state?.answered.set(toolCallId, action);
+        return action;
+      };
+      const repeat = calls > maxRepeats;
+      if (!repeat && history.blocked === 0) return answer(InterventionActions.proceed());
+
+      // loops seen before: the guard's own in this run, or (across runs) the blocks beyond the first
+      const earlier = Math.max(state?.loops.get(digest) ?? 0, history.blocked - 1);
+      state?.loops.set(digest, (state.loops.get(digest) ?? 0) + 1);
+      const action = earlier === 0 ? 'guide' : then;
+      const text = message({
+        kind: history.blocked > 0 ? 'retry' : 'repeat',
+        action,
+        toolName,
+        input,
+        calls,
+        blocked: history.blocked,
+        maxRepeats,
+      });
+      return answer(action === 'deny' ? InterventionActions.deny(text) : InterventionActions.guide(text));
+    },
+  };
+}
+
+interface RunState {
+  /** Calls per signature digest. */
+  readonly counts: Map<string, number>;
+  /** The answer given to each call, by id: a call evaluated twice is counted once. */
+  readonly answered: Map<string, BeforeToolCallAction>;
+  /** Loops the guard answered, per signature digest. */
+  readonly loops: Map<string, number>;
+}
+
+function defaultMessage({ kind, action, toolName, calls, blocked, maxRepeats }: LoopDetection): string {
+  const times = (count: number) => (count === 1 ? 'once' : `${count} times`);
+  if (action === 'guide') {
+    return kind === 'repeat'
+      ? `You have called "${toolName}" with the same arguments ${times(calls)} in this run (the limit is ${maxRepeats}). ` +
+          'Repeating it will not give a different result: change your approach (other arguments, another tool) or answer with what you have.'
+      : `This exact call to "${toolName}" (same arguments) was already blocked ${times(blocked)} in this turn, and retrying it as is will not work. ` +
+          'Change your approach, or explain to the user why it cannot be done.';
+  }
+  return (
+    `"${toolName}" was called again with the same arguments` +
+    (blocked > 0 ? ` after being blocked ${times(blocked)}` : ` (${times(calls)} in this run)`) +
+    '. This is a loop: stop calling it with these arguments and continue without it.'
+  );
+}
+
+/**
+ * Identical earlier calls of the current user turn (after the last user
+ * message), and how many of them were blocked (`execution-denied` result).
+ */
+function currentTurn(
+  messages: readonly ModelMessage[],
+  signature: string,
+  toolCallId: string,
+): { calls: number; blocked: number } {
+  let start = 0;
+  for (let index = messages.length - 1; index >= 0; index--) {
+    if (messages[index]?.role === 'user') {
+      start = index + 1;
+      break;
+    }
+  }
+  const identical = new Set<string>();
+  const denied = new Set<string>();
+  for (const message of messages.slice(start)) {
+    if (typeof message.content === 'string') continue;
+    for (const part of message.content) {
+      if (part.type === 'tool-call' && part.toolCallId !== toolCallId && signatureOf(part.toolName, part.input) === signature) {
+        identical.add(part.toolCallId);
+      } else if (part.type === 'tool-result' && part.output.type === 'execution-denied') {
+        denied.add(part.toolCallId);
+      }
+    }
+  }
+  let blocked = 0;
+  for (const id of identical) if (denied.has(id)) blocked++;
+  return { calls: identical.size, blocked };
+}
+
+/** Tool name + the input's JSON with sorted object keys. */
+function signatureOf(toolName: string, input: unknown): string {
+  let json: string;
+  try {
+    json = JSON.stringify(input, (_key, value: unknown) =>
+      value !== null && typeof value === 'object' && !Array.isArray(value)
+        ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+        : value,
+    ) ?? 'undefined';
+  } catch {
+    json = String(input); // not JSON (a cycle, a bigint): only equal strings collide
+  }
+  return `${toolName}\u0000${json}`;
+}
+
+async function sha256(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}

@@ -1,0 +1,396 @@
+/**
+ * `loopGuard`: identical tool calls repeated past `maxRepeats` in a run, and
+ * the retry spiral after a block, are first guided, then denied. Every
+ * scenario runs through `interventions.generateText` and
+ * `interventions.streamText` on a scripted model, asserting on what ran and
+ * what the model was sent next.
+ */
+import { isStepCount, tool, type ModelMessage, type StepResult, type ToolSet } from 'ai';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  createInterventions,
+  InterventionActions,
+  type BeforeToolCallAction,
+  type BeforeToolCallEvent,
+  type DecisionRecord,
+  type Interventions,
+} from '../../src/index.ts';
+import { loopGuard } from '../../src/builtins/loop-guard.ts';
+import { toolPolicy } from '../../src/builtins/tool-policy.ts';
+import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
+
+// ---------------------------------------------------------------- both wrappers
+
+const MODES = ['generateText', 'streamText'] as const;
+type Mode = (typeof MODES)[number];
+type CallOptions = Parameters<Interventions['generateText']>[0];
+type StreamOptions = Parameters<Interventions['streamText']>[0];
+
+interface Outcome {
+  readonly text: string;
+  readonly steps: ReadonlyArray<StepResult<ToolSet>>;
+  readonly responseMessages: readonly ModelMessage[];
+  readonly content: ReadonlyArray<{ readonly type: string }>;
+  readonly decisions: readonly DecisionRecord[];
+}
+
+/** One call through either wrapper (a stream is fully consumed; a stream error rejects). */
+async function run(interventions: Interventions, mode: Mode, options: CallOptions): Promise<Outcome> {
+  if (mode === 'generateText') {
+    const result = await interventions.generateText(options);
+    return {
+      text: result.text,
+      steps: result.steps,
+      responseMessages: result.responseMessages,
+      content: result.content,
+      decisions: result.interventions.decisions,
+    };
+  }
+  const errors: unknown[] = [];
+  const result = interventions.streamText({ ...(options as StreamOptions), onError: ({ error }: { error: unknown }) => void errors.push(error) });
+  for await (const part of result.fullStream) if (part.type === 'error') errors.push(part.error);
+  if (errors.length > 0) throw errors[0];
+  return {
+    text: await result.text,
+    steps: await result.steps,
+    responseMessages: await result.responseMessages,
+    content: await result.content,
+    decisions: result.interventions.decisions,
+  };
+}
+
+// ---------------------------------------------------------------- helpers
+
+function countingTools() {
+  const ran: Array<{ readonly tool: string; readonly input: unknown }> = [];
+  const tools = {
+    search: tool({
+      inputSchema: z.object({ q: z.string(), limit: z.number().optional() }),
+      execute: async (input) => {
+        ran.push({ tool: 'search', input });
+        return `no results for ${input.q}`;
+      },
+    }),
+    poll_status: tool({
+      inputSchema: z.object({ job: z.string() }),
+      execute: async (input) => {
+        ran.push({ tool: 'poll_status', input });
+        return 'pending';
+      },
+    }),
+    delete_file: tool({
+      inputSchema: z.object({ path: z.string() }),
+      execute: async (input) => {
+        ran.push({ tool: 'delete_file', input });
+        return `deleted ${input.path}`;
+      },
+    }),
+  };
+  const inputsOf = (name: string) => ran.filter((entry) => entry.tool === name).map((entry) => entry.input);
+  return { tools, inputsOf };
+}
+
+/** The loop guard's records: [toolCallId, action]. */
+const loopRecords = (decisions: readonly DecisionRecord[]) =>
+  decisions.filter((d) => d.handler === 'loop-guard').map((d) => [d.toolCallId, d.action]);
+
+const USER: ModelMessage = { role: 'user', content: 'Find it' };
+
+/** The (non-automatic) approval requests of a result's content. */
+function approvalRequests(content: ReadonlyArray<{ readonly type: string }>) {
+  return content.filter(
+    (part): part is { type: 'tool-approval-request'; approvalId: string } =>
+      part.type === 'tool-approval-request' && (part as { isAutomatic?: boolean }).isAutomatic !== true,
+  );
+}
+
+// ---------------------------------------------------------------- repeats
+
+describe.each(MODES)('loopGuard through %s', (mode) => {
+  describe('when the model repeats the same call', () => {
+    it('should run it maxRepeats times, then guide once, then deny, and tell the model why each time', async () => {
+      const { tools, inputsOf } = countingTools();
+      const same = (id: string) => step(toolCall(id, 'search', { q: 'lost keys' }));
+      const model = scriptedModel(same('s1'), same('s2'), same('s3'), same('s4'), same('s5'), step(text('I could not find them.')));
+
+      const result = await run(createInterventions({ handlers: [loopGuard()] }), mode, {
+        model, tools, stopWhen: isStepCount(10), prompt: 'Find my keys',
+      });
+
+      expect(inputsOf('search')).toHaveLength(3);
+      expect(loopRecords(result.decisions)).toEqual([
+        ['s1', 'proceed'], ['s2', 'proceed'], ['s3', 'proceed'], ['s4', 'guide'], ['s5', 'deny'],
+      ]);
+      const guided = JSON.stringify(toolResultsSent(model, 4).s4);
+      expect(guided).toContain('execution-denied');
+      expect(guided).toContain('was not executed');
+      expect(guided).toContain('[loop-guard] You have called \\"search\\" with the same arguments 4 times in this run (the limit is 3)');
+      expect(guided).toContain('change your approach');
+      const deniedText = JSON.stringify(toolResultsSent(model, 5).s5);
+      expect(deniedText).toContain('was blocked and was not executed');
+      expect(deniedText).toContain('\\"search\\" was called again with the same arguments after being blocked once');
+      expect(result.text).toBe('I could not find them.');
+    });
+
+    it('should treat arguments with the same keys in another order as the same call, and other arguments as a new one', async () => {
+      const { tools, inputsOf } = countingTools();
+      const model = scriptedModel(
+        step(toolCall('a', 'search', { q: 'x', limit: 5 })),
+        step(toolCall('b', 'search', { limit: 5, q: 'x' })),
+        step(toolCall('c', 'search', { q: 'y', limit: 5 })),
+        step(toolCall('d', 'search', { limit: 5, q: 'x' })),
+        step(text('Done.')),
+      );
+
+      const result = await run(createInterventions({ handlers: [loopGuard({ maxRepeats: 2 })] }), mode, {
+        model, tools, stopWhen: isStepCount(10), prompt: 'Go',
+      });
+
+      expect(inputsOf('search')).toEqual([{ q: 'x', limit: 5 }, { limit: 5, q: 'x' }, { q: 'y', limit: 5 }]);
+      expect(loopRecords(result.decisions)).toEqual([['a', 'proceed'], ['b', 'proceed'], ['c', 'proceed'], ['d', 'guide']]);
+    });
+
+    it('should count identical parallel calls of one turn', async () => {
+      const { tools, inputsOf } = countingTools();
+      const model = scriptedModel(
+        step(...['p1', 'p2', 'p3', 'p4'].map((id) => toolCall(id, 'search', { q: 'x' }))),
+        step(text('Done.')),
+      );
+
+      const result = await run(createInterventions({ handlers: [loopGuard({ maxRepeats: 2 })] }), mode, {
+        model, tools, stopWhen: isStepCount(10), prompt: 'Go',
+      });
+
+      expect(inputsOf('search')).toHaveLength(2);
+      expect(loopRecords(result.decisions)).toEqual([['p1', 'proceed'], ['p2', 'proceed'], ['p3', 'guide'], ['p4', 'deny']]);
+      const sent = toolResultsSent(model, 1);
+      expect(sent.p1).toEqual({ type: 'text', value: 'no results for x' });
+      expect(sent.p3).toMatchObject({ type: 'execution-denied' });
+    });
+
+    it("should keep guiding and never deny with `then: 'guide'`", async () => {
+      const { tools, inputsOf } = countingTools();
+      const same = (id: string) => step(toolCall(id, 'search', { q: 'x' }));
+      const model = scriptedModel(same('s1'), same('s2'), same('s3'), same('s4'), step(text('Done.')));
+
+      const result = await run(createInterventions({ handlers: [loopGuard({ maxRepeats: 1, then: 'guide' })] }), mode, {
+        model, tools, stopWhen: isStepCount(10), prompt: 'Go',
+      });
+
+      expect(inputsOf('search')).toHaveLength(1);
+      expect(loopRecords(result.decisions)).toEqual([['s1', 'proceed'], ['s2', 'guide'], ['s3', 'guide'], ['s4', 'guide']]);
+      expect(JSON.stringify(toolResultsSent(model, 3).s3)).toContain('was already blocked once in this turn');
+    });
+
+    it('should leave tools outside `tools` alone (polling is meant to repeat)', async () => {
+      const { tools, inputsOf } = countingTools();
+      const poll = (id: string) => step(toolCall(id, 'poll_status', { job: 'j1' }));
+      const model = scriptedModel(poll('p1'), poll('p2'), poll('p3'), step(text('Still pending.')));
+
+      const result = await run(createInterventions({ handlers: [loopGuard({ maxRepeats: 1, tools: '!poll_*' })] }), mode, {
+        model, tools, stopWhen: isStepCount(10), prompt: 'Wait for j1',
+      });
+
+      expect(inputsOf('poll_status')).toHaveLength(3);
+      expect(loopRecords(result.decisions).every(([, action]) => action === 'proceed')).toBe(true);
+    });
+
+    it('should start every run at zero: per-run counts never leak into the next run', async () => {
+      const { tools, inputsOf } = countingTools();
+      const interventions = createInterventions({ handlers: [loopGuard({ maxRepeats: 2 })] });
+      for (const runIndex of [1, 2]) {
+        const model = scriptedModel(
+          step(toolCall(`r${runIndex}a`, 'search', { q: 'x' })),
+          step(toolCall(`r${runIndex}b`, 'search', { q: 'x' })),
+          step(text('Done.')),
+        );
+        // a fresh conversation each time: no history carries over either
+        const result = await run(interventions, mode, { model, tools, stopWhen: isStepCount(10), prompt: 'Go' });
+        expect(loopRecords(result.decisions).map(([, action]) => action)).toEqual(['proceed', 'proceed']);
+      }
+      expect(inputsOf('search')).toHaveLength(4);
+    });
+  });
+
+  // ---------------------------------------------------------------- the retry spiral
+
+  describe('when the model retries a call that was blocked', () => {
+    it("should escalate retries of another handler's denial: guide on the first retry, deny on the next", async () => {
+      const { tools, inputsOf } = countingTools();
+      const policy = toolPolicy({ rules: [{ deny: 'delete_file', reason: 'Deleting files is not allowed' }], default: 'allow' });
+      const again = (id: string) => step(toolCall(id, 'delete_file', { path: '/etc/hosts' }));
+      const model = scriptedModel(again('d1'), again('d2'), again('d3'), step(text('I cannot delete it.')));
+
+      const result = await run(createInterventions({ handlers: [loopGuard(), policy] }), mode, {
+        model, tools, stopWhen: isStepCount(10), prompt: 'Delete /etc/hosts',
+      });
+
+      expect(inputsOf('delete_file')).toEqual([]);
+      expect(result.decisions.map((d) => [d.handler, d.toolCallId, d.action])).toEqual([
+        ['loop-guard', 'd1', 'proceed'],
+        ['tool-policy', 'd1', 'deny'],
+        // the first retry: the guard guides, the policy still denies (deny wins)
+        ['loop-guard', 'd2', 'guide'],
+        ['tool-policy', 'd2', 'deny'],
+        // the second retry: the guard denies, and short-circuits the policy
+        ['loop-guard', 'd3', 'deny'],
+      ]);
+      const third = JSON.stringify(toolResultsSent(model, 3).d3);
+      expect(third).toContain('\\"delete_file\\" was called again with the same arguments after being blocked 2 times');
+      expect(third).toContain('stop calling it with these arguments');
+      expect(result.text).toBe('I cannot delete it.');
+    });
+
+    it('should guide a retry of a guided call, next to the feedback the model ignored', async () => {
+      const { tools, inputsOf } = countingTools();
+      const needsLimit = {
+        name: 'needs-limit',
+        beforeToolCall: (event: BeforeToolCallEvent): BeforeToolCallAction =>
+          (event.toolCall.input as { limit?: number }).limit === undefined
+            ? InterventionActions.guide('Pass a limit.')
+            : InterventionActions.proceed(),
+      };
+      const model = scriptedModel(
+        step(toolCall('s1', 'search', { q: 'x' })),
+        step(toolCall('s2', 'search', { q: 'x' })),
+        step(toolCall('s3', 'search', { q: 'x', limit: 10 })),
+        step(text('Found nothing.')),
+      );
+
+      const result = await run(createInterventions({ handlers: [loopGuard(), needsLimit] }), mode, {
+        model, tools, stopWhen: isStepCount(10), prompt: 'Go',
+      });
+
+      expect(inputsOf('search')).toEqual([{ q: 'x', limit: 10 }]);
+      const second = JSON.stringify(toolResultsSent(model, 2).s2);
+      expect(second).toContain('[loop-guard] This exact call to \\"search\\" (same arguments) was already blocked once in this turn');
+      expect(second).toContain('[needs-limit] Pass a limit.');
+      expect(loopRecords(result.decisions)).toEqual([['s1', 'proceed'], ['s2', 'guide'], ['s3', 'proceed']]);
+    });
+
+    it('should catch retries of a call the human refused across runs (from the history, not from run state)', async () => {
+      const { tools, inputsOf } = countingTools();
+      const policy = toolPolicy({ rules: [{ confirm: 'delete_file' }], default: 'allow' });
+      const interventions = createInterventions({ handlers: [loopGuard(), policy] });
+      const del = (id: string) => step(toolCall(id, 'delete_file', { path: '/tmp/report.txt' }));
+      // after each refusal, the model insists
+      const model = scriptedModel(del('d1'), del('d2'), del('d3'), step(text('I will keep the report.')));
+      let messages: ModelMessage[] = [USER];
+      const refuse = async (outcome: Outcome) => {
+        const [request] = approvalRequests(outcome.content);
+        expect(request).toBeDefined();
+        messages = [
+          ...messages,
+          ...outcome.responseMessages,
+          { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: request!.approvalId, approved: false, reason: 'keep it' }] },
+        ];
+      };
+
+      await refuse(await run(interventions, mode, { model, tools, stopWhen: isStepCount(5), messages }));
+
+      // first retry, in a new run: the guard guides, but confirm outranks guide, so the human is asked again
+      const second = await run(interventions, mode, { model, tools, stopWhen: isStepCount(5), messages });
+      expect(loopRecords(second.decisions)).toEqual([['d2', 'guide']]);
+      await refuse(second);
+
+      // second retry, in a third run: blocked twice in this turn, the guard denies and the human is not asked
+      const third = await run(interventions, mode, { model, tools, stopWhen: isStepCount(5), messages });
+      expect(loopRecords(third.decisions)).toEqual([['d3', 'deny']]);
+      expect(approvalRequests(third.content)).toHaveLength(0);
+      expect(JSON.stringify(toolResultsSent(model, 3).d3)).toContain('after being blocked 2 times');
+      expect(inputsOf('delete_file')).toEqual([]);
+      expect(third.text).toBe('I will keep the report.');
+    });
+
+    it('should forget blocks of an earlier user turn: a new request may try the call again', async () => {
+      const { tools, inputsOf } = countingTools();
+      const history: ModelMessage[] = [
+        { role: 'user', content: 'Delete the report' },
+        { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'old', toolName: 'delete_file', input: { path: '/tmp/report.txt' } }] },
+        { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'old', toolName: 'delete_file', output: { type: 'execution-denied', reason: 'not now' } }] },
+        { role: 'assistant', content: 'I could not delete it.' },
+        { role: 'user', content: 'It is fine now, try again' },
+      ];
+      const model = scriptedModel(step(toolCall('new', 'delete_file', { path: '/tmp/report.txt' })), step(text('Deleted.')));
+
+      const result = await run(createInterventions({ handlers: [loopGuard()] }), mode, {
+        model, tools, stopWhen: isStepCount(5), messages: history,
+      });
+
+      expect(inputsOf('delete_file')).toEqual([{ path: '/tmp/report.txt' }]);
+      expect(loopRecords(result.decisions)).toEqual([['new', 'proceed']]);
+    });
+  });
+});
+
+// ---------------------------------------------------------------- state bounds, outside a run, options
+
+/** A synthetic `beforeToolCall` event (the handler is a plain function of it). */
+function event(runId: string | undefined, toolCallId: string, messages: ModelMessage[] = []): BeforeToolCallEvent {
+  return {
+    lifecycle: 'beforeToolCall',
+    runId,
+    runtimeContext: {},
+    abortSignal: undefined,
+    stepNumber: 0,
+    toolCall: { toolCallId, toolName: 'search', input: { q: 'x' } },
+    tool: undefined,
+    messages,
+    approved: false,
+    approval: undefined,
+  };
+}
+
+describe('loopGuard state', () => {
+  it('should keep at most maxRuns runs, dropping the least recently used one', async () => {
+    const guard = loopGuard({ maxRepeats: 1, maxRuns: 2 });
+    const decide = (runId: string, id: string) => guard.beforeToolCall!(event(runId, id));
+
+    expect(await decide('a', 'a1')).toEqual(InterventionActions.proceed());
+    expect(await decide('b', 'b1')).toEqual(InterventionActions.proceed());
+    expect((await decide('a', 'a2')).type).toBe('guide'); // a is used again: b is now the oldest
+    expect(await decide('c', 'c1')).toEqual(InterventionActions.proceed()); // drops b
+    expect(await decide('b', 'b2')).toEqual(InterventionActions.proceed()); // b starts again at zero; drops a
+    expect((await decide('c', 'c2')).type).toBe('guide');
+  });
+
+  it('should answer a call evaluated twice the same way, counting it once', async () => {
+    const guard = loopGuard({ maxRepeats: 1 });
+    expect(await guard.beforeToolCall!(event('r', 'x1'))).toEqual(InterventionActions.proceed());
+    expect(await guard.beforeToolCall!(event('r', 'x1'))).toEqual(InterventionActions.proceed());
+    expect((await guard.beforeToolCall!(event('r', 'x2'))).type).toBe('guide');
+  });
+
+  it('should count repeats from the current turn of the history outside a run (runId undefined)', async () => {
+    const guard = loopGuard({ maxRepeats: 2 });
+    const earlier = (id: string): ModelMessage[] => [
+      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: id, toolName: 'search', input: { q: 'x' } }] },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: id, toolName: 'search', output: { type: 'text', value: 'none' } }] },
+    ];
+    const oneBefore: ModelMessage[] = [USER, ...earlier('h1')];
+    const twoBefore: ModelMessage[] = [USER, ...earlier('h1'), ...earlier('h2')];
+    const previousTurn: ModelMessage[] = [...earlier('h0'), ...earlier('h00'), USER, ...earlier('h1')];
+
+    expect(await guard.beforeToolCall!(event(undefined, 'c', oneBefore))).toEqual(InterventionActions.proceed());
+    expect((await guard.beforeToolCall!(event(undefined, 'c', twoBefore))).type).toBe('guide');
+    expect(await guard.beforeToolCall!(event(undefined, 'c', previousTurn))).toEqual(InterventionActions.proceed());
+  });
+
+  it('should let `message` word the guide and the deny', async () => {
+    const guard = loopGuard({
+      maxRepeats: 1,
+      message: ({ action, toolName, calls }) => `${action}:${toolName}:${calls}`,
+    });
+    await guard.beforeToolCall!(event('m', 'm1'));
+    expect(await guard.beforeToolCall!(event('m', 'm2'))).toEqual(InterventionActions.guide('guide:search:2'));
+  });
+
+  it('should reject invalid options', () => {
+    expect(() => loopGuard({ maxRepeats: 0 })).toThrow(RangeError);
+    expect(() => loopGuard({ maxRepeats: 1.5 })).toThrow(RangeError);
+    expect(() => loopGuard({ maxRuns: 0 })).toThrow(RangeError);
+    // @ts-expect-error: then is 'guide' or 'deny'
+    expect(() => loopGuard({ then: 'stop' })).toThrow(TypeError);
+  });
+});
