@@ -1,0 +1,134 @@
+/**
+ * One benchmark scenario in its own process (started by run.ts with
+ * --expose-gc, --conditions=ai-interventions-source and the resolve hook).
+ * Usage: node child.ts '<scenario JSON>' [--profile <seconds>]
+ * Sends one ChildReport to the parent over IPC (or prints it without IPC).
+ */
+import type { Session } from 'node:inspector/promises';
+import { calibrate, measureWorkload, usedHeap, type Workload } from './lib/measure.ts';
+import type { ChildReport, FirstChunkResult, Result, Scenario, SoakPoint } from './lib/scenario.ts';
+import { aiSdkWorkload, firstChunkWorkload } from './scenarios/ai-sdk.ts';
+import { langchainWorkload, strandsWorkload } from './scenarios/peers.ts';
+
+const started = performance.now();
+const scenario = JSON.parse(process.argv[2] ?? '{}') as Scenario;
+const profileIndex = process.argv.indexOf('--profile');
+const profileSeconds = profileIndex === -1 ? undefined : Number(process.argv[profileIndex + 1] ?? 5);
+const heapIndex = process.argv.indexOf('--heap-profile');
+const heapProfilePath = heapIndex === -1 ? undefined : process.argv[heapIndex + 1];
+
+function gc(): void {
+  (globalThis as { gc?: () => void }).gc?.();
+}
+
+async function workloadOf(scenario: Scenario): Promise<{ workload: Workload; decisionsPerRun: () => number }> {
+  switch (scenario.kind) {
+    case 'ai-sdk':
+      return aiSdkWorkload(scenario.impl, scenario.mode, scenario.k, scenario.n);
+    case 'langchain':
+      return { workload: await langchainWorkload(scenario.k, scenario.n), decisionsPerRun: () => 0 };
+    case 'strands':
+      return { workload: await strandsWorkload(scenario.k, scenario.n), decisionsPerRun: () => 0 };
+    default:
+      throw new Error(`no workload for ${scenario.kind}`);
+  }
+}
+
+/**
+ * Runs the workload for a while with nothing else going on, for
+ * `node --cpu-prof`; or, with `heapProfilePath`, under V8's sampling heap
+ * profiler keeping the objects GCs collected too (so it attributes every
+ * allocation, not only what survives), started after the warmup.
+ */
+async function profile(workload: Workload, seconds: number, heapProfilePath?: string): Promise<Result> {
+  for (let i = 0; i < 20; i++) await workload.run();
+  let session: Session | undefined;
+  if (heapProfilePath !== undefined) {
+    const { Session } = await import('node:inspector/promises');
+    session = new Session();
+    session.connect();
+    await session.post('HeapProfiler.enable');
+    await session.post('HeapProfiler.startSampling', {
+      samplingInterval: 256,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    });
+  }
+  let runs = 0;
+  const end = performance.now() + seconds * 1e3;
+  while (performance.now() < end) {
+    await workload.run();
+    runs++;
+  }
+  if (session !== undefined && heapProfilePath !== undefined) {
+    const { profile: heapProfile } = await session.post('HeapProfiler.stopSampling');
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(heapProfilePath, JSON.stringify(heapProfile));
+    session.disconnect();
+  }
+  return { kind: 'soak', points: [], runs, elapsedMs: seconds * 1e3 };
+}
+
+async function firstChunk(scenario: Extract<Scenario, { kind: 'first-chunk' }>): Promise<Result> {
+  const results: FirstChunkResult[] = [];
+  for (const shape of ['loop', 'paced'] as const) {
+    const once = firstChunkWorkload(scenario.impl, scenario.k, shape, scenario.n);
+    for (let i = 0; i < scenario.warmupRuns; i++) await once();
+    const samples: number[] = [];
+    for (let i = 0; i < scenario.samples; i++) samples.push(await once());
+    results.push({ shape, samplesUs: samples });
+  }
+  return { kind: 'first-chunk', results };
+}
+
+async function soak(scenario: Extract<Scenario, { kind: 'soak' }>): Promise<Result> {
+  const { workload } = aiSdkWorkload(scenario.impl, scenario.mode, scenario.k, scenario.n);
+  for (let i = 0; i < scenario.warmupRuns; i++) await workload.run();
+  const heapAfterGc = (): number => {
+    gc();
+    gc();
+    return usedHeap();
+  };
+  const points: SoakPoint[] = [{ steps: 0, heapUsedBytes: heapAfterGc() }];
+  const t0 = performance.now();
+  let steps = 0;
+  let runs = 0;
+  while (steps < scenario.totalSteps) {
+    await workload.run();
+    runs++;
+    steps += workload.steps;
+    if (steps % scenario.intervalSteps === 0) points.push({ steps, heapUsedBytes: heapAfterGc() });
+  }
+  return { kind: 'soak', points, runs, elapsedMs: performance.now() - t0 };
+}
+
+async function main(): Promise<Result> {
+  switch (scenario.kind) {
+    case 'calibrate':
+      return { kind: 'calibrate', ...(await calibrate()) };
+    case 'first-chunk':
+      return firstChunk(scenario);
+    case 'soak':
+      return soak(scenario);
+    default: {
+      const { workload, decisionsPerRun } = await workloadOf(scenario);
+      if (profileSeconds !== undefined) return profile(workload, profileSeconds, heapProfilePath);
+      const measurement = await measureWorkload(workload, scenario.budget);
+      return { kind: 'measurement', measurement, decisionsPerRun: decisionsPerRun() };
+    }
+  }
+}
+
+const result = await main();
+const redirects = (globalThis as { __benchRedirects?: Map<string, string> }).__benchRedirects;
+const report: ChildReport = {
+  result,
+  redirects: Object.fromEntries(redirects ?? []),
+  wallMs: performance.now() - started,
+};
+if (process.send) {
+  process.send(report, () => process.exit(0));
+} else {
+  console.log(JSON.stringify(report));
+  process.exit(0);
+}

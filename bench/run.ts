@@ -1,0 +1,571 @@
+/**
+ * The benchmark of ai-interventions: `npm run bench` at the repository root
+ * (which first runs `npm --prefix bench install`).
+ *
+ *   node --experimental-strip-types bench/run.ts            full run, writes BENCHMARKS.md
+ *   BENCH_QUICK=1 node --experimental-strip-types bench/run.ts   smaller budgets, prints only
+ *   node --experimental-strip-types bench/run.ts --profile  node --cpu-prof of raw vs 5 handlers
+ *
+ * Every scenario runs in a fresh child process (bench/child.ts), one after the
+ * other; this process only collects their JSON reports and writes the tables.
+ * The library is loaded from its TypeScript source (the package's
+ * `ai-interventions-source` export condition), so no build step is needed and
+ * the working tree is what gets measured.
+ */
+import { execFileSync, fork } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import type { Budget, Measurement } from './lib/measure.ts';
+import { summarizeCpu, summarizeHeap, type ProfileSummary } from './lib/profile.ts';
+import {
+  baselineOf,
+  firstChunkTable,
+  fmtUs,
+  measuredTable,
+  merge,
+  soakTable,
+  verdictOf,
+  type FirstChunkRow,
+  type MeasuredRow,
+  type SoakRow,
+  type Verdict,
+} from './lib/report.ts';
+import type { ChildReport, Impl, Mode, Scenario } from './lib/scenario.ts';
+
+const benchDir = fileURLToPath(new URL('./', import.meta.url));
+const root = fileURLToPath(new URL('../', import.meta.url));
+const rootUrl = new URL('../', import.meta.url).href;
+const started = performance.now();
+const loadAtStart = os.loadavg();
+
+/**
+ * The children inherit this process's scheduling priority. Raised (nice -10)
+ * when the OS allows it (root, or CAP_SYS_NICE), so other processes on the
+ * machine disturb the timings less; otherwise left as it is.
+ */
+const niceness = (() => {
+  try {
+    os.setPriority(-10);
+  } catch {
+    // not permitted: run at the normal priority
+  }
+  return os.getPriority();
+})();
+const quick = process.env.BENCH_QUICK === '1';
+const profiling = process.argv.includes('--profile');
+/** Seconds after which no optional (second-pass) process is started: npm run bench must end within 5 minutes. */
+const deadlineS = Number(process.env.BENCH_DEADLINE_S ?? 230);
+
+const CHILD_ARGS = [
+  '--experimental-strip-types',
+  '--disable-warning=ExperimentalWarning',
+  '--expose-gc',
+  '--conditions=ai-interventions-source',
+  '--import',
+  new URL('./lib/resolve-from-bench.ts', import.meta.url).href,
+];
+const CHILD_TIMEOUT_MS = 120_000;
+
+// ---------------------------------------------------------------- checks
+
+const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+if (major < 22 || (major === 22 && minor < 15)) {
+  console.error(`The benchmark needs Node >= 22.15 (module.registerHooks); this is ${process.version}.`);
+  process.exit(1);
+}
+const linked = `${benchDir}node_modules/ai-interventions`;
+if (!existsSync(linked)) {
+  console.error('bench/node_modules is missing: run `npm --prefix bench install` (npm run bench does).');
+  process.exit(1);
+}
+if (realpathSync(linked) !== realpathSync(root)) {
+  console.error(`bench/node_modules/ai-interventions points to ${realpathSync(linked)}, not to this repository.`);
+  process.exit(1);
+}
+
+// ---------------------------------------------------------------- children
+
+/** Every child's report with its scenario, written to bench/results/latest.json for a closer look. */
+const reports: { scenario: Scenario; report: ChildReport }[] = [];
+
+function runChild(scenario: Scenario, extraExecArgv: string[] = [], extraArgs: string[] = []): Promise<ChildReport> {
+  return new Promise((resolve, reject) => {
+    const child = fork(`${benchDir}child.ts`, [JSON.stringify(scenario), ...extraArgs], {
+      cwd: benchDir,
+      execArgv: [...CHILD_ARGS, ...extraExecArgv],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    let report: ChildReport | undefined;
+    const timer = setTimeout(() => child.kill('SIGKILL'), CHILD_TIMEOUT_MS);
+    child.on('message', (message) => {
+      report = message as ChildReport;
+    });
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      if (report !== undefined && code === 0) {
+        reports.push({ scenario, report });
+        resolve(report);
+      }
+      else reject(new Error(`scenario ${JSON.stringify(scenario)} failed (exit ${code ?? signal})`));
+    });
+  });
+}
+
+let done = 0;
+let total = 0;
+async function step<T>(label: string, work: () => Promise<T>): Promise<T> {
+  const t0 = performance.now();
+  process.stdout.write(`[${String(++done).padStart(2)}/${total}] ${label} … `);
+  const result = await work();
+  process.stdout.write(`${((performance.now() - t0) / 1e3).toFixed(1)} s\n`);
+  return result;
+}
+
+// ---------------------------------------------------------------- versions
+
+function versionOf(name: string): string {
+  try {
+    return (JSON.parse(readFileSync(`${benchDir}node_modules/${name}/package.json`, 'utf8')) as { version: string }).version;
+  } catch {
+    return 'not installed';
+  }
+}
+
+function git(...args: string[]): string {
+  try {
+    return execFileSync('git', ['-C', root, ...args], { encoding: 'utf8' }).trim();
+  } catch {
+    return '';
+  }
+}
+
+function environment(): string[] {
+  const commit = git('rev-parse', '--short', 'HEAD') || 'unknown';
+  const dirty = git('status', '--porcelain', '--', 'src') !== '';
+  const library = (JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { version: string }).version;
+  const cpus = os.cpus();
+  const load = (values: number[]) => values.map((value) => value.toFixed(1)).join(' / ');
+  return [
+    `- Date: ${new Date().toISOString()}`,
+    `- Node ${process.version} (V8 ${process.versions.v8}), ${os.platform()} ${os.arch()}, ${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}`,
+    `- ai-interventions ${library} at ${commit}${dirty ? ' (src/ has uncommitted changes: the working tree was measured)' : ''}, loaded from src/ (\`--conditions=ai-interventions-source\`)`,
+    `- Load average (1 / 5 / 15 min) at the start: ${load(loadAtStart)}, at the end: ${load(os.loadavg())} (other processes share the ${cpus.length} cores); benchmark processes at nice ${niceness}`,
+    `- ai ${versionOf('ai')}, zod ${versionOf('zod')}, langchain ${versionOf('langchain')}, @langchain/core ${versionOf('@langchain/core')}, @langchain/langgraph ${versionOf('@langchain/langgraph')}, @strands-agents/sdk ${versionOf('@strands-agents/sdk')}, mitata ${versionOf('mitata')}`,
+  ];
+}
+
+// ---------------------------------------------------------------- profile mode
+
+/**
+ * `--profile`: generateText, N = 50, raw and with 5 no-op handlers. Each runs
+ * twice, ~5 s each: under `node --cpu-prof` (100 µs sampling; the whole
+ * process, so module loading is in it too) and under V8's sampling heap
+ * profiler (every 256 bytes, including objects GCs collected; after the
+ * warmup). Prints self time and allocated bytes per step by category and the
+ * top functions; the profiles stay in bench/profiles/.
+ */
+async function profileMode(): Promise<void> {
+  const dir = `${benchDir}profiles`;
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const budget: Budget = { warmupMs: 0, warmupRuns: 0, timeMs: 0, minSamples: 0, allocBatchMs: 0, allocBatches: 0 };
+  const n = 50;
+  const warmupRuns = 20; // child.ts profile()
+  const variants: { name: string; impl: Impl; k: number }[] = [
+    { name: 'raw', impl: 'raw', k: 0 },
+    { name: '5 handlers', impl: 'handlers', k: 5 },
+  ];
+  total = variants.length * 2;
+  const cpu = new Map<string, { summary: ProfileSummary; steps: number }>();
+  const heap = new Map<string, { summary: ProfileSummary; steps: number }>();
+  for (const variant of variants) {
+    const file = `generate-n${n}-${variant.impl}${variant.k}`;
+    const scenario: Scenario = { kind: 'ai-sdk', impl: variant.impl, mode: 'generate', k: variant.k, n, budget };
+    const cpuReport = await step(`node --cpu-prof, generateText N=${n}, ${variant.name}`, () =>
+      runChild(scenario, ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${file}.cpuprofile`, '--cpu-prof-interval=100'], ['--profile', '5']),
+    );
+    const cpuRuns = cpuReport.result.kind === 'soak' ? cpuReport.result.runs + warmupRuns : 0;
+    cpu.set(variant.name, { summary: summarizeCpu(`${dir}/${file}.cpuprofile`, rootUrl), steps: cpuRuns * n });
+    const heapReport = await step(`sampling heap profiler, generateText N=${n}, ${variant.name}`, () =>
+      runChild(scenario, [], ['--profile', '5', '--heap-profile', `${dir}/${file}.heapprofile`]),
+    );
+    const heapRuns = heapReport.result.kind === 'soak' ? heapReport.result.runs : 0;
+    heap.set(variant.name, { summary: summarizeHeap(`${dir}/${file}.heapprofile`, rootUrl), steps: heapRuns * n });
+  }
+
+  const names = variants.map((variant) => variant.name);
+  const [base, subject] = names as [string, string];
+  const byCategory = (
+    title: string,
+    data: Map<string, { summary: ProfileSummary; steps: number }>,
+    format: (value: number) => string,
+  ) => {
+    const categories = new Set<string>();
+    for (const { summary } of data.values()) for (const category of summary.byCategory.keys()) categories.add(category);
+    const perStep = (name: string, category: string) => {
+      const entry = data.get(name)!;
+      return (entry.summary.byCategory.get(category) ?? 0) / entry.steps;
+    };
+    console.log(`\n${title}\n`);
+    console.log(`| category | ${names.join(' | ')} | difference |`);
+    console.log(`|---|${names.map(() => '--:').join('|')}|--:|`);
+    const rows = [...categories].sort((a, b) => perStep(subject, b) - perStep(subject, a));
+    for (const category of rows) {
+      const values = names.map((name) => perStep(name, category));
+      console.log(`| ${category} | ${values.map(format).join(' | ')} | ${format(values[1]! - values[0]!)} |`);
+    }
+    const totals = names.map((name) => data.get(name)!.summary.total / data.get(name)!.steps);
+    console.log(`| total | ${totals.map(format).join(' | ')} | ${format(totals[1]! - totals[0]!)} |`);
+  };
+  const top = (
+    title: string,
+    data: Map<string, { summary: ProfileSummary; steps: number }>,
+    filter: (category: string) => boolean,
+    count: number,
+    format: (value: number) => string,
+  ) => {
+    const entry = data.get(subject)!;
+    console.log(`\n${title}\n`);
+    const list = [...entry.summary.byFunction.entries()]
+      .filter(([, value]) => filter(value.category))
+      .sort((a, b) => b[1].amount - a[1].amount)
+      .slice(0, count);
+    for (const [key, value] of list) console.log(`  ${format(value.amount / entry.steps).padStart(9)}  [${value.category}] ${key}`);
+  };
+  const us = (value: number) => `${fmtUs(value)} µs`;
+  const bytes = (value: number) => `${(value / 1024).toFixed(1)} KB`;
+  byCategory(`Self time per step by category (${base} vs ${subject}; whole process, module loading included):`, cpu, us);
+  top(`Top self time in ai-interventions (${subject}, per step):`, cpu, (category) => category === 'ai-interventions', 12, us);
+  top(`Top self time overall (${subject}, per step):`, cpu, () => true, 15, us);
+  byCategory(`Bytes allocated per step by category (sampling heap profiler, after the warmup; ${base} vs ${subject}):`, heap, bytes);
+  top(`Top allocation sites in ai-interventions (${subject}, per step):`, heap, (category) => category === 'ai-interventions', 12, bytes);
+  top(`Top allocation sites overall (${subject}, per step):`, heap, () => true, 15, bytes);
+  console.log(`\nProfiles: ${dir}/ (.cpuprofile: Chrome DevTools › Performance or speedscope; .heapprofile: DevTools › Memory)`);
+}
+
+// ---------------------------------------------------------------- the benchmark
+
+const scale = quick ? 0.25 : 1;
+/** Per process; every AI SDK scenario runs in two processes (two passes, the second in reverse order). */
+const aiBudget: Budget = {
+  warmupMs: 300 * scale,
+  warmupRuns: 5,
+  timeMs: 500 * scale,
+  minSamples: quick ? 10 : 20,
+  allocBatchMs: 100 * scale,
+  allocBatches: 2,
+};
+/** The peers run once: their ratios are far from any target. */
+const peerBudget: Budget = {
+  warmupMs: 400 * scale,
+  warmupRuns: quick ? 2 : 3,
+  timeMs: 800 * scale,
+  minSamples: quick ? 6 : 12,
+  allocBatchMs: 150 * scale,
+  allocBatches: quick ? 1 : 2,
+};
+const NS = [10, 50];
+const KS = [0, 1, 5, 20];
+const MODES: Mode[] = ['generate', 'stream'];
+
+function aiLabel(impl: Impl, mode: Mode, repeat: boolean): string {
+  const call = mode === 'generate' ? 'generateText' : 'streamText';
+  if (impl === 'raw') return `raw ${call}${repeat ? ' (repeat)' : ''}`;
+  return `interventions.${call}, ${impl === 'handlers' ? 'handlers' : 'hook sets'}`;
+}
+
+async function benchmark(): Promise<void> {
+  type Job = () => Promise<void>;
+  const durations = new Map<string, number>(); // seconds, by scenario key: pass 1 estimates pass 2
+  type RowInfo = Omit<MeasuredRow, 'measurement' | 'decisionsPerRun'>;
+  const jobs: Job[] = [];
+  const runs = new Map<string, { info: RowInfo; measurements: Measurement[]; decisions: number[] }>();
+  const firstChunks: FirstChunkRow[] = [];
+  const soaks: SoakRow[] = [];
+  let calibration = '';
+  let redirects: Readonly<Record<string, string>> = {};
+
+  jobs.push(async () => {
+    const report = await step('calibrate the allocation counter', () => runChild({ kind: 'calibrate' }));
+    if (report.result.kind === 'calibrate') {
+      const { expectedBytesPerObject, measuredBytesPerObject, gcs } = report.result;
+      calibration = `one million \`{ x, y, z }\` objects (${expectedBytesPerObject} bytes each) counted as ${measuredBytesPerObject.toFixed(2)} bytes each across ${gcs} GCs`;
+    }
+  });
+
+  const measureJob = (key: string, info: RowInfo, scenario: Scenario, pass: string): Job => async () => {
+    const label = `${info.label}${info.impl === 'raw' ? '' : ` K=${info.k}`} N=${info.n}${pass}`;
+    const t0 = performance.now();
+    const report = await step(label, () => runChild(scenario));
+    durations.set(key, (performance.now() - t0) / 1e3);
+    if (report.result.kind !== 'measurement') throw new Error(`unexpected result for ${label}`);
+    if (Object.keys(report.redirects).length > 0) redirects = report.redirects;
+    const entry = runs.get(key) ?? { info, measurements: [], decisions: [] };
+    entry.measurements.push(report.result.measurement);
+    entry.decisions.push(report.result.decisionsPerRun);
+    runs.set(key, entry);
+  };
+
+  // the AI SDK matrix: raw first and last in each group, library rows between
+  const aiPass = (pass: string): [string, Job][] => {
+    const list: [string, Job][] = [];
+    for (const n of NS) {
+      for (const mode of MODES) {
+        const ai = (impl: Impl, k: number, repeat = false) => {
+          const key = `ai ${impl} ${mode} ${k} ${n} ${repeat}`;
+          list.push([
+            key,
+            measureJob(
+              key,
+              { family: 'ai-sdk', impl, mode, k, n, label: aiLabel(impl, mode, repeat) },
+              { kind: 'ai-sdk', impl, mode, k, n, budget: aiBudget },
+              pass,
+            ),
+          ]);
+        };
+        ai('raw', 0);
+        for (const k of KS) ai('handlers', k);
+        for (const k of KS.filter((k) => k > 0)) ai('hooks', k);
+        ai('raw', 0, true);
+      }
+    }
+    return list;
+  };
+  const firstChunkPass = (pass: string): [string, Job][] =>
+    ([['raw', 0], ['handlers', 5], ['handlers-streaming', 5], ['hooks', 5]] as const).map(([impl, k]) => {
+      const key = `first-chunk ${impl}`;
+      return [key, async () => {
+        const label = `streamText first text chunk, ${impl}${impl === 'raw' ? '' : ` K=${k}`}${pass}`;
+        const t0 = performance.now();
+        const report = await step(label, () =>
+          runChild({ kind: 'first-chunk', impl, k, n: 10, samples: quick ? 15 : 40, warmupRuns: quick ? 10 : 20 }),
+        );
+        durations.set(key, (performance.now() - t0) / 1e3);
+        if (report.result.kind !== 'first-chunk') throw new Error(`unexpected result for ${label}`);
+        firstChunks.push({ impl, k, n: 10, results: report.result.results });
+      }];
+    });
+  const peerJobs: Job[] = [];
+  for (const n of NS) {
+    for (const k of KS) {
+      peerJobs.push(
+        measureJob(
+          `langchain ${k} ${n}`,
+          { family: 'langchain', impl: 'langchain', mode: 'generate', k, n, label: 'LangChain createAgent, middleware' },
+          { kind: 'langchain', k, n, budget: peerBudget },
+          '',
+        ),
+      );
+    }
+    for (const k of KS) {
+      peerJobs.push(
+        measureJob(
+          `strands ${k} ${n}`,
+          { family: 'strands', impl: 'strands', mode: 'generate', k, n, label: 'Strands Agent, InterventionHandlers' },
+          { kind: 'strands', k, n, budget: peerBudget },
+          '',
+        ),
+      );
+    }
+  }
+  const soakJobs: Job[] = ([['handlers', 'generate', 5], ['raw', 'stream', 0], ['handlers', 'stream', 5]] as const).map(
+    ([impl, mode, k]) => async () => {
+      const totalSteps = quick ? 2_000 : 10_000;
+      const label = `soak ${totalSteps} steps, ${impl} ${mode}${impl === 'raw' ? '' : ` K=${k}`}`;
+      const report = await step(label, () =>
+        runChild({ kind: 'soak', impl, mode, k, n: 50, totalSteps, intervalSteps: totalSteps / 10, warmupRuns: 20 }),
+      );
+      if (report.result.kind !== 'soak') throw new Error(`unexpected result for ${label}`);
+      soaks.push({ impl, mode, k, n: 50, points: report.result.points, elapsedMs: report.result.elapsedMs });
+    },
+  );
+
+  // Required: pass 1, the peers and the soaks. Then pass 2 in reverse order, each job only if the
+  // run can still end before the deadline (its pass-1 duration is the estimate).
+  jobs.push(...aiPass(' (pass 1)').map(([, job]) => job), ...firstChunkPass(' (pass 1)').map(([, job]) => job), ...peerJobs, ...soakJobs);
+  const optional = [...aiPass(' (pass 2)').reverse(), ...firstChunkPass(' (pass 2)').reverse()];
+
+  total = jobs.length + optional.length;
+  console.log(
+    `ai-interventions benchmark: ${total} processes, one scenario each${quick ? ' (BENCH_QUICK budgets)' : ''}; ` +
+      `the second pass stops at ${deadlineS} s\n`,
+  );
+  for (const job of jobs) await job();
+  let skipped = 0;
+  for (const [key, job] of optional) {
+    const elapsed = (performance.now() - started) / 1e3;
+    if (elapsed + 1.5 * (durations.get(key) ?? 3) > deadlineS) {
+      skipped++;
+      continue;
+    }
+    await job();
+  }
+  if (skipped > 0) console.log(`(deadline: ${skipped} second-pass processes skipped; their rows have one process)`);
+  const skippedNote = skipped === 0 ? '; this run: none skipped' : `; this run: ${skipped} skipped, their rows have one process`;
+  const elapsedS = (performance.now() - started) / 1e3;
+  const measured: MeasuredRow[] = [...runs.values()].map(({ info, measurements, decisions }) => ({
+    ...info,
+    measurement: merge(measurements),
+    // every process must have recorded the same number of decisions
+    decisionsPerRun: decisions.every((d) => d === decisions[0]) ? decisions[0]! : -1,
+  }));
+
+  // ---- tables
+  const baseFor = (row: MeasuredRow) => baselineOf(measured, row.mode, row.n);
+  const baseForPeer = (row: MeasuredRow) => baselineOf(measured, 'generate', row.n);
+  const sections: string[] = [];
+  const verdicts: { label: string; verdict: Verdict }[] = [];
+  for (const mode of MODES) {
+    const rows = measured.filter((row) => row.family === 'ai-sdk' && row.mode === mode);
+    // noise: how far apart the raw processes of a (call, N) landed, all running the same code
+    const noise = NS.map((n) => {
+      const medians = rows.filter((row) => row.impl === 'raw' && row.n === n).flatMap((row) => row.measurement.processP50Us);
+      const spread = medians.length < 2 ? Number.NaN : (Math.max(...medians) / Math.min(...medians) - 1) * 100;
+      return `${spread.toFixed(0)} % at N = ${n} (${medians.length} processes)`;
+    });
+    sections.push(
+      `### ${mode === 'generate' ? 'generateText' : 'streamText'}\n\n` +
+        `Noise: the medians of the raw processes (same code, same N) are up to ${noise.join(', ')} apart; ` +
+        'a time ratio closer to its target than that is not conclusive. Allocation is far steadier.\n\n' +
+        measuredTable(rows, baseFor),
+    );
+    for (const row of rows) {
+      const base = baseFor(row);
+      const verdict = base === undefined ? undefined : verdictOf(row, base);
+      if (verdict?.pass !== undefined) verdicts.push({ label: `${row.label}, K=${row.k}, N=${row.n}`, verdict });
+    }
+  }
+  const peers = measured.filter((row) => row.family !== 'ai-sdk');
+  sections.push(
+    `### Peers, same job in their own loops (× raw = against raw AI SDK generateText of the same N, this run)\n\n${measuredTable(peers, baseForPeer)}`,
+  );
+  const chunk = firstChunkTable(firstChunks);
+  verdicts.push(...chunk.verdicts);
+  sections.push(`### streamText: time to the first text chunk\n\n${chunk.table}`);
+  const soak = soakTable(soaks);
+  verdicts.push(...soak.verdicts);
+  sections.push(`### Soak: heap after GC\n\n${soak.table}`);
+
+  const failed = verdicts.filter(({ verdict }) => verdict.pass === false);
+  const summary = [
+    `Targets: ${verdicts.length - failed.length} of ${verdicts.length} pass.`,
+    ...failed.map(({ label, verdict }) => `- FAIL ${label} (target ${verdict.target})`),
+  ].join('\n');
+  const wrongWork = measured.filter((row) => row.impl === 'handlers' && row.decisionsPerRun !== row.k * (4 * row.n - 1));
+  const checks = wrongWork.length === 0
+    ? 'Every run was checked: N steps, N−1 `echo` executions, final text "done"; every handlers run recorded K × (4N − 1) decisions.'
+    : `WARNING: ${wrongWork.length} handler scenarios recorded an unexpected number of decisions.`;
+
+  const env = environment();
+  const tables = sections.join('\n\n');
+  console.log(`\n${env.join('\n')}\n- Duration: ${elapsedS.toFixed(0)} s\n\n${tables}\n\n${summary}\n${checks}`);
+  mkdirSync(`${benchDir}results`, { recursive: true });
+  writeFileSync(`${benchDir}results/latest.json`, JSON.stringify({ environment: env, reports }, null, 1));
+  if (quick) {
+    console.log('\nBENCH_QUICK: BENCHMARKS.md not written (raw results: bench/results/latest.json).');
+    return;
+  }
+  const markdown = `# Benchmarks
+
+Latest \`npm run bench\` (bench/run.ts). Re-run it to refresh this file; the numbers are from one
+machine and one run, so compare rows within the file, not against other machines.
+
+${env.join('\n')}
+- Duration of the whole run: ${elapsedS.toFixed(0)} s (${total - skipped} processes, one scenario each, one at a time)
+
+${summary}
+
+${checks}
+
+## What is measured
+
+A scripted N-step tool loop (N = 10 and N = 50): model calls 1…N−1 each call the one tool \`echo\`
+once, call N answers "done". The AI SDK scenarios use a \`MockLanguageModelV4\` from \`ai/test\`
+(\`doGenerate\` for generateText, \`doStream\` with every part available at once for streamText,
+whose \`fullStream\` is consumed to the end) and \`stopWhen: isStepCount(N)\`.
+
+- **raw**: \`generateText\` / \`streamText\` from \`ai\`, twice per (call, N): first and last in its
+  group. The baseline is the mean of the two rows. How far apart the raw processes land (the
+  "p50 per process" column, and the noise line above each table) is the resolution of every
+  time ratio: on a shared or virtualised machine it can be tens of percent.
+- **handlers**: \`interventions.generateText\` / \`streamText\` with K handlers defining all five
+  lifecycle methods, each returning \`InterventionActions.proceed()\`. K = 0 is
+  \`createInterventions()\` with nothing registered.
+- **hook sets**: K of each of \`preRequest\`, \`onResponse\`, \`preToolCall\`, \`onToolCallResult\`, each
+  returning \`undefined\` (so 4K hooks). The K targets are applied to these rows too.
+- **LangChain**: \`createAgent\` with K \`createMiddleware\` no-ops (\`beforeModel\` and \`afterModel\`
+  return nothing, \`wrapToolCall\` calls its handler), a minimal \`BaseChatModel\` subclass scripted
+  the same way, \`recursionLimit\` raised (each middleware hook is a graph node).
+- **Strands**: \`Agent\` with K \`InterventionHandler\`s (all five methods return \`proceed()\`), a
+  \`Model\` subclass streaming scripted events like the SDK's own test model, and
+  \`NullConversationManager\` (the whole history is kept, as in the AI SDK).
+
+**Processes**: every AI SDK scenario (and each first-chunk measurement) runs in two processes, in
+two passes over the whole matrix, the second in reverse order, so a slow stretch of the machine
+does not land on one row only; their samples are pooled. The peers run once. A second-pass process
+is only started if the run can still end in time (${deadlineS} s${skippedNote}).
+
+**Time** (wall clock): after a warmup (≥ ${aiBudget.warmupMs} ms and ≥ ${aiBudget.warmupRuns} runs for the AI SDK; ≥ ${peerBudget.warmupMs} ms and
+≥ ${peerBudget.warmupRuns} runs for the peers), mitata's \`measure\` takes one sample per complete run until it has
+≥ ${aiBudget.minSamples} samples and ${aiBudget.timeMs} ms of samples (peers ≥ ${peerBudget.minSamples} and ${peerBudget.timeMs} ms; runs over 150 ms need fewer) and
+drops the two fastest and two slowest. The table shows the median and p95 of the pooled samples
+divided by N (µs per step), and each process's own median; time ratios are ratios of the pooled
+medians. The benchmark processes run at nice −10 when the OS allows it.
+
+**Allocation**: bytes allocated on the V8 heap per step, counted exactly across garbage
+collections: after a forced full GC (\`--expose-gc\`), a \`v8.GCProfiler\` records the used heap size
+before and after every GC during a batch of runs, and allocated = (used after − used before) +
+Σ (used before each GC − used after it). ${aiBudget.allocBatches} batches of ≥ ${aiBudget.allocBatchMs} ms per process (peers ${peerBudget.allocBatches} of ≥ ${peerBudget.allocBatchMs} ms) after
+the timing phase; the median batch is shown. Off-heap memory (ArrayBuffer backing stores) is not
+counted. Check of the method, this run: ${calibration || 'not run'}.
+
+**Time to first text chunk**: from the \`streamText\` call until \`fullStream\` yields the first
+\`text-delta\`. Two shapes: the 10-step loop with every part available at once (the text comes in
+the last step, so this is CPU overhead), and one step in which the model streams ten words, the
+first at once and the others 2 ms apart (so this shows text held back until the step ends: the
+README says an \`afterModelCall\` handler or an \`onResponse\` hook holds a step's text until it
+decides). The "handlers without afterModelCall" row is the same 5 handlers minus that method.
+
+**Soak**: 10,000 steps as 200 runs of 50 steps (one process per row), after 20 warmup runs; the
+heap used after two forced GCs is read every 1,000 steps. Flat = the least-squares slope projected
+over the soak and the end-minus-start difference both under 256 KB (26 bytes retained per step
+would exceed it). Raw streamText itself grows a little, so interventions.streamText is judged by
+the growth it adds to raw streamText's, measured in the same run.
+
+The library is loaded from src/ through the package's \`ai-interventions-source\` export
+condition (\`bench/node_modules/ai-interventions\` is a symlink to the repository). Its bare imports
+are resolved from bench/ by a module hook (bench/lib/resolve-from-bench.ts), so each process has
+one copy of \`ai\`, the one the raw baseline uses: ${Object.entries(redirects).map(([from, to]) => `\`${from}\` → \`${to.replace(rootUrl, '')}\``).join(', ') || 'no redirects recorded'}.
+
+Targets: K = 0 ≤ 1.02× raw time and allocation; K = 5 ≤ 1.10× time and allocation ≤ raw + 2 KB
+per handler per step; K = 20 ≤ 1.30× time; streamText K = 5 first chunk ≤ 1.05× raw; soak heap
+flat. A handlers row also fails if a run did not record K × (4N − 1) decisions.
+
+## Results
+
+${tables}
+
+## Running it
+
+\`\`\`sh
+npm run bench                                              # this file
+BENCH_QUICK=1 node --experimental-strip-types bench/run.ts  # smaller budgets, prints only (needs bench/node_modules)
+node --experimental-strip-types bench/run.ts --profile      # CPU and allocation profiles: raw vs 5 handlers, N = 50
+\`\`\`
+
+\`BENCH_DEADLINE_S\` (default ${deadlineS}) is when the second pass stops starting processes. Every sample of
+the latest run is in bench/results/latest.json (not committed).
+`;
+  writeFileSync(`${root}BENCHMARKS.md`, markdown);
+  console.log(`\nWrote BENCHMARKS.md (${elapsedS.toFixed(0)} s); every sample: bench/results/latest.json.`);
+}
+
+try {
+  if (profiling) await profileMode();
+  else await benchmark();
+} catch (error) {
+  console.error(error);
+  process.exitCode = 1;
+}
