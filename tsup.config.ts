@@ -1,7 +1,11 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  entry: {
+    index: 'src/index.ts',
+    'testing/index': 'src/testing/index.ts',
+    'telemetry/index': 'src/builtins/telemetry.ts',
+  },
   format: ['esm'],
   dts: true,
   sourcemap: true,

@@ -137,9 +137,35 @@ export {
   type TypedAfterToolCallEvent,
 } from './builtins/for-tool.ts';
 
+export {
+  createRedactionHandler,
+  redactPii,
+  type PiiKind,
+  type RedactedToolValue,
+  type RedactionHandler,
+  type RedactPiiOptions,
+} from './builtins/redact-pii.ts';
+export {
+  redactSecrets,
+  SECRET_PATTERNS,
+  SENSITIVE_KEYS,
+  type RedactSecretsOptions,
+} from './builtins/redact-secrets.ts';
+export { humanApproval, type ApprovalMemory, type HumanApprovalOptions } from './builtins/human-approval.ts';
+export { llmSteering, type LlmSteeringOptions, type SteeringPoint } from './builtins/llm-steering.ts';
+export { rateLimit, type RateLimitKeyPart, type RateLimitOptions } from './builtins/rate-limit.ts';
+export { callBudget, type CallBudgetOptions } from './builtins/call-budget.ts';
+export { cache, type CacheHooks, type CacheOptions, type CacheStats } from './builtins/cache.ts';
+export { mergeHooks } from './hooks/merge-hooks.ts';
+
 // stores
 export type { Store } from './store/store.ts';
 export { createMemoryStore } from './store/create-memory-store.ts';
+export {
+  createRedisStore,
+  type RedisStoreClient,
+  type RedisStoreOptions,
+} from './store/create-redis-store.ts';
 
 // loop control (seeds 001–003)
 export { createMessageQueue, type MessageQueue } from './queue/create-message-queue.ts';

@@ -1,0 +1,262 @@
+import type { Context } from '@ai-sdk/provider-utils';
+import type { LanguageModelUsage, StepResult, ToolSet } from 'ai';
+import { InterventionActions } from '../actions/intervention-actions.ts';
+import { InvalidHandlerError } from '../errors/invalid-handler-error.ts';
+import type { BeforeModelCallEvent, BeforeToolCallEvent } from '../handlers/intervention-events.ts';
+import type {
+  BeforeModelCallAction,
+  BeforeToolCallAction,
+  HandlerMode,
+  InterventionHandlerLike,
+  OnError,
+} from '../handlers/intervention-handler.ts';
+import { createMemoryStore } from '../store/create-memory-store.ts';
+import type { Store } from '../store/store.ts';
+
+/**
+ * Options of {@link callBudget}. Set at least one of `maxToolCalls`,
+ * `maxTokens`, `maxCost` (with `cost`).
+ *
+ * @example
+ * ```ts
+ * const options: CallBudgetOptions = { per: 'run', maxToolCalls: 25, maxTokens: 200_000, exit: 'guide' };
+ * interventions.use(callBudget(options));
+ * ```
+ */
+export interface CallBudgetOptions {
+  /** The handler's name (unique in a `createInterventions`), also the budgets' key prefix. Default `'call-budget'`. */
+  readonly name?: string;
+  /** Tool calls allowed; the next ones are not run (see `exit`). */
+  readonly maxToolCalls?: number;
+  /**
+   * Tokens allowed (each step's `usage.totalTokens`, or input + output);
+   * once used up, no further model call is made (see `exit`).
+   */
+  readonly maxTokens?: number;
+  /** Cost allowed, in the unit `cost` returns; once used up, no further model call is made. */
+  readonly maxCost?: number;
+  /**
+   * The cost of one step from its usage (and the step, e.g. for
+   * `step.model.modelId`). Required with `maxCost`.
+   */
+  readonly cost?: (usage: LanguageModelUsage, step: StepResult<ToolSet>) => number;
+  /**
+   * Whose budget: `'run'` (each `generateText` / `streamText` call) or
+   * `'user'` (the run's user, shared by all their runs, on every server
+   * instance sharing the `store`).
+   */
+  readonly per: 'run' | 'user';
+  /**
+   * The user of a run, for `per: 'user'`. Default: `runtimeContext.userId`.
+   * A run without a user fails the check (see `onError`).
+   */
+  readonly user?: (runtimeContext: Context) => string | undefined;
+  /**
+   * Renews the budgets in fixed windows of this length (e.g. a day),
+   * aligned on multiples of `windowMs` since the epoch. Default: never
+   * (a `'run'` budget's entries expire after a day).
+   */
+  readonly windowMs?: number;
+  /**
+   * Where usage is counted. Default: a memory store of this handler (one
+   * process). Pass `createRedisStore(...)` for `per: 'user'` across servers.
+   */
+  readonly store?: Store;
+  /**
+   * What happens past a budget. Tool calls: `'deny'` (default, the model
+   * reads why), `'guide'` (the model reads it as feedback), `'confirm'` (a
+   * human may allow the call). Model calls (tokens, cost): `'deny'` ends the
+   * run with the reason as its text; `'guide'` gives the model one more call
+   * to wrap up (told why), then ends the run like `'deny'` (a run that starts
+   * with its budget used up ends at once); `'confirm'` is
+   * not possible before a model call and is a `'deny'` there.
+   */
+  readonly exit?: 'deny' | 'guide' | 'confirm';
+  /**
+   * When the store fails (Redis down) or there is no user:
+   * `'deny'` (default, fail closed), `'proceed'` (fail open) or `'throw'`.
+   */
+  readonly onError?: OnError;
+  /** A check (store round trip) taking longer is treated as a failure (see `onError`). */
+  readonly timeoutMs?: number;
+  /** `'shadow'` counts and records without blocking anything. Default `'enforce'`. */
+  readonly mode?: HandlerMode;
+}
+
+const RUN_TTL_MS = 86_400_000;
+const REMEMBERED_RUNS = 10_000;
+
+/**
+ * Budgets for a run or a user: tool calls (counted in `beforeToolCall`),
+ * tokens and cost (read from each completed step's `usage` in
+ * `beforeModelCall`, each step counted once). Past a budget the next tool
+ * calls are not run, and no further model call is made: the run ends with
+ * the reason, or the model is first told to wrap up (`exit: 'guide'`).
+ *
+ * Usage is known only once a model call is done: a budget can be overshot
+ * by the calls already made (or in flight, for a user's concurrent runs)
+ * when it runs out. A step's usage is counted before the next model call, so
+ * the last step of a run (which has no next call) does not count towards a
+ * `per: 'user'` budget. A call resumed after a human's approval is counted again;
+ * with `exit: 'confirm'`, the approval is what lets an over-budget call run.
+ *
+ * @example
+ * ```ts
+ * const interventions = createInterventions({
+ *   handlers: [
+ *     callBudget({ per: 'run', maxToolCalls: 20, maxTokens: 100_000, exit: 'guide' }),
+ *     callBudget({
+ *       name: 'daily-spend', per: 'user', windowMs: 86_400_000, store: createRedisStore({ client: redis }),
+ *       maxCost: 5, cost: (usage) => ((usage.inputTokens ?? 0) * 0.25 + (usage.outputTokens ?? 0) * 2) / 1e6,
+ *     }),
+ *   ],
+ * });
+ * ```
+ */
+export function callBudget(options: CallBudgetOptions): InterventionHandlerLike {
+  const {
+    name = 'call-budget',
+    maxToolCalls,
+    maxTokens,
+    maxCost,
+    cost,
+    per,
+    user = defaultUser,
+    windowMs,
+    store = createMemoryStore(),
+    exit = 'deny',
+    onError = 'deny',
+    timeoutMs,
+    mode,
+  } = options;
+  const invalid = (message: string) => new InvalidHandlerError({ handlerName: name, message: `callBudget "${name}": ${message}` });
+  if (maxToolCalls === undefined && maxTokens === undefined && maxCost === undefined) {
+    throw invalid('set at least one of maxToolCalls, maxTokens, maxCost');
+  }
+  for (const [option, value] of [['maxToolCalls', maxToolCalls], ['maxTokens', maxTokens], ['maxCost', maxCost]] as const) {
+    if (value !== undefined && !(value >= 0)) throw invalid(`${option} must be a number >= 0, got ${String(value)}`);
+  }
+  if (maxCost !== undefined && cost === undefined) throw invalid('maxCost needs cost: (usage) => number');
+  if (windowMs !== undefined && !(Number.isFinite(windowMs) && windowMs > 0)) {
+    throw invalid(`windowMs must be a positive number, got ${String(windowMs)}`);
+  }
+  if (per !== 'run' && per !== 'user') throw invalid(`per must be 'run' or 'user', got ${JSON.stringify(per)}`);
+
+  const ttlMs = windowMs ?? (per === 'run' ? RUN_TTL_MS : undefined);
+  const counted = new WeakSet<object>();
+  const wrappedUp = new Set<string>();
+
+  /** The budgets' key for this event, and how to describe its owner and window. */
+  const scopeOf = (event: BeforeToolCallEvent | BeforeModelCallEvent) => {
+    const now = Date.now();
+    const window = windowMs === undefined ? undefined : Math.floor(now / windowMs);
+    let owner: string;
+    if (per === 'run') {
+      if (event.runId === undefined) throw new Error(`callBudget "${name}" counts per run, but this call is not part of a run`);
+      owner = `run=${encodeURIComponent(event.runId)}`;
+    } else {
+      const id = user(event.runtimeContext);
+      if (id === undefined || id === '') {
+        throw new Error(`callBudget "${name}" counts per user, but the run has no user (set runtimeContext.userId, or pass \`user\`)`);
+      }
+      owner = `user=${encodeURIComponent(id)}`;
+    }
+    const resets =
+      window === undefined || windowMs === undefined
+        ? ''
+        : ` It resets in ${durationOf((window + 1) * windowMs - now)} (at ${new Date((window + 1) * windowMs).toISOString()}).`;
+    return {
+      key: (budget: string) => `${name}:${owner}${window === undefined ? '' : `:${window}`}:${budget}`,
+      /** `this run has used … of its`, `this user has used … of their`. */
+      used: (amount: string) => (per === 'run' ? `this run has used ${amount} of its` : `this user has used ${amount} of their`),
+      resets,
+    };
+  };
+
+  const beforeToolCall = async (event: BeforeToolCallEvent): Promise<BeforeToolCallAction> => {
+    if (maxToolCalls === undefined) return InterventionActions.proceed();
+    const scope = scopeOf(event);
+    const { taken } = await store.take(scope.key('tool-calls'), { amount: 1, limit: maxToolCalls, ttlMs });
+    if (taken) return InterventionActions.proceed();
+    const reason = `Tool-call budget exhausted: ${scope.used('all')} ${maxToolCalls} tool calls.${scope.resets}`;
+    switch (exit) {
+      case 'guide':
+        return InterventionActions.guide(`${reason} Do not call tools any more; answer with what you have.`);
+      case 'confirm':
+        return InterventionActions.confirm(`${reason} Allow this call to "${event.toolCall.toolName}" anyway?`);
+      default:
+        return InterventionActions.deny(reason);
+    }
+  };
+
+  const beforeModelCall = async (event: BeforeModelCallEvent): Promise<BeforeModelCallAction> => {
+    const scope = scopeOf(event);
+    const fresh = event.steps.filter((step) => !counted.has(step));
+    const used = async (budget: string, amountOf: (step: StepResult<ToolSet>) => number) => {
+      const amount = fresh.reduce((sum, step) => sum + amountOf(step), 0);
+      if (amount > 0) {
+        return (await store.take(scope.key(budget), { amount, limit: Number.POSITIVE_INFINITY, ttlMs })).value;
+      }
+      return Number((await store.get(scope.key(budget))) ?? 0);
+    };
+    const [tokens, spent] = await Promise.all([
+      maxTokens === undefined ? undefined : used('tokens', (step) => tokensOf(step.usage)),
+      maxCost === undefined || cost === undefined ? undefined : used('cost', (step) => cost(step.usage, step)),
+    ]);
+    // counted once stored: a failed store leaves them to be counted next time
+    for (const step of fresh) counted.add(step);
+
+    let reason: string;
+    if (maxTokens !== undefined && tokens !== undefined && tokens >= maxTokens) {
+      reason = `Token budget exhausted: ${scope.used(formatNumber(tokens))} ${formatNumber(maxTokens)} tokens.${scope.resets}`;
+    } else if (maxCost !== undefined && spent !== undefined && spent >= maxCost) {
+      reason = `Cost budget exhausted: ${scope.used(formatNumber(spent))} ${formatNumber(maxCost)} cost budget.${scope.resets}`;
+    } else {
+      return InterventionActions.proceed();
+    }
+    const runId = event.runId ?? '';
+    // a wrap-up needs something to wrap up: not before the run's first model call
+    if (exit === 'guide' && event.stepNumber > 0 && !wrappedUp.has(runId)) {
+      wrappedUp.add(runId);
+      if (wrappedUp.size > REMEMBERED_RUNS) wrappedUp.delete(wrappedUp.values().next().value ?? runId);
+      return InterventionActions.guide(`${reason} This is your last model call: answer now with what you have, without calling tools.`);
+    }
+    return InterventionActions.deny(`${reason} No further model calls are made.`);
+  };
+
+  return {
+    name,
+    onError,
+    timeoutMs,
+    ...(mode === undefined ? {} : { mode }),
+    ...(maxToolCalls === undefined ? {} : { beforeToolCall }),
+    ...(maxTokens === undefined && maxCost === undefined ? {} : { beforeModelCall }),
+  };
+}
+
+function defaultUser(runtimeContext: Context): string | undefined {
+  const { userId } = runtimeContext;
+  return typeof userId === 'string' || typeof userId === 'number' ? String(userId) : undefined;
+}
+
+function tokensOf(usage: LanguageModelUsage): number {
+  return usage.totalTokens ?? (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0);
+}
+
+function formatNumber(value: number): string {
+  return Number.isInteger(value) ? String(value) : String(Number(value.toPrecision(6)));
+}
+
+/** A remaining time, rounded up: `1 second`, `42 seconds`, `3 minutes`, `5 hours`, `3 days`. */
+function durationOf(ms: number): string {
+  const seconds = Math.max(1, Math.ceil(ms / 1_000));
+  const [count, unit] =
+    seconds < 120
+      ? [seconds, 'second']
+      : seconds < 7_200
+        ? [Math.ceil(seconds / 60), 'minute']
+        : seconds < 172_800
+          ? [Math.ceil(seconds / 3_600), 'hour']
+          : [Math.ceil(seconds / 86_400), 'day'];
+  return `${count} ${unit}${count === 1 ? '' : 's'}`;
+}

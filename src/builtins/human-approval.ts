@@ -1,0 +1,331 @@
+import type { ModelMessage } from 'ai';
+import { InterventionActions } from '../actions/intervention-actions.ts';
+import type {
+  BeforeToolCallEvent,
+  RunEventContext,
+  ToolCallInfo,
+} from '../handlers/intervention-events.ts';
+import type {
+  BeforeToolCallAction,
+  InterventionHandlerLike,
+} from '../handlers/intervention-handler.ts';
+import { createMemoryStore } from '../store/create-memory-store.ts';
+import type { Store } from '../store/store.ts';
+
+/**
+ * What the human's `reason` says to remember when they answer an approval
+ * request: approving with `'once'` (or no reason) allows this call only,
+ * `'session'` every matching call of the conversation (`runtimeContext.sessionId`),
+ * `'always'` every matching call for the scope (`runtimeContext.userId`);
+ * refusing with `'never'` denies every matching call for the scope from then
+ * on, without asking.
+ *
+ * @example
+ * ```tsx
+ * // in the useChat UI, on a tool part in the 'approval-requested' state
+ * <button onClick={() => addToolApprovalResponse({ id: part.approval.id, approved: true, reason: 'always' satisfies ApprovalMemory })}>
+ *   Always allow
+ * </button>
+ * ```
+ */
+export type ApprovalMemory = 'once' | 'session' | 'always' | 'never';
+
+/**
+ * Options of {@link humanApproval}.
+ *
+ * @example
+ * ```ts
+ * const options: HumanApprovalOptions = {
+ *   tools: ['delete_*', 'send_email'],
+ *   prompt: ({ toolCall }) => `Allow ${toolCall.toolName}?`,
+ *   remember: { store: redisStore, scope: ({ runtimeContext }) => String(runtimeContext.tenantId) },
+ *   timeoutMs: 15 * 60_000,
+ * };
+ * const approval = humanApproval(options);
+ * ```
+ */
+export interface HumanApprovalOptions {
+  /** The handler's name (and the prefix of its keys in the store). Default `'human-approval'`. */
+  readonly name?: string;
+  /**
+   * Which tool calls need a human: a glob on the tool name (`*` any
+   * characters, `?` one), a list of globs, or a predicate.
+   */
+  readonly tools: string | readonly string[] | ((event: BeforeToolCallEvent) => boolean);
+  /** The question shown to the human. Default: `Allow "<tool>" with <arguments as JSON>?`. */
+  readonly prompt?: (event: BeforeToolCallEvent) => string;
+  /** Where and for whom decisions are remembered. */
+  readonly remember?: {
+    /**
+     * Holds remembered decisions and the pending requests (their request
+     * time). Default: in this process's memory; share one (Redis, a
+     * database) across server instances.
+     */
+    readonly store?: Store;
+    /** Whose decisions these are. Default `runtimeContext.userId`, or `'anyone'`. */
+    readonly scope?: (context: RunEventContext) => string;
+    /** The conversation a `'session'` answer covers. Default `runtimeContext.sessionId`. */
+    readonly session?: (context: RunEventContext) => string | undefined;
+    /**
+     * What a remembered decision covers. Default: the tool name (any
+     * arguments). Return e.g. `` `${toolName}:${input.path}` `` to remember per file.
+     */
+    readonly key?: (toolCall: ToolCallInfo) => string;
+    /** The answers that are remembered. Default `['session', 'always', 'never']`; `[]` asks every time. */
+    readonly accept?: readonly Exclude<ApprovalMemory, 'once'>[];
+    /** How long a `'session'` answer lasts. Default 24 hours. */
+    readonly sessionTtlMs?: number;
+  };
+  /**
+   * Fail closed: an approval answered more than this many ms after it was
+   * requested is refused (the model reads that it expired). Default: no limit.
+   */
+  readonly timeoutMs?: number;
+}
+
+/** A request this handler made, kept in the store until it is answered. */
+interface PendingRequest {
+  readonly requestedAt: number;
+  readonly key: string;
+  readonly session: string | undefined;
+}
+
+const DAY_MS = 24 * 60 * 60_000;
+/** How long an unanswered request is kept when there is no `timeoutMs`. */
+const PENDING_TTL_MS = 7 * DAY_MS;
+
+/**
+ * Asks a human before matching tool calls run (`confirm`, i.e. AI SDK 7's
+ * `tool-approval-request`), and remembers their answer when they say so.
+ *
+ * **How the UI answers.** The reason sent with the approval response says
+ * what to remember (see {@link ApprovalMemory}): with `useChat`,
+ * `addToolApprovalResponse({ id: part.approval.id, approved: true, reason: 'always' })`
+ * (or `'session'`, `'once'`), or `approved: false, reason: 'never'`; on the
+ * server, a `{ type: 'tool-approval-response', approvalId, approved, reason }`
+ * part in the last tool message. A later matching call is then allowed (or
+ * denied) without asking: `'always'` / `'never'` for the scope (the user) and
+ * tool, `'session'` for the conversation (`runtimeContext.sessionId`; with
+ * no session id it counts as `'once'`).
+ *
+ * **Remembered only what was asked.** When it asks, the handler stores the
+ * request (its time, what it covers) in the store under the scope and the
+ * tool call id; an answer is remembered only when it matches such a request
+ * of the same scope, so a response the client made up, or one for another
+ * user's call, never grants anything lasting.
+ *
+ * **Timeout.** With `timeoutMs`, an approval that arrives later than that
+ * after the request, or that matches no stored request (expired, already
+ * used, another scope), is refused: the call does not run and the model
+ * reads that the approval expired. Refusals are always honoured. The
+ * request time lives in the store because the approval response carries
+ * only the approval id, which the handler cannot know when it asks; the
+ * tool call id, which it can, identifies the call in both places.
+ *
+ * Use `approvalSecret` in `createInterventions` so approvals are signed and
+ * bound to the exact call and arguments.
+ *
+ * @example
+ * ```ts
+ * const approval = humanApproval({ tools: ['delete_*', 'deploy'], timeoutMs: 15 * 60_000 });
+ * const interventions = createInterventions({ handlers: [approval], approvalSecret: process.env.APPROVAL_SECRET });
+ *
+ * // a route handler: the runtime context is trusted, server-side
+ * const result = interventions.streamText({
+ *   model, tools, messages,
+ *   runtimeContext: { userId: session.user.id, sessionId: chatId },
+ * });
+ * // the UI: addToolApprovalResponse({ id: part.approval.id, approved: true, reason: 'session' })
+ * ```
+ */
+export function humanApproval({
+  name = 'human-approval',
+  tools,
+  prompt = defaultPrompt,
+  remember = {},
+  timeoutMs,
+}: HumanApprovalOptions): InterventionHandlerLike {
+  if (timeoutMs !== undefined && !(timeoutMs > 0)) {
+    throw new TypeError(`humanApproval "${name}": timeoutMs must be a positive number, received ${String(timeoutMs)}.`);
+  }
+  const {
+    store = createMemoryStore(),
+    scope: scopeOf = defaultScope,
+    session: sessionOf = defaultSession,
+    key: keyOf = (toolCall: ToolCallInfo) => toolCall.toolName,
+    accept = ['session', 'always', 'never'],
+    sessionTtlMs = DAY_MS,
+  } = remember;
+  const matches = toolMatcher(tools);
+  const accepted = new Set(accept);
+  const storeKey = (...parts: string[]) => [name, ...parts].map(encodeURIComponent).join(':');
+  const keys = {
+    pending: (scope: string, toolCallId: string) => storeKey('pending', scope, toolCallId),
+    always: (scope: string, key: string) => storeKey('always', scope, key),
+    never: (scope: string, key: string) => storeKey('never', scope, key),
+    session: (scope: string, session: string, key: string) => storeKey('session', scope, session, key),
+  };
+
+  /** Takes (reads and removes) the request this handler stored for a call. */
+  const takePending = async (scope: string, toolCallId: string): Promise<PendingRequest | undefined> => {
+    const key = keys.pending(scope, toolCallId);
+    const stored = await store.get(key);
+    if (stored === undefined) return undefined;
+    await store.delete(key);
+    return parsePending(stored);
+  };
+
+  /** Whether a remembered answer allows (or denies) the call; `undefined`: none. */
+  const remembered = async (scope: string, key: string, session: string | undefined) => {
+    if ((await store.get(keys.never(scope, key))) !== undefined) return 'never' as const;
+    if ((await store.get(keys.always(scope, key))) !== undefined) return 'always' as const;
+    if (session !== undefined && (await store.get(keys.session(scope, session, key))) !== undefined) {
+      return 'session' as const;
+    }
+    return undefined;
+  };
+
+  const neverAllowed = (toolCall: ToolCallInfo) =>
+    InterventionActions.deny(`The user chose never to allow "${toolCall.toolName}" calls.`);
+
+  /** A call a human approved, evaluated again on resume. */
+  const resumed = async (event: BeforeToolCallEvent, scope: string): Promise<BeforeToolCallAction> => {
+    const pending = await takePending(scope, event.toolCall.toolCallId);
+    const now = Date.now();
+    if (pending === undefined) {
+      // not asked by this handler (another handler's confirm, or a remembered answer)
+      const memory = await remembered(scope, keyOf(event.toolCall), sessionOf(event));
+      if (memory === 'never') return neverAllowed(event.toolCall);
+      if (memory !== undefined || timeoutMs === undefined) return InterventionActions.proceed();
+      return expired(event.toolCall, timeoutMs);
+    }
+    if (timeoutMs !== undefined && now - pending.requestedAt > timeoutMs) return expired(event.toolCall, timeoutMs);
+    const answer = memoryOf(event.approval?.reason);
+    if (answer === 'always' && accepted.has('always')) {
+      await store.set(keys.always(scope, pending.key), 'approved');
+    } else if (answer === 'session' && accepted.has('session') && pending.session !== undefined) {
+      await store.set(keys.session(scope, pending.session, pending.key), 'approved', { ttlMs: sessionTtlMs });
+    }
+    return InterventionActions.proceed();
+  };
+
+  return {
+    name,
+    /** Reads the refusals of the input (the handlers never see a refused call again). */
+    async beforeInvocation(event) {
+      for (const { toolCallId, reason } of refusals(event.messages)) {
+        const scope = scopeOf(event);
+        const pending = await takePending(scope, toolCallId);
+        if (pending !== undefined && memoryOf(reason) === 'never' && accepted.has('never')) {
+          await store.set(keys.never(scope, pending.key), 'denied');
+        }
+      }
+      return InterventionActions.proceed();
+    },
+    async beforeToolCall(event) {
+      if (!matches(event)) return InterventionActions.proceed();
+      const scope = scopeOf(event);
+      if (event.approved) return resumed(event, scope);
+
+      const key = keyOf(event.toolCall);
+      const session = sessionOf(event);
+      const memory = await remembered(scope, key, session);
+      if (memory === 'never') return neverAllowed(event.toolCall);
+      if (memory !== undefined) return InterventionActions.proceed();
+
+      const request: PendingRequest = { requestedAt: Date.now(), key, session };
+      await store.set(keys.pending(scope, event.toolCall.toolCallId), JSON.stringify(request), {
+        ttlMs: timeoutMs ?? PENDING_TTL_MS,
+      });
+      return InterventionActions.confirm(prompt(event));
+    },
+  };
+}
+
+function expired(toolCall: ToolCallInfo, timeoutMs: number) {
+  return InterventionActions.deny(
+    `The approval for "${toolCall.toolName}" expired (approvals must be given within ${formatDuration(timeoutMs)}); ` +
+      'ask the user again if the call is still needed.',
+  );
+}
+
+function defaultPrompt({ toolCall }: BeforeToolCallEvent): string {
+  let input: string;
+  try {
+    input = JSON.stringify(toolCall.input) ?? 'no arguments';
+  } catch {
+    input = 'its arguments';
+  }
+  if (input.length > 500) input = `${input.slice(0, 500)}…`;
+  return `Allow "${toolCall.toolName}" with ${input}?`;
+}
+
+function defaultScope({ runtimeContext }: RunEventContext): string {
+  const userId = runtimeContext.userId;
+  return typeof userId === 'string' || typeof userId === 'number' ? String(userId) : 'anyone';
+}
+
+function defaultSession({ runtimeContext }: RunEventContext): string | undefined {
+  const sessionId = runtimeContext.sessionId;
+  return typeof sessionId === 'string' || typeof sessionId === 'number' ? String(sessionId) : undefined;
+}
+
+/** The remembered answer a response's reason asks for (`'once'` for anything else). */
+function memoryOf(reason: string | undefined): ApprovalMemory {
+  const normalized = reason?.trim().toLowerCase();
+  return normalized === 'session' || normalized === 'always' || normalized === 'never' ? normalized : 'once';
+}
+
+function parsePending(stored: string): PendingRequest | undefined {
+  try {
+    const value: unknown = JSON.parse(stored);
+    if (value === null || typeof value !== 'object') return undefined;
+    const { requestedAt, key, session } = value as Record<string, unknown>;
+    if (typeof requestedAt !== 'number' || typeof key !== 'string') return undefined;
+    return { requestedAt, key, session: typeof session === 'string' ? session : undefined };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The calls refused in the last (tool) message, with the reason given. */
+function refusals(messages: readonly ModelMessage[]): Array<{ toolCallId: string; reason: string | undefined }> {
+  const last = messages.at(-1);
+  if (last?.role !== 'tool') return [];
+  const refused = new Map<string, string | undefined>();
+  for (const part of last.content) {
+    if (part.type === 'tool-approval-response' && !part.approved) refused.set(part.approvalId, part.reason);
+  }
+  if (refused.size === 0) return [];
+  const found: Array<{ toolCallId: string; reason: string | undefined }> = [];
+  for (const message of messages) {
+    if (message.role !== 'assistant' || typeof message.content === 'string') continue;
+    for (const part of message.content) {
+      if (part.type === 'tool-approval-request' && refused.has(part.approvalId)) {
+        found.push({ toolCallId: part.toolCallId, reason: refused.get(part.approvalId) });
+      }
+    }
+  }
+  return found;
+}
+
+function toolMatcher(tools: HumanApprovalOptions['tools']): (event: BeforeToolCallEvent) => boolean {
+  if (typeof tools === 'function') return tools;
+  const globs = (typeof tools === 'string' ? [tools] : tools).map(
+    (glob) => new RegExp(`^${glob.split('').map(globChar).join('')}$`, 's'),
+  );
+  return ({ toolCall }) => globs.some((glob) => glob.test(toolCall.toolName));
+}
+
+function globChar(char: string): string {
+  if (char === '*') return '.*';
+  if (char === '?') return '.';
+  return char.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
+function formatDuration(ms: number): string {
+  if (ms % 3_600_000 === 0) return `${ms / 3_600_000} hour${ms === 3_600_000 ? '' : 's'}`;
+  if (ms % 60_000 === 0) return `${ms / 60_000} minute${ms === 60_000 ? '' : 's'}`;
+  if (ms % 1_000 === 0) return `${ms / 1_000} second${ms === 1_000 ? '' : 's'}`;
+  return `${ms} ms`;
+}

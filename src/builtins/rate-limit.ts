@@ -1,0 +1,261 @@
+import type { Context } from '@ai-sdk/provider-utils';
+import { InterventionActions } from '../actions/intervention-actions.ts';
+import { InvalidHandlerError } from '../errors/invalid-handler-error.ts';
+import type { BeforeToolCallEvent } from '../handlers/intervention-events.ts';
+import type {
+  Awaitable,
+  BeforeToolCallAction,
+  HandlerMode,
+  InterventionHandlerLike,
+  OnError,
+} from '../handlers/intervention-handler.ts';
+import { createMemoryStore } from '../store/create-memory-store.ts';
+import type { Store } from '../store/store.ts';
+
+/**
+ * What a {@link rateLimit} counts separately: `'run'` (each `generateText` /
+ * `streamText` call, by `event.runId`), `'user'` (the run's user, from its
+ * `runtimeContext`), `'tool'` (the tool's name), `'arguments'` (a SHA-256 of
+ * the call's arguments as JSON with sorted keys).
+ *
+ * @example
+ * ```ts
+ * const per: RateLimitKeyPart[] = ['user', 'tool']; // each user, each tool: its own counter
+ * interventions.use(rateLimit({ limit: 10, windowMs: 60_000, per }));
+ * ```
+ */
+export type RateLimitKeyPart = 'run' | 'user' | 'tool' | 'arguments';
+
+/**
+ * Options of {@link rateLimit}.
+ *
+ * @example
+ * ```ts
+ * const options: RateLimitOptions = { name: 'email-rate', limit: 5, windowMs: 3_600_000, per: 'user', tools: ['send_email'] };
+ * interventions.use(rateLimit(options));
+ * ```
+ */
+export interface RateLimitOptions {
+  /** The handler's name (unique in a `createInterventions`), also the counters' key prefix. Default `'rate-limit'`. */
+  readonly name?: string;
+  /** How many calls each counter allows per window (0 blocks every call). */
+  readonly limit: number;
+  /**
+   * The window's length. Windows are fixed: aligned on multiples of
+   * `windowMs` since the epoch (so every server agrees on them), each with
+   * its own counter.
+   */
+  readonly windowMs: number;
+  /**
+   * What is counted separately: one {@link RateLimitKeyPart}, several (each
+   * combination has its own counter), `[]` (one counter for every call), or a
+   * function returning the key (e.g. a tenant id).
+   */
+  readonly per:
+    | RateLimitKeyPart
+    | readonly RateLimitKeyPart[]
+    | ((event: BeforeToolCallEvent) => Awaitable<string>);
+  /**
+   * The user of a run, for `per: 'user'`. Default: `runtimeContext.userId`.
+   * A call without a user fails the check (see `onError`).
+   */
+  readonly user?: (runtimeContext: Context) => string | undefined;
+  /** Only calls to these tools are counted and limited. Default: every tool. */
+  readonly tools?: readonly string[];
+  /**
+   * Where the counters live. Default: a memory store of this handler (one
+   * process). Pass `createRedisStore(...)` to share the limit between
+   * server instances.
+   */
+  readonly store?: Store;
+  /**
+   * A call over the limit is not run and: `'deny'` (default) the model reads
+   * why, `'guide'` the model reads it as feedback to revise, `'confirm'` a
+   * human may allow it anyway.
+   */
+  readonly exit?: 'deny' | 'guide' | 'confirm';
+  /**
+   * When the store fails (Redis down) or the key cannot be made (no user):
+   * `'deny'` (default, fail closed), `'proceed'` (fail open) or `'throw'`.
+   */
+  readonly onError?: OnError;
+  /** A check (store round trip) taking longer is treated as a failure (see `onError`). */
+  readonly timeoutMs?: number;
+  /** `'shadow'` counts and records without blocking anything. Default `'enforce'`. */
+  readonly mode?: HandlerMode;
+}
+
+/**
+ * A `beforeToolCall` handler limiting tool calls in fixed windows: at most
+ * `limit` calls per `windowMs` for each key `per` makes (run, user, tool,
+ * arguments, or your own). A call over the limit is not counted and is denied
+ * (or guided, or sent to a human) with a reason that says how many calls in
+ * what window, and when the window resets. The counters live in the `store`:
+ * with `createRedisStore` every server instance shares them, atomically.
+ *
+ * A call is counted when this handler lets it through, even if a later
+ * handler then blocks it. A call resumed after a human's approval is checked
+ * (and counted) again, as every handler runs again on resume; with
+ * `exit: 'confirm'`, the approval is what lets an over-limit call run.
+ *
+ * @example
+ * ```ts
+ * const interventions = createInterventions({
+ *   handlers: [
+ *     // each user: 20 tool calls a minute, and 3 emails an hour
+ *     rateLimit({ limit: 20, windowMs: 60_000, per: 'user' }),
+ *     rateLimit({ name: 'email-rate', limit: 3, windowMs: 3_600_000, per: 'user', tools: ['send_email'], exit: 'guide' }),
+ *   ],
+ * });
+ * await interventions.generateText({ model, tools, prompt, runtimeContext: { userId: session.userId } });
+ * ```
+ */
+export function rateLimit(options: RateLimitOptions): InterventionHandlerLike {
+  const {
+    name = 'rate-limit',
+    limit,
+    windowMs,
+    per,
+    user = defaultUser,
+    tools,
+    store = createMemoryStore(),
+    exit = 'deny',
+    onError = 'deny',
+    timeoutMs,
+    mode,
+  } = options;
+  if (!(Number.isInteger(limit) && limit >= 0)) {
+    throw new InvalidHandlerError({ handlerName: name, message: `rateLimit "${name}": limit must be a whole number >= 0, got ${String(limit)}` });
+  }
+  if (!(Number.isFinite(windowMs) && windowMs > 0)) {
+    throw new InvalidHandlerError({ handlerName: name, message: `rateLimit "${name}": windowMs must be a positive number, got ${String(windowMs)}` });
+  }
+  const parts: readonly RateLimitKeyPart[] | undefined =
+    typeof per === 'function' ? undefined : typeof per === 'string' ? [per] : per;
+
+  return {
+    name,
+    onError,
+    timeoutMs,
+    ...(mode === undefined ? {} : { mode }),
+    beforeToolCall: async (event): Promise<BeforeToolCallAction> => {
+      const { toolName } = event.toolCall;
+      if (tools !== undefined && !tools.includes(toolName)) return InterventionActions.proceed();
+
+      const now = Date.now();
+      const window = Math.floor(now / windowMs);
+      const key =
+        parts === undefined
+          ? `custom=${encodeURIComponent(await (per as (event: BeforeToolCallEvent) => Awaitable<string>)(event))}`
+          : (await Promise.all(parts.map((part) => keyPart(part, event, user, name)))).join(':');
+      const { taken } = await store.take(`${name}:${window}:${key}`, { amount: 1, limit, ttlMs: windowMs });
+      if (taken) return InterventionActions.proceed();
+
+      const resetsAt = (window + 1) * windowMs;
+      const reason =
+        `Rate limit reached: ${limit} ${limit === 1 ? 'call' : 'calls'}${scopeOf(parts, toolName)} per ${windowOf(windowMs)}` +
+        `${ownerOf(parts)}. The limit resets in ${durationOf(resetsAt - now)} (at ${new Date(resetsAt).toISOString()}).`;
+      switch (exit) {
+        case 'guide':
+          return InterventionActions.guide(`${reason} Do not make this call again before then; continue without it.`);
+        case 'confirm':
+          return InterventionActions.confirm(`${reason} Allow this call to "${toolName}" anyway?`);
+        default:
+          return InterventionActions.deny(reason);
+      }
+    },
+  };
+}
+
+function defaultUser(runtimeContext: Context): string | undefined {
+  const { userId } = runtimeContext;
+  return typeof userId === 'string' || typeof userId === 'number' ? String(userId) : undefined;
+}
+
+async function keyPart(
+  part: RateLimitKeyPart,
+  event: BeforeToolCallEvent,
+  user: (runtimeContext: Context) => string | undefined,
+  name: string,
+): Promise<string> {
+  switch (part) {
+    case 'run':
+      if (event.runId === undefined) {
+        throw new Error(`rateLimit "${name}" counts per run, but this tool call is not part of a run`);
+      }
+      return `run=${encodeURIComponent(event.runId)}`;
+    case 'user': {
+      const id = user(event.runtimeContext);
+      if (id === undefined || id === '') {
+        throw new Error(`rateLimit "${name}" counts per user, but the run has no user (set runtimeContext.userId, or pass \`user\`)`);
+      }
+      return `user=${encodeURIComponent(id)}`;
+    }
+    case 'tool':
+      return `tool=${encodeURIComponent(event.toolCall.toolName)}`;
+    case 'arguments':
+      return `arguments=${await sha256(stableJson(event.toolCall.input))}`;
+    default:
+      throw new Error(`rateLimit "${name}": unknown key part ${JSON.stringify(part)}`);
+  }
+}
+
+/** `to "search" with these arguments`, from what the key is made of. */
+function scopeOf(parts: readonly RateLimitKeyPart[] | undefined, toolName: string): string {
+  if (parts === undefined) return '';
+  return `${parts.includes('tool') ? ` to "${toolName}"` : ''}${parts.includes('arguments') ? ' with these arguments' : ''}`;
+}
+
+/** ` in this run for this user`, from what the key is made of. */
+function ownerOf(parts: readonly RateLimitKeyPart[] | undefined): string {
+  if (parts === undefined) return '';
+  return `${parts.includes('run') ? ' in this run' : ''}${parts.includes('user') ? ' for this user' : ''}`;
+}
+
+const UNITS = [
+  ['day', 86_400_000],
+  ['hour', 3_600_000],
+  ['minute', 60_000],
+  ['second', 1_000],
+] as const;
+
+/** `minute`, `90 seconds`, `2 hours`, `250 ms`. */
+function windowOf(ms: number): string {
+  for (const [unit, size] of UNITS) {
+    if (ms % size === 0) {
+      const count = ms / size;
+      return count === 1 ? unit : `${count} ${unit}s`;
+    }
+  }
+  return `${ms} ms`;
+}
+
+/** A remaining time, rounded up: `1 second`, `42 seconds`, `3 minutes`, `5 hours`, `3 days`. */
+function durationOf(ms: number): string {
+  const seconds = Math.max(1, Math.ceil(ms / 1_000));
+  const [count, unit] =
+    seconds < 120
+      ? [seconds, 'second']
+      : seconds < 7_200
+        ? [Math.ceil(seconds / 60), 'minute']
+        : seconds < 172_800
+          ? [Math.ceil(seconds / 3_600), 'hour']
+          : [Math.ceil(seconds / 86_400), 'day'];
+  return `${count} ${unit}${count === 1 ? '' : 's'}`;
+}
+
+/** JSON with every object's keys sorted, so equal arguments hash alike. */
+function stableJson(value: unknown): string {
+  return (
+    JSON.stringify(value, (_key, item: unknown) =>
+      item !== null && typeof item === 'object' && !Array.isArray(item)
+        ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+        : item,
+    ) ?? 'undefined'
+  );
+}
+
+async function sha256(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}

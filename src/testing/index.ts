@@ -1,0 +1,38 @@
+/**
+ * `ai-interventions/testing`: a small kit for testing handlers and hooks
+ * through the real runtime, without a provider. Test-runner agnostic (no
+ * vitest import); it uses `ai/test`'s `MockLanguageModelV4`.
+ *
+ * @example
+ * ```ts
+ * import { runHandler, scriptedModel, text, toolCall, approvalRoundTrip, createFakeClock } from 'ai-interventions/testing';
+ *
+ * const { action, record } = await runHandler(new ToolGuard(['delete_file']), {
+ *   lifecycle: 'beforeToolCall',
+ *   toolCall: { toolName: 'delete_file', input: { path: '/tmp/x' } },
+ * });
+ * ```
+ */
+
+// the scripted model and its builders
+export { scriptedModel, type ScriptedModel, type ScriptedTurn } from './scripted-model.ts';
+export { text } from './text.ts';
+export { toolCall } from './tool-call.ts';
+export { step } from './step.ts';
+
+// running handlers and approvals
+export {
+  runHandler,
+  type RunHandlerBaseOptions,
+  type RunHandlerOptions,
+  type RunHandlerResult,
+  type RunHandlerToolCall,
+} from './run-handler.ts';
+export {
+  approvalRoundTrip,
+  type ApprovalRoundTripOptions,
+  type ApprovalRoundTripResult,
+} from './approval-round-trip.ts';
+
+// time
+export { createFakeClock, type FakeClock } from './create-fake-clock.ts';

@@ -1,0 +1,425 @@
+import {
+  convertToModelMessages,
+  isStepCount,
+  readUIMessageStream,
+  tool,
+  toUIMessageStream,
+  type LanguageModel,
+  type ModelMessage,
+  type UIMessage,
+} from 'ai';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { humanApproval, type HumanApprovalOptions } from '../../src/builtins/human-approval.ts';
+import { createInterventions, type DecisionRecord, type Interventions } from '../../src/index.ts';
+import { createMemoryStore } from '../../src/store/create-memory-store.ts';
+import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
+
+type Mode = 'generateText' | 'streamText';
+
+interface Turn {
+  readonly content: ReadonlyArray<{ type: string }>;
+  readonly responseMessages: ModelMessage[];
+  readonly text: string;
+  readonly decisions: readonly DecisionRecord[];
+}
+
+/** Files and deletions, counted. */
+function fileTools() {
+  const deleted: string[] = [];
+  const searched: string[] = [];
+  const tools = {
+    delete_file: tool({
+      inputSchema: z.object({ path: z.string() }),
+      execute: async ({ path }) => {
+        deleted.push(path);
+        return `deleted ${path}`;
+      },
+    }),
+    search: tool({
+      inputSchema: z.object({ q: z.string() }),
+      execute: async ({ q }) => {
+        searched.push(q);
+        return `found ${q}`;
+      },
+    }),
+  };
+  return { tools, deleted, searched };
+}
+
+/** One call through the runtime, by `generateText` or `streamText`, read to the end. */
+async function turn(
+  interventions: Interventions,
+  mode: Mode,
+  options: {
+    model: LanguageModel;
+    tools: ReturnType<typeof fileTools>['tools'];
+    messages: ModelMessage[];
+    runtimeContext?: Record<string, unknown>;
+  },
+): Promise<Turn> {
+  const call = { ...options, stopWhen: isStepCount(5) };
+  if (mode === 'generateText') {
+    const result = await interventions.generateText(call);
+    return { content: result.content, responseMessages: result.responseMessages, text: result.text, decisions: result.interventions.decisions };
+  }
+  const result = interventions.streamText(call);
+  return {
+    content: await result.content,
+    responseMessages: await result.responseMessages,
+    text: await result.text,
+    decisions: result.interventions.decisions,
+  };
+}
+
+/** The approval requests (asked of a human) in a result's content. */
+function approvalRequests(content: ReadonlyArray<{ type: string }>) {
+  return content.filter(
+    (part): part is { type: 'tool-approval-request'; approvalId: string; reason?: string; toolCall: { toolCallId: string } } =>
+      part.type === 'tool-approval-request' && (part as { isAutomatic?: boolean }).isAutomatic !== true,
+  );
+}
+
+function answer(approvalId: string, approved: boolean, reason?: string): ModelMessage {
+  return {
+    role: 'tool',
+    content: [{ type: 'tool-approval-response', approvalId, approved, ...(reason === undefined ? {} : { reason }) }],
+  };
+}
+
+const user = (content: string): ModelMessage => ({ role: 'user', content });
+
+function setup(options: Partial<HumanApprovalOptions> = {}) {
+  const approval = humanApproval({ tools: 'delete_*', ...options });
+  const interventions = createInterventions({ handlers: [approval], approvalSecret: 'test-secret' });
+  return { interventions, ...fileTools() };
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe.each<Mode>(['generateText', 'streamText'])('humanApproval through interventions.%s', (mode) => {
+  it("should ask, run once approved with 'always', then run later matching calls of that user without asking", async () => {
+    const { interventions, tools, deleted } = setup();
+    const model = scriptedModel(
+      step(toolCall('d1', 'delete_file', { path: '/tmp/a' })),
+      step(text('Deleted a.')),
+      step(toolCall('d2', 'delete_file', { path: '/tmp/b' })),
+      step(text('Deleted b.')),
+      step(toolCall('d3', 'delete_file', { path: '/tmp/c' })),
+    );
+    const alice = { userId: 'alice' };
+    const history = [user('Delete /tmp/a')];
+
+    const first = await turn(interventions, mode, { model, tools, messages: history, runtimeContext: alice });
+    const [request] = approvalRequests(first.content);
+    expect(request?.reason).toBe('Allow "delete_file" with {"path":"/tmp/a"}?');
+    expect(deleted).toEqual([]);
+    expect(model.calls).toHaveLength(1);
+
+    const resumed = await turn(interventions, mode, {
+      model,
+      tools,
+      messages: [...history, ...first.responseMessages, answer(request?.approvalId ?? '', true, 'always')],
+      runtimeContext: alice,
+    });
+    expect(deleted).toEqual(['/tmp/a']);
+    expect(toolResultsSent(model, 1).d1).toEqual({ type: 'text', value: 'deleted /tmp/a' });
+    expect(resumed.text).toBe('Deleted a.');
+
+    // a new conversation of the same user: no question
+    const later = await turn(interventions, mode, { model, tools, messages: [user('Delete /tmp/b')], runtimeContext: alice });
+    expect(approvalRequests(later.content)).toEqual([]);
+    expect(deleted).toEqual(['/tmp/a', '/tmp/b']);
+    expect(later.text).toBe('Deleted b.');
+    expect(later.decisions.filter((d) => d.lifecycle === 'beforeToolCall')).toMatchObject([
+      { handler: 'human-approval', action: 'proceed', toolCallId: 'd2' },
+    ]);
+
+    // another user is asked
+    const bob = await turn(interventions, mode, { model, tools, messages: [user('Delete /tmp/c')], runtimeContext: { userId: 'bob' } });
+    expect(approvalRequests(bob.content)).toHaveLength(1);
+    expect(deleted).toEqual(['/tmp/a', '/tmp/b']);
+  });
+
+  it("should ask again after an approval with 'once' (or no reason)", async () => {
+    const { interventions, tools, deleted } = setup();
+    const model = scriptedModel(
+      step(toolCall('d1', 'delete_file', { path: '/tmp/a' })),
+      step(text('Deleted a.')),
+      step(toolCall('d2', 'delete_file', { path: '/tmp/b' })),
+    );
+    const first = await turn(interventions, mode, { model, tools, messages: [user('go')] });
+    const [request] = approvalRequests(first.content);
+    await turn(interventions, mode, {
+      model,
+      tools,
+      messages: [user('go'), ...first.responseMessages, answer(request?.approvalId ?? '', true, 'once')],
+    });
+    expect(deleted).toEqual(['/tmp/a']);
+    const later = await turn(interventions, mode, { model, tools, messages: [user('again')] });
+    expect(approvalRequests(later.content)).toHaveLength(1);
+    expect(deleted).toEqual(['/tmp/a']);
+  });
+
+  it("should remember 'session' for the conversation's sessionId only", async () => {
+    const { interventions, tools, deleted } = setup();
+    const model = scriptedModel(
+      step(toolCall('d1', 'delete_file', { path: '/tmp/a' })),
+      step(text('ok')),
+      step(toolCall('d2', 'delete_file', { path: '/tmp/b' })),
+      step(text('ok')),
+      step(toolCall('d3', 'delete_file', { path: '/tmp/c' })),
+    );
+    const chat1 = { userId: 'alice', sessionId: 'chat-1' };
+    const first = await turn(interventions, mode, { model, tools, messages: [user('a')], runtimeContext: chat1 });
+    const [request] = approvalRequests(first.content);
+    await turn(interventions, mode, {
+      model,
+      tools,
+      messages: [user('a'), ...first.responseMessages, answer(request?.approvalId ?? '', true, 'session')],
+      runtimeContext: chat1,
+    });
+    const sameChat = await turn(interventions, mode, { model, tools, messages: [user('b')], runtimeContext: chat1 });
+    expect(approvalRequests(sameChat.content)).toEqual([]);
+    expect(deleted).toEqual(['/tmp/a', '/tmp/b']);
+    const otherChat = await turn(interventions, mode, {
+      model,
+      tools,
+      messages: [user('c')],
+      runtimeContext: { userId: 'alice', sessionId: 'chat-2' },
+    });
+    expect(approvalRequests(otherChat.content)).toHaveLength(1);
+    expect(deleted).toEqual(['/tmp/a', '/tmp/b']);
+  });
+
+  it("should remember a refusal with 'never' and deny later matching calls without asking", async () => {
+    const { interventions, tools, deleted } = setup();
+    const model = scriptedModel(
+      step(toolCall('d1', 'delete_file', { path: '/tmp/a' })),
+      step(text('I did not delete it.')),
+      step(toolCall('d2', 'delete_file', { path: '/tmp/b' })),
+      step(text('I may not delete files.')),
+    );
+    const first = await turn(interventions, mode, { model, tools, messages: [user('a')], runtimeContext: { userId: 'alice' } });
+    const [request] = approvalRequests(first.content);
+    await turn(interventions, mode, {
+      model,
+      tools,
+      messages: [user('a'), ...first.responseMessages, answer(request?.approvalId ?? '', false, 'never')],
+      runtimeContext: { userId: 'alice' },
+    });
+    expect(deleted).toEqual([]);
+
+    const later = await turn(interventions, mode, { model, tools, messages: [user('b')], runtimeContext: { userId: 'alice' } });
+    expect(approvalRequests(later.content)).toEqual([]);
+    expect(deleted).toEqual([]);
+    expect(JSON.stringify(toolResultsSent(model, 3).d2)).toContain('The user chose never to allow \\"delete_file\\" calls.');
+    expect(later.text).toBe('I may not delete files.');
+  });
+
+  it.each([
+    ['the default store', undefined],
+    ['a store whose entries never expire', createMemoryStore({ now: () => 0 })],
+  ])('should refuse an approval answered after timeoutMs (fail closed), and accept one in time, with %s', async (_name, store) => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-01-01T10:00:00Z'));
+    const { interventions, tools, deleted } = setup({ timeoutMs: 15 * 60_000, ...(store === undefined ? {} : { remember: { store } }) });
+    const model = scriptedModel(
+      step(toolCall('d1', 'delete_file', { path: '/tmp/a' })),
+      step(text('The approval expired.')),
+      step(toolCall('d2', 'delete_file', { path: '/tmp/b' })),
+      step(text('Deleted b.')),
+    );
+    const late = await turn(interventions, mode, { model, tools, messages: [user('a')] });
+    const [lateRequest] = approvalRequests(late.content);
+    vi.setSystemTime(new Date('2026-01-01T10:15:01Z'));
+    const expired = await turn(interventions, mode, {
+      model,
+      tools,
+      messages: [user('a'), ...late.responseMessages, answer(lateRequest?.approvalId ?? '', true, 'always')],
+    });
+    expect(deleted).toEqual([]);
+    expect(JSON.stringify(toolResultsSent(model, 1).d1)).toContain(
+      'The approval for \\"delete_file\\" expired (approvals must be given within 15 minutes)',
+    );
+    expect(expired.decisions.filter((d) => d.lifecycle === 'beforeToolCall')).toMatchObject([
+      { handler: 'human-approval', action: 'deny', toolCallId: 'd1' },
+    ]);
+
+    // a late 'always' was not remembered; an answer in time runs
+    const onTime = await turn(interventions, mode, { model, tools, messages: [user('b')] });
+    const [request] = approvalRequests(onTime.content);
+    expect(request).toBeDefined();
+    vi.setSystemTime(new Date('2026-01-01T10:29:00Z'));
+    await turn(interventions, mode, {
+      model,
+      tools,
+      messages: [user('b'), ...onTime.responseMessages, answer(request?.approvalId ?? '', true)],
+    });
+    expect(deleted).toEqual(['/tmp/b']);
+  });
+});
+
+describe('humanApproval', () => {
+  describe('when the approval matches no request it made (a restarted server, another user)', () => {
+    it('should run the call once but remember nothing, and refuse it when timeoutMs is set', async () => {
+      const { tools, deleted } = fileTools();
+      const model = scriptedModel(
+        step(toolCall('d1', 'delete_file', { path: '/tmp/a' })),
+        step(text('ok')),
+        step(toolCall('d2', 'delete_file', { path: '/tmp/b' })),
+        step(toolCall('d3', 'delete_file', { path: '/tmp/c' })),
+        step(text('expired')),
+      );
+      const asking = createInterventions({ handlers: [humanApproval({ tools: ['delete_file'] })], approvalSecret: 's' });
+      const first = await turn(asking, 'generateText', { model, tools, messages: [user('a')] });
+      const [request] = approvalRequests(first.content);
+      const approved = [user('a'), ...first.responseMessages, answer(request?.approvalId ?? '', true, 'always')];
+
+      // same secret, new handler and store: the approval is valid, the request is unknown
+      const restarted = createInterventions({ handlers: [humanApproval({ tools: ['delete_file'] })], approvalSecret: 's' });
+      await turn(restarted, 'generateText', { model, tools, messages: approved });
+      expect(deleted).toEqual(['/tmp/a']);
+      const later = await turn(restarted, 'generateText', { model, tools, messages: [user('b')] });
+      expect(approvalRequests(later.content)).toHaveLength(1); // 'always' was not remembered
+
+      const strict = createInterventions({
+        handlers: [humanApproval({ tools: ['delete_file'], timeoutMs: 60_000 })],
+        approvalSecret: 's',
+      });
+      const third = await turn(strict, 'generateText', { model, tools, messages: [user('c')] });
+      const [thirdRequest] = approvalRequests(third.content);
+      const otherServer = createInterventions({
+        handlers: [humanApproval({ tools: ['delete_file'], timeoutMs: 60_000 })],
+        approvalSecret: 's',
+      });
+      await turn(otherServer, 'generateText', {
+        model,
+        tools,
+        messages: [user('c'), ...third.responseMessages, answer(thirdRequest?.approvalId ?? '', true)],
+      });
+      expect(deleted).toEqual(['/tmp/a']);
+      expect(JSON.stringify(toolResultsSent(model, 4).d3)).toContain('expired');
+    });
+  });
+
+  describe('remember options', () => {
+    it('should share decisions through a shared store, remember per key, and ask every time with accept: []', async () => {
+      const store = createMemoryStore();
+      const perPath = (toolCall: { toolName: string; input: unknown }) =>
+        `${toolCall.toolName}:${(toolCall.input as { path: string }).path}`;
+      const { tools, deleted } = fileTools();
+      const model = scriptedModel(
+        step(toolCall('d1', 'delete_file', { path: '/tmp/a' })),
+        step(text('ok')),
+        step(toolCall('d2', 'delete_file', { path: '/tmp/a' })),
+        step(text('ok')),
+        step(toolCall('d3', 'delete_file', { path: '/tmp/b' })),
+      );
+      const server1 = createInterventions({ handlers: [humanApproval({ tools: 'delete_*', remember: { store, key: perPath } })], approvalSecret: 's' });
+      const server2 = createInterventions({ handlers: [humanApproval({ tools: 'delete_*', remember: { store, key: perPath } })], approvalSecret: 's' });
+      const first = await turn(server1, 'generateText', { model, tools, messages: [user('a')] });
+      const [request] = approvalRequests(first.content);
+      await turn(server2, 'generateText', {
+        model,
+        tools,
+        messages: [user('a'), ...first.responseMessages, answer(request?.approvalId ?? '', true, 'always')],
+      });
+      const sameFile = await turn(server1, 'generateText', { model, tools, messages: [user('a again')] });
+      expect(approvalRequests(sameFile.content)).toEqual([]);
+      const otherFile = await turn(server2, 'generateText', { model, tools, messages: [user('b')] });
+      expect(approvalRequests(otherFile.content)).toHaveLength(1);
+      expect(deleted).toEqual(['/tmp/a', '/tmp/a']);
+
+      const { tools: moreTools } = fileTools();
+      const forgetful = createInterventions({ handlers: [humanApproval({ tools: 'delete_*', remember: { accept: [] } })], approvalSecret: 's' });
+      const model2 = scriptedModel(step(toolCall('d1', 'delete_file', { path: '/x' })), step(text('ok')), step(toolCall('d2', 'delete_file', { path: '/x' })));
+      const asked = await turn(forgetful, 'generateText', { model: model2, tools: moreTools, messages: [user('x')] });
+      const [askedRequest] = approvalRequests(asked.content);
+      await turn(forgetful, 'generateText', {
+        model: model2,
+        tools: moreTools,
+        messages: [user('x'), ...asked.responseMessages, answer(askedRequest?.approvalId ?? '', true, 'always')],
+      });
+      const again = await turn(forgetful, 'generateText', { model: model2, tools: moreTools, messages: [user('x')] });
+      expect(approvalRequests(again.content)).toHaveLength(1);
+    });
+  });
+
+  describe('matching', () => {
+    it('should ask only for matching tools: globs, lists, predicates; others run freely', async () => {
+      for (const tools of ['delete_*', ['search', 'nothing'], ({ toolCall: call }: { toolCall: { toolName: string } }) => call.toolName.startsWith('dele')] as const) {
+        const { tools: set, deleted, searched } = fileTools();
+        const interventions = createInterventions({
+          handlers: [humanApproval({ tools, prompt: ({ toolCall: call }) => `May I run ${call.toolName}?` })],
+          approvalSecret: 's',
+        });
+        const model = scriptedModel(
+          step(toolCall('s1', 'search', { q: 'x' }), toolCall('d1', 'delete_file', { path: '/x' })),
+          step(text('done')),
+        );
+        const result = await turn(interventions, 'generateText', { model, tools: set, messages: [user('go')] });
+        const asked = approvalRequests(result.content).map((request) => [request.toolCall.toolCallId, request.reason]);
+        if (tools === 'delete_*' || typeof tools === 'function') {
+          expect(asked).toEqual([['d1', 'May I run delete_file?']]);
+          expect(searched).toEqual(['x']);
+        } else {
+          expect(asked).toEqual([['s1', 'May I run search?']]);
+          expect(deleted).toEqual(['/x']);
+        }
+      }
+    });
+
+    it('should treat glob characters other than * and ? literally', async () => {
+      const approval = humanApproval({ tools: 'mcp.fs.(delete)' });
+      const event = (toolName: string) =>
+        ({ toolCall: { toolCallId: 'c', toolName, input: {} }, runtimeContext: {}, approved: false }) as unknown as Parameters<
+          NonNullable<typeof approval.beforeToolCall>
+        >[0];
+      expect((await approval.beforeToolCall?.(event('mcp.fs.(delete)')))?.type).toBe('confirm');
+      expect((await approval.beforeToolCall?.(event('mcpXfsX(delete)')))?.type).toBe('proceed');
+    });
+  });
+
+  describe('in the UI (useChat)', () => {
+    it("should remember 'always' sent with addToolApprovalResponse({ id, approved: true, reason: 'always' })", async () => {
+      const { interventions, tools, deleted } = setup();
+      const context = { userId: 'alice', sessionId: 'chat-9' };
+      const first = interventions.streamText({
+        model: scriptedModel(step(toolCall('d1', 'delete_file', { path: '/tmp/a' }))),
+        tools,
+        stopWhen: isStepCount(3),
+        messages: [user('delete a')],
+        runtimeContext: context,
+      });
+      let assistant: UIMessage | undefined;
+      for await (const update of readUIMessageStream({ stream: toUIMessageStream({ stream: first.stream }) })) assistant = update;
+      if (assistant === undefined) throw new Error('no assistant message');
+      // what addToolApprovalResponse({ id: part.approval.id, approved: true, reason: 'always' }) does to the part
+      const answered: UIMessage = {
+        ...assistant,
+        id: 'a1',
+        parts: assistant.parts.map((part) =>
+          'approval' in part && part.state === 'approval-requested'
+            ? { ...part, state: 'approval-responded' as const, approval: { ...part.approval, approved: true, reason: 'always' } }
+            : part,
+        ) as UIMessage['parts'],
+      };
+      const userMessage: UIMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'delete a' }] };
+      const model = scriptedModel(step(text('Deleted.')), step(toolCall('d2', 'delete_file', { path: '/tmp/b' })), step(text('Deleted b.')));
+      const second = interventions.streamText({
+        model,
+        tools,
+        stopWhen: isStepCount(3),
+        messages: await convertToModelMessages([userMessage, answered], { tools }),
+        runtimeContext: context,
+      });
+      expect(await second.text).toBe('Deleted.');
+      const third = interventions.streamText({ model, tools, stopWhen: isStepCount(3), messages: [user('delete b')], runtimeContext: context });
+      expect(await third.text).toBe('Deleted b.');
+      expect(deleted).toEqual(['/tmp/a', '/tmp/b']);
+    });
+  });
+});

@@ -1,0 +1,79 @@
+/**
+ * One server instance for the Redis store test, run as its own process:
+ * `node --experimental-strip-types --conditions=ai-interventions-source
+ * redis-rate-limit-child.ts <port> <prefix> <runs> <limit>`.
+ *
+ * Connects and warms up, prints `ready`, waits for a line on stdin, then makes `runs`
+ * concurrent `interventions.generateText` calls of one tool call each (arriving
+ * over 200 ms), all
+ * counted by one `rateLimit` under the same Redis key. Prints one JSON line:
+ * how many calls ran and how many were denied (and why).
+ */
+import { isStepCount, tool } from 'ai';
+import { Redis } from 'ioredis';
+import { once } from 'node:events';
+import { z } from 'zod';
+import { rateLimit } from '../../src/builtins/rate-limit.ts';
+import { createInterventions } from '../../src/index.ts';
+import { createRedisStore } from '../../src/store/create-redis-store.ts';
+import { scriptedModel, step, text, toolCall } from '../helpers/scripted-model.ts';
+
+const [port, prefix, runs, limit] = process.argv.slice(2);
+const client = new Redis({ host: '127.0.0.1', port: Number(port), maxRetriesPerRequest: 1 });
+const interventions = createInterventions({
+  handlers: [
+    rateLimit({
+      name: 'shared-limit',
+      limit: Number(limit),
+      windowMs: 365 * 86_400_000, // one window for the whole test
+      per: 'user',
+      store: createRedisStore({ client, prefix }),
+    }),
+  ],
+});
+let executed = 0;
+const tools = {
+  search: tool({
+    inputSchema: z.object({ q: z.string() }),
+    execute: async ({ q }) => {
+      executed++;
+      return `found ${q}`;
+    },
+  }),
+};
+
+// warm up (first-call costs), on a key of its own, so the two processes then race
+await interventions.generateText({
+  model: scriptedModel(step(toolCall('warm-up', 'search', { q: 'warm-up' })), step(text('done'))),
+  tools,
+  stopWhen: isStepCount(3),
+  prompt: 'warm up',
+  runtimeContext: { userId: `warm-up-${process.pid}` },
+});
+executed = 0;
+process.stdout.write('ready\n');
+await once(process.stdin, 'data');
+
+// all runs in flight together, arriving over 200 ms (like requests), so the two processes' calls interleave at Redis
+const results = await Promise.all(
+  Array.from({ length: Number(runs) }, async (_, index) => {
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * 200));
+    return interventions.generateText({
+      model: scriptedModel(step(toolCall(`c${index}`, 'search', { q: `q${index}` })), step(text('done'))),
+      tools,
+      stopWhen: isStepCount(3),
+      prompt: `search ${index}`,
+      runtimeContext: { userId: 'shared-user' },
+    });
+  }),
+);
+const records = results.flatMap((result) => result.interventions.decisions);
+process.stdout.write(
+  `${JSON.stringify({
+    executed,
+    denied: records.filter((record) => record.action === 'deny').length,
+    errors: records.filter((record) => record.error !== undefined).length,
+    reasons: [...new Set(records.flatMap((record) => (record.reason === undefined ? [] : [record.reason.replace(/resets in \d+ \w+ \(at [^)]*\)/, 'resets in …')])))],
+  })}\n`,
+);
+await client.quit();

@@ -1,0 +1,100 @@
+/**
+ * What every `Store` must do, as tests: run by the memory store's and the
+ * Redis store's test files against their own store.
+ */
+import { expect, it } from 'vitest';
+import type { Store } from '../../src/store/store.ts';
+
+export interface StoreUnderTest {
+  readonly store: Store;
+  /** Lets `ms` pass for the store (a fake clock, or a real wait). */
+  advance(ms: number): Promise<void>;
+}
+
+export function storeContract(make: () => Promise<StoreUnderTest> | StoreUnderTest): void {
+  it('should get what was set, undefined for a missing key, and nothing after delete', async () => {
+    const { store } = await make();
+    expect(await store.get('missing')).toBeUndefined();
+    await store.set('greeting', 'hello');
+    expect(await store.get('greeting')).toBe('hello');
+    await store.set('greeting', 'bonjour');
+    expect(await store.get('greeting')).toBe('bonjour');
+    await store.delete('greeting');
+    expect(await store.get('greeting')).toBeUndefined();
+    await store.delete('greeting'); // deleting a missing key is fine
+  });
+
+  it('should expire a value set with ttlMs, and keep one set without', async () => {
+    const { store, advance } = await make();
+    await store.set('short', 'lived', { ttlMs: 200 });
+    await store.set('long', 'lived');
+    await advance(50);
+    expect(await store.get('short')).toBe('lived');
+    await advance(250);
+    expect(await store.get('short')).toBeUndefined();
+    expect(await store.get('long')).toBe('lived');
+  });
+
+  it('should take from 0 up to the limit, then refuse without changing the counter', async () => {
+    const { store } = await make();
+    const taken = [];
+    for (let index = 0; index < 4; index++) taken.push(await store.take('calls', { amount: 1, limit: 3 }));
+    expect(taken).toEqual([
+      { taken: true, value: 1 },
+      { taken: true, value: 2 },
+      { taken: true, value: 3 },
+      { taken: false, value: 3 },
+    ]);
+    expect(await store.get('calls')).toBe('3');
+    // a smaller amount may still fit where a larger one did not
+    expect(await store.take('tokens', { amount: 70, limit: 100 })).toEqual({ taken: true, value: 70 });
+    expect(await store.take('tokens', { amount: 40, limit: 100 })).toEqual({ taken: false, value: 70 });
+    expect(await store.take('tokens', { amount: 30, limit: 100 })).toEqual({ taken: true, value: 100 });
+  });
+
+  it('should refuse an amount over the limit without creating the counter', async () => {
+    const { store } = await make();
+    expect(await store.take('big', { amount: 5, limit: 4 })).toEqual({ taken: false, value: 0 });
+    expect(await store.get('big')).toBeUndefined();
+    expect(await store.take('none', { amount: 1, limit: 0 })).toEqual({ taken: false, value: 0 });
+  });
+
+  it('should add fractions, and always take under an infinite limit', async () => {
+    const { store } = await make();
+    expect(await store.take('cost', { amount: 0.25, limit: Number.POSITIVE_INFINITY })).toEqual({ taken: true, value: 0.25 });
+    expect(await store.take('cost', { amount: 1e9, limit: Number.POSITIVE_INFINITY })).toEqual({ taken: true, value: 1_000_000_000.25 });
+    expect(await store.take('cost', { amount: 0, limit: Number.POSITIVE_INFINITY })).toEqual({ taken: true, value: 1_000_000_000.25 });
+  });
+
+  it('should start the ttl when the counter is created, not extend it on each take', async () => {
+    const { store, advance } = await make();
+    await store.take('window', { amount: 1, limit: 10, ttlMs: 300 });
+    await advance(200);
+    expect(await store.take('window', { amount: 1, limit: 10, ttlMs: 300 })).toEqual({ taken: true, value: 2 });
+    await advance(200);
+    // 400 ms after creation: expired, even though the last take was 200 ms ago
+    expect(await store.get('window')).toBeUndefined();
+    expect(await store.take('window', { amount: 1, limit: 10, ttlMs: 300 })).toEqual({ taken: true, value: 1 });
+  });
+
+  it('should never overshoot the limit under 1000 concurrent takes', async () => {
+    const { store } = await make();
+    const results = await Promise.all(
+      Array.from({ length: 1000 }, () => store.take('concurrent', { amount: 1, limit: 137, ttlMs: 60_000 })),
+    );
+    expect(results.filter((result) => result.taken)).toHaveLength(137);
+    expect(results.filter((result) => result.taken).map((result) => result.value).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 137 }, (_, index) => index + 1),
+    );
+    expect(results.filter((result) => !result.taken).every((result) => result.value === 137)).toBe(true);
+    expect(await store.get('concurrent')).toBe('137');
+  });
+
+  it('should keep keys apart', async () => {
+    const { store } = await make();
+    await store.take('a', { amount: 2, limit: 5 });
+    await store.take('b', { amount: 3, limit: 5 });
+    await store.set('c', 'x');
+    expect([await store.get('a'), await store.get('b'), await store.get('c')]).toEqual(['2', '3', 'x']);
+  });
+}
