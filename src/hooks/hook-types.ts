@@ -98,6 +98,8 @@ export interface OnChatStartContext {
  * ```
  */
 export interface OnChatDoneContext {
+  /** The run's id (`undefined` outside a run). */
+  readonly runId: string | undefined;
   readonly response: ChatResponse;
 }
 
@@ -114,6 +116,8 @@ export interface OnChatDoneContext {
  * ```
  */
 export interface OnChatAbortContext {
+  /** The run's id (`undefined` outside a run). */
+  readonly runId: string | undefined;
   readonly reason: unknown;
 }
 
@@ -130,6 +134,8 @@ export interface OnChatAbortContext {
  * ```
  */
 export interface OnChatErrorContext {
+  /** The run's id (`undefined` outside a run). */
+  readonly runId: string | undefined;
   readonly error: unknown;
 }
 
@@ -144,6 +150,8 @@ export interface OnChatErrorContext {
  * ```
  */
 export interface OnMessageContext {
+  /** The run's id (`undefined` outside a run). */
+  readonly runId: string | undefined;
   readonly message: ModelMessage;
 }
 
@@ -161,6 +169,8 @@ export interface OnMessageContext {
  * ```
  */
 export interface OnDecisionContext {
+  /** The run's id (`undefined` outside a run). */
+  readonly runId: string | undefined;
   readonly record: DecisionRecord;
 }
 
@@ -174,6 +184,8 @@ export interface OnDecisionContext {
  * ```
  */
 export interface ModelHookContext {
+  /** The model called: its provider and id (`undefined` through `interventions.middleware` before the call). */
+  readonly model: { readonly provider: string; readonly modelId: string };
   /** The run's id (`undefined` outside a run). */
   readonly runId: string | undefined;
   /** The step number, or `undefined` through `interventions.middleware` alone. */

@@ -1,4 +1,5 @@
 import type {
+  LanguageModelV4,
   LanguageModelV4CallOptions,
   LanguageModelV4GenerateResult,
   LanguageModelV4Middleware,
@@ -66,7 +67,7 @@ export function createModelMiddleware(
       try {
         await scope.ensureStarted();
         const first = scope.prepareRequest?.(params) ?? params;
-        const response = await respond(scope, first, (request) =>
+        const response = await respond(scope, model, first, (request) =>
           request === params ? doGenerate() : model.doGenerate(request),
         );
         return scope.decidesToolCalls && scope.decideToolCalls !== undefined
@@ -119,7 +120,7 @@ async function wrapStream(
       if (holdResponse) {
         let meta: Omit<LanguageModelV4StreamResult, 'stream'> = {};
         try {
-          const response = await respond(scope, first, async (request) => {
+          const response = await respond(scope, model, first, async (request) => {
             const { stream, ...rest } = await open(request);
             meta = rest;
             const collected = await collectStream(stream);
@@ -137,7 +138,7 @@ async function wrapStream(
 
       let request = first;
       if (hooks.preRequest.length > 0) {
-        const pre = await runPreRequest(hooks.preRequest, { ...context(scope, first), request: first });
+        const pre = await runPreRequest(hooks.preRequest, { ...context(scope, first, model), request: first });
         if (pre.response !== undefined) {
           const response = redactResponse(redactors, pre.response);
           const decided =
@@ -164,6 +165,7 @@ async function wrapStream(
 /** One model call with the hooks and the `afterModelCall` handlers around it. */
 async function respond(
   scope: ModelScope,
+  model: LanguageModelV4,
   params: LanguageModelV4CallOptions,
   call: (request: LanguageModelV4CallOptions) => PromiseLike<LanguageModelV4GenerateResult>,
 ): Promise<LanguageModelV4GenerateResult> {
@@ -175,7 +177,7 @@ async function respond(
     let cached: LanguageModelV4GenerateResult | undefined;
     let sent = request;
     if (hooks.preRequest.length > 0) {
-      const pre = await runPreRequest(hooks.preRequest, { ...context(scope, request), request });
+      const pre = await runPreRequest(hooks.preRequest, { ...context(scope, request, model), request });
       sent = pre.request;
       cached = pre.response;
     }
@@ -186,7 +188,7 @@ async function respond(
     // redaction first: nothing downstream (hooks, handlers, caches, the client) sees what it removes
     let response = redactResponse(scope.snapshot.redactors, raw);
     if (hooks.onResponse.length > 0) {
-      response = await runOnResponse(hooks.onResponse, { ...context(scope, sent), request: sent, response });
+      response = await runOnResponse(hooks.onResponse, { ...context(scope, sent, model), request: sent, response });
     }
     if (handlers.afterModelCall.length === 0) return withUsage(forgetChangedItems(raw, response), discarded);
 
@@ -324,8 +326,9 @@ function holdToolCalls(
   });
 }
 
-function context(scope: ModelScope, request: LanguageModelV4CallOptions) {
+function context(scope: ModelScope, request: LanguageModelV4CallOptions, model: LanguageModelV4) {
   return {
+    model: { provider: model.provider, modelId: model.modelId },
     stepNumber: scope.stepNumber,
     runtimeContext: scope.runtimeContext,
     runId: scope.runId,

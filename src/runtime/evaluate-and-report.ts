@@ -40,7 +40,7 @@ export function evaluateAndReport<EVENT extends InterventionEvent>(
   const records: DecisionRecord[] | undefined = decisionHooks.length > 0 ? [] : undefined;
   const report = () => {
     let chain = Promise.resolve();
-    for (const record of records ?? []) chain = chain.then(() => runObservers(decisionHooks, { record }));
+    for (const record of records ?? []) chain = chain.then(() => runObservers(decisionHooks, { record, runId: event.runId }));
     return chain;
   };
 

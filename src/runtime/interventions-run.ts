@@ -387,7 +387,7 @@ export class InterventionsRun implements ToolScope {
     };
     this.decisions.push(record);
     const hooks = this.snapshot.hooks.onDecision;
-    if (hooks.length > 0) await runObservers(hooks, { record });
+    if (hooks.length > 0) await runObservers(hooks, { record, runId: this.runId });
     return {
       type: 'denied',
       reason: this.snapshot.wording.deniedToolCall({ toolCall: approved, reason, handler: 'approval-ledger' }),
@@ -404,7 +404,7 @@ export class InterventionsRun implements ToolScope {
   async commitMessages(messages: readonly ModelMessage[]): Promise<void> {
     const hooks = this.snapshot.hooks.onMessage;
     if (hooks.length === 0) return;
-    for (const message of messages) await runObservers(hooks, { message });
+    for (const message of messages) await runObservers(hooks, { message, runId: this.runId });
   }
 
   /** The run completed: `onChatDone` (a throw there reports `onChatError` and is rethrown). */
@@ -412,7 +412,7 @@ export class InterventionsRun implements ToolScope {
     if (this.ended) return;
     if (this.failure !== undefined) throw this.failure.error;
     const hooks = this.snapshot.hooks.onChatDone;
-    if (hooks.length > 0) await runObservers(hooks, { response });
+    if (hooks.length > 0) await runObservers(hooks, { response, runId: this.runId });
     this.ended = true;
   }
 
@@ -427,9 +427,9 @@ export class InterventionsRun implements ToolScope {
     this.ended = true;
     const { hooks } = this.snapshot;
     if (this.failure === undefined && this.userAbortSignal?.aborted) {
-      await notifyObservers(hooks.onChatAbort, { reason: this.userAbortSignal.reason });
+      await notifyObservers(hooks.onChatAbort, { reason: this.userAbortSignal.reason, runId: this.runId });
     } else {
-      await notifyObservers(hooks.onChatError, { error: actual });
+      await notifyObservers(hooks.onChatError, { error: actual, runId: this.runId });
     }
     return actual;
   }
@@ -442,7 +442,7 @@ export class InterventionsRun implements ToolScope {
     }
     if (this.ended) return;
     this.ended = true;
-    await notifyObservers(this.snapshot.hooks.onChatAbort, { reason });
+    await notifyObservers(this.snapshot.hooks.onChatAbort, { reason, runId: this.runId });
   }
 
   private async start(): Promise<void> {
@@ -460,7 +460,7 @@ export class InterventionsRun implements ToolScope {
         toolName,
       };
       this.decisions.push(record);
-      if (hooks.onDecision.length > 0) await runObservers(hooks.onDecision, { record });
+      if (hooks.onDecision.length > 0) await runObservers(hooks.onDecision, { record, runId: this.runId });
     }
     if (hooks.onChatStart.length > 0) {
       await runObservers(hooks.onChatStart, {

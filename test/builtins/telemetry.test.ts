@@ -349,7 +349,7 @@ describe('telemetry', () => {
         toolCallId,
         toolName: 'delete_file',
       });
-      const withRun = <T extends object>(runId: string, hookContext: T): T => ({ ...hookContext, runId });
+      const withRun = <T extends object>(runId: string, hookContext: T): T & { runId: string } => ({ ...hookContext, runId });
       await start('run-a');
       await start('run-b');
       await hooks.onDecision?.(withRun('run-b', { record: record('b1') }));
