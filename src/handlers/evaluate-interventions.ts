@@ -57,9 +57,16 @@ export interface RecordSubject {
   readonly stepNumber?: number;
 }
 
-type Outcome =
-  | { readonly ok: true; readonly action: InterventionAction }
-  | { readonly ok: false; readonly error: InterventionsError };
+/** A handler that failed (threw, rejected, timed out, returned no valid action). */
+class Failure {
+  readonly error: InterventionsError;
+  constructor(error: InterventionsError) {
+    this.error = error;
+  }
+}
+
+/** A valid action, or why the handler failed. */
+type Outcome = InterventionAction | Failure;
 
 type PendingRecord = { -readonly [K in keyof DecisionRecord]: DecisionRecord[K] };
 
@@ -70,7 +77,10 @@ export interface EvaluateOptions<EVENT extends InterventionEvent> {
   readonly handlers: readonly RegisteredHandler[];
   readonly event: EVENT;
   readonly makeDraft: (event: EVENT) => EVENT;
-  readonly onRecord: (record: DecisionRecord) => void;
+  /** Receives every record once the verdict is known (so `enforced` is final). */
+  readonly records: DecisionRecord[];
+  /** A second list to receive them (e.g. to report them to hooks). */
+  readonly alsoRecords?: DecisionRecord[] | undefined;
   readonly subject?: RecordSubject | undefined;
   /**
    * The call was approved by a human: transforms are recorded but not
@@ -98,7 +108,7 @@ export interface EvaluateOptions<EVENT extends InterventionEvent> {
  * With `frozen` (a call a human approved), transforms are recorded but not
  * applied and confirms count as answered.
  *
- * Every evaluation yields one {@link DecisionRecord}, passed to `onRecord`
+ * Every evaluation yields one {@link DecisionRecord}, added to `records`
  * once the verdict is known (so `enforced` is final).
  *
  * It stays synchronous until a handler (or a transform's `apply`) returns a
@@ -115,10 +125,10 @@ class Evaluation<EVENT extends InterventionEvent> {
   private readonly options: EvaluateOptions<EVENT>;
   private readonly lifecycle: Lifecycle;
   private readonly records: PendingRecord[] = [];
-  private readonly guidance: GuideFeedback[] = [];
-  private readonly prompts: string[] = [];
+  private guidance: GuideFeedback[] | undefined;
+  private prompts: string[] | undefined;
   /** Records that lose their effect if a later handler denies (guide, confirm, transform). */
-  private readonly provisional: PendingRecord[] = [];
+  private provisional: PendingRecord[] | undefined;
   private current: EVENT;
   private drafted = false;
   private transformed = false;
@@ -195,13 +205,13 @@ class Evaluation<EVENT extends InterventionEvent> {
     outcome: Outcome,
   ): typeof CONTINUE | Verdict<EVENT> | Promise<Verdict<EVENT> | undefined> {
     if (
-      outcome.ok &&
-      outcome.action.type === 'transform' &&
+      !(outcome instanceof Failure) &&
+      outcome.type === 'transform' &&
       registered.mode !== 'shadow' &&
       this.options.frozen !== true &&
       ACTION_EFFECTS[this.lifecycle].transform === 'apply'
     ) {
-      const action = outcome.action;
+      const action = outcome;
       let returned: unknown;
       try {
         if (!this.drafted) {
@@ -231,15 +241,14 @@ class Evaluation<EVENT extends InterventionEvent> {
       typeof returned !== 'object' ||
       (returned as { lifecycle?: unknown }).lifecycle !== this.lifecycle
     ) {
-      return {
-        ok: false,
-        error: new InvalidActionError({
+      return new Failure(
+        new InvalidActionError({
           handlerName: registered.name,
           lifecycle: this.lifecycle,
           received: returned,
           message: `The transform of intervention handler "${registered.name}" returned a value that is not a ${this.lifecycle} event; mutate the draft or return it.`,
         }),
-      };
+      );
     }
     this.current = returned as EVENT;
     return outcome;
@@ -249,7 +258,7 @@ class Evaluation<EVENT extends InterventionEvent> {
     const abortSignal = this.options.event.abortSignal;
     // an abort is not the handler's failure: let it end the run as an abort
     if (abortSignal?.aborted && error === abortSignal.reason) throw error;
-    return { ok: false, error: asHandlerError(registered, error, this.lifecycle) };
+    return new Failure(asHandlerError(registered, error, this.lifecycle));
   }
 
   /** Records one handler's outcome and applies it; a verdict when evaluation stops. */
@@ -272,9 +281,9 @@ class Evaluation<EVENT extends InterventionEvent> {
     }
     this.records.push(record);
 
-    let outcome = given;
-    if (!outcome.ok) {
-      record.error = outcome.error;
+    let action: InterventionAction;
+    if (given instanceof Failure) {
+      record.error = given.error;
       if (shadow) {
         record.action = 'error';
         return undefined;
@@ -283,16 +292,13 @@ class Evaluation<EVENT extends InterventionEvent> {
       if (registered.onError === 'throw') {
         record.action = 'error';
         this.flush();
-        throw outcome.error;
+        throw given.error;
       }
       // fail closed: the failure becomes a deny that names the handler
-      outcome = {
-        ok: true,
-        action: InterventionActions.deny(`The "${registered.name}" check failed, so this was blocked (fail closed).`),
-      };
+      action = InterventionActions.deny(`The "${registered.name}" check failed, so this was blocked (fail closed).`);
+    } else {
+      action = given;
     }
-
-    const action = outcome.action;
     record.action = action.type;
     if (shadow) {
       describe(record, action);
@@ -321,7 +327,7 @@ class Evaluation<EVENT extends InterventionEvent> {
         return undefined;
       case 'deny':
         record.reason = action.reason;
-        for (const pending of this.provisional) pending.enforced = false;
+        for (const pending of this.provisional ?? []) pending.enforced = false;
         this.flush();
         return { type: 'deny', reason: action.reason, handler: registered.name };
       case 'guide':
@@ -331,46 +337,50 @@ class Evaluation<EVENT extends InterventionEvent> {
           record.warning = downgradeGuide;
           return undefined;
         }
-        this.guidance.push({ handler: registered.name, feedback: action.feedback });
-        this.provisional.push(record);
+        (this.guidance ??= []).push({ handler: registered.name, feedback: action.feedback });
+        (this.provisional ??= []).push(record);
         return undefined;
       case 'confirm':
         record.prompt = action.prompt;
-        this.prompts.push(action.prompt);
-        this.provisional.push(record);
+        (this.prompts ??= []).push(action.prompt);
+        (this.provisional ??= []).push(record);
         return undefined;
       case 'transform':
         this.transformed = true;
-        this.provisional.push(record);
+        (this.provisional ??= []).push(record);
         return undefined;
     }
   }
 
   private finish(): Verdict<EVENT> {
     const type =
-      this.prompts.length > 0
+      this.prompts !== undefined
         ? 'confirm'
-        : this.guidance.length > 0
+        : this.guidance !== undefined
           ? 'guide'
           : this.transformed
             ? 'transform'
             : 'proceed';
     // a confirm outranks guide at the same point: the human decides instead
     if (type === 'confirm') {
-      for (const record of this.provisional) if (record.action === 'guide') record.enforced = false;
+      for (const record of this.provisional ?? []) if (record.action === 'guide') record.enforced = false;
     }
     this.flush();
     return {
       type,
       event: this.current,
       transformed: this.drafted,
-      guidance: type === 'confirm' ? NO_GUIDANCE : this.guidance,
-      prompt: type === 'confirm' ? this.prompts.join('\n') : undefined,
+      guidance: type === 'confirm' || this.guidance === undefined ? NO_GUIDANCE : this.guidance,
+      prompt: type === 'confirm' ? (this.prompts ?? []).join('\n') : undefined,
     };
   }
 
   private flush(): void {
-    for (const record of this.records) this.options.onRecord(record);
+    const { records, alsoRecords } = this.options;
+    for (const record of this.records) {
+      records.push(record);
+      alsoRecords?.push(record);
+    }
   }
 }
 
@@ -383,65 +393,40 @@ function validateAction(
   value: unknown,
 ): Outcome {
   const lifecycle = event.lifecycle;
-  const invalid = (message: string): Outcome => ({
-    ok: false,
-    error: new InvalidActionError({
-      handlerName: registered.name,
-      lifecycle,
-      received: value,
-      message,
-    }),
-  });
+  const message = actionProblem(value, lifecycle, registered.name);
+  if (message === undefined) return value as InterventionAction;
+  return new Failure(new InvalidActionError({ handlerName: registered.name, lifecycle, received: value, message }));
+}
 
+/** Why a handler's return value is not a valid action here, or `undefined` when it is. */
+function actionProblem(value: unknown, lifecycle: Lifecycle, name: string): string | undefined {
+  const returned = `Intervention handler "${name}" returned`;
   if (value == null || typeof value !== 'object') {
-    return invalid(
-      `Intervention handler "${registered.name}" returned ${value === null ? 'null' : typeof value} from ${lifecycle}; expected an action from InterventionActions (proceed, deny, guide, confirm, transform).`,
-    );
+    return `${returned} ${value === null ? 'null' : typeof value} from ${lifecycle}; expected an action from InterventionActions (proceed, deny, guide, confirm, transform).`;
   }
   const action = value as { type?: unknown } & Record<string, unknown>;
   switch (action.type) {
     case 'proceed':
       break;
     case 'deny':
-      if (typeof action.reason !== 'string') {
-        return invalid(
-          `Intervention handler "${registered.name}" returned deny without a string reason from ${lifecycle}.`,
-        );
-      }
+      if (typeof action.reason !== 'string') return `${returned} deny without a string reason from ${lifecycle}.`;
       break;
     case 'guide':
-      if (typeof action.feedback !== 'string') {
-        return invalid(
-          `Intervention handler "${registered.name}" returned guide without string feedback from ${lifecycle}.`,
-        );
-      }
+      if (typeof action.feedback !== 'string') return `${returned} guide without string feedback from ${lifecycle}.`;
       break;
     case 'confirm':
-      if (typeof action.prompt !== 'string') {
-        return invalid(
-          `Intervention handler "${registered.name}" returned confirm without a string prompt from ${lifecycle}.`,
-        );
-      }
+      if (typeof action.prompt !== 'string') return `${returned} confirm without a string prompt from ${lifecycle}.`;
       break;
     case 'transform':
-      if (typeof action.apply !== 'function') {
-        return invalid(
-          `Intervention handler "${registered.name}" returned transform without an apply function from ${lifecycle}.`,
-        );
-      }
+      if (typeof action.apply !== 'function') return `${returned} transform without an apply function from ${lifecycle}.`;
       break;
     default:
-      return invalid(
-        `Intervention handler "${registered.name}" returned an object that is not an action from ${lifecycle} (type ${JSON.stringify(action.type)}); use InterventionActions.`,
-      );
+      return `${returned} an object that is not an action from ${lifecycle} (type ${JSON.stringify(action.type)}); use InterventionActions.`;
   }
-  const type = action.type;
-  if (ACTION_EFFECTS[lifecycle][type] === undefined) {
-    return invalid(
-      `Intervention handler "${registered.name}" returned ${type} from ${lifecycle}, which does not support it.`,
-    );
+  if (ACTION_EFFECTS[lifecycle][action.type] === undefined) {
+    return `${returned} ${action.type} from ${lifecycle}, which does not support it.`;
   }
-  return { ok: true, action: action as unknown as InterventionAction };
+  return undefined;
 }
 
 function asHandlerError(

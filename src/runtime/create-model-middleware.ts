@@ -65,7 +65,8 @@ export function createModelMiddleware(
     wrapGenerate: async ({ doGenerate, params, model }) => {
       const scope = scopeOf();
       try {
-        await scope.ensureStarted();
+        const starting = scope.ensureStarted();
+    if (starting !== undefined) await starting;
         const first = scope.prepareRequest?.(params) ?? params;
         const response = await respond(scope, model, first, (request) =>
           request === params ? doGenerate() : model.doGenerate(request),
@@ -101,7 +102,8 @@ async function wrapStream(
     {
       const { hooks, handlers } = scope.snapshot;
       const holdResponse = hooks.onResponse.length > 0 || handlers.afterModelCall.length > 0;
-      await scope.ensureStarted();
+      const starting = scope.ensureStarted();
+    if (starting !== undefined) await starting;
       const first = scope.prepareRequest?.(params) ?? params;
       const { redactors } = scope.snapshot;
       if (

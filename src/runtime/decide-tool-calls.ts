@@ -163,10 +163,40 @@ async function parseToolCall(
   if (active !== undefined && !active.includes(part.toolName)) return undefined;
   const tool = getOwn(run.tools, part.toolName);
   if (tool === undefined) return undefined;
+  const text = part.input.trim();
+  const standard = standardOf(tool.inputSchema);
+  // the common case (plain JSON, a Standard Schema such as zod): no extra promises
+  if (standard !== undefined && !PROTOTYPE_KEYS.test(text)) {
+    let value: unknown;
+    try {
+      value = text === '' ? {} : JSON.parse(text);
+    } catch {
+      return undefined;
+    }
+    const result = standard.validate(value);
+    const settled = isThenable(result) ? await result : result;
+    return settled.issues === undefined ? { tool, input: settled.value } : undefined;
+  }
   const schema = asSchema(tool.inputSchema);
   const parsed =
-    part.input.trim() === ''
+    text === ''
       ? await safeValidateTypes({ value: {}, schema })
       : await safeParseJSON({ text: part.input, schema });
   return parsed.success ? { tool, input: parsed.value } : undefined;
+}
+
+/** Keys the SDK's JSON parser refuses: such input takes the SDK's own (slower) path. */
+const PROTOTYPE_KEYS = /__proto__|constructor/;
+
+type StandardValidate = (
+  value: unknown,
+) =>
+  | { readonly value?: unknown; readonly issues?: unknown }
+  | PromiseLike<{ readonly value?: unknown; readonly issues?: unknown }>;
+
+/** The Standard Schema side of a tool's input schema (zod, valibot, arktype…), if it has one. */
+function standardOf(schema: unknown): { readonly validate: StandardValidate } | undefined {
+  if (schema === null || typeof schema !== 'object' || !('~standard' in schema)) return undefined;
+  const standard = (schema as { readonly '~standard'?: { readonly validate?: unknown } })['~standard'];
+  return typeof standard?.validate === 'function' ? (standard as { readonly validate: StandardValidate }) : undefined;
 }

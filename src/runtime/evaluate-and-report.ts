@@ -68,10 +68,8 @@ export function evaluateAndReport<EVENT extends InterventionEvent>(
                 runtimeContext: event.runtimeContext,
                 runId: event.runId,
               }),
-      onRecord: (record) => {
-        decisions?.push(record);
-        records?.push(record);
-      },
+      records: decisions ?? records ?? [],
+      alsoRecords: decisions === undefined ? undefined : records,
     });
   } catch (error) {
     if (records === undefined || records.length === 0) throw error;

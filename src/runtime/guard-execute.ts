@@ -9,6 +9,7 @@ import {
   runOnToolCallResult,
   runPreToolCall,
 } from '../hooks/run-hooks.ts';
+import { copyData } from '../util/copy-data.ts';
 import { isThenable } from '../util/is-thenable.ts';
 import type { ToolScope } from './tool-scope.ts';
 
@@ -56,7 +57,8 @@ export function guardExecute({
   execute: Execute;
 }): Execute {
   const prepare = async (scope: ToolScope, input: unknown, options: ToolExecutionOptions<Context>) => {
-    await scope.ensureStarted();
+    const starting = scope.ensureStarted();
+    if (starting !== undefined) await starting;
     const override = scope.inputOverride(options.toolCallId);
     let call: ToolCallInfo = {
       toolCallId: options.toolCallId,
@@ -68,16 +70,18 @@ export function guardExecute({
     }
     const { onStatus, preToolCall } = scope.snapshot.hooks;
     if (onStatus.length === 0 && preToolCall.length === 0) return { type: 'call' as const, call };
-    const decided = call;
-    // hooks here run where the SDK would swallow their throw: `critical` ends the run instead
-    return scope.critical(async () => {
+    // hooks here run where the SDK would swallow their throw: it ends the run instead
+    try {
       if (onStatus.length > 0) {
-        await scope.status({ type: 'tool-call', toolCallId: decided.toolCallId, toolName: decided.toolName });
+        await scope.status({ type: 'tool-call', toolCallId: call.toolCallId, toolName: call.toolName });
       }
       return preToolCall.length === 0
-        ? { type: 'call' as const, call: decided }
-        : runPreToolCall(preToolCall, { ...base(scope, options), call: decided, tool });
-    });
+        ? { type: 'call' as const, call }
+        : await runPreToolCall(preToolCall, { ...base(scope, options), call, tool });
+    } catch (error) {
+      scope.fail(error);
+      throw error;
+    }
   };
 
   const finish = async (
@@ -89,12 +93,22 @@ export function guardExecute({
     const { hooks, handlers } = scope.snapshot;
     if (!settled.ok) {
       if (options.abortSignal?.aborted || hooks.onToolCallError.length === 0) throw settled.error;
-      throw await scope.critical(() =>
-        runOnToolCallError(hooks.onToolCallError, { ...base(scope, options), call, tool, error: settled.error }),
-      );
+      let replaced: unknown;
+      try {
+        replaced = await runOnToolCallError(hooks.onToolCallError, {
+          ...base(scope, options),
+          call,
+          tool,
+          error: settled.error,
+        });
+      } catch (error) {
+        scope.fail(error);
+        throw error;
+      }
+      throw replaced;
     }
     if (hooks.onToolCallResult.length === 0 && handlers.afterToolCall.length === 0) return settled.value;
-    return scope.critical(async () => {
+    try {
       const context = base(scope, options);
       let result = settled.value;
       if (hooks.onToolCallResult.length > 0) {
@@ -103,14 +117,17 @@ export function guardExecute({
       if (handlers.afterToolCall.length > 0) {
         const evaluation = scope.evaluate<AfterToolCallEvent>({
           event: { lifecycle: 'afterToolCall', ...context, toolCall: call, tool, result },
-          makeDraft: (original) => ({ ...original }),
+          makeDraft: draftResult,
           subject: subject(scope, call),
         });
         const verdict = isThenable(evaluation) ? await evaluation : evaluation;
         if (verdict.type !== 'deny') result = verdict.event.result;
       }
       return result;
-    });
+    } catch (error) {
+      scope.fail(error);
+      throw error;
+    }
   };
 
   async function* streaming(
@@ -170,6 +187,11 @@ export function guardExecute({
       ? streaming(scope, target, run, input, options)
       : single(scope, target, run, input, options);
   } as Execute;
+}
+
+/** An afterToolCall draft: the result is copied, so a transform never edits the tool's own object. */
+function draftResult(event: AfterToolCallEvent): AfterToolCallEvent {
+  return { ...event, result: copyData(event.result) };
 }
 
 function shortCircuit(

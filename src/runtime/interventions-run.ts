@@ -125,6 +125,7 @@ export class InterventionsRun implements ToolScope {
   private readonly approvalLedger: ApprovalLedger | undefined;
   private readonly controller: AbortController | undefined;
   private started: Promise<void> | undefined;
+  private startedUp = false;
   private failure: { readonly error: unknown } | undefined;
   private ended = false;
 
@@ -171,8 +172,11 @@ export class InterventionsRun implements ToolScope {
   }
 
   /** Fires the start observers and `beforeInvocation` once, whoever asks first. */
-  ensureStarted(): Promise<void> {
-    this.started ??= this.critical(() => this.start());
+  ensureStarted(): Promise<void> | undefined {
+    if (this.startedUp) return undefined;
+    this.started ??= this.critical(() => this.start()).then(() => {
+      this.startedUp = true;
+    });
     return this.started;
   }
 
@@ -185,15 +189,15 @@ export class InterventionsRun implements ToolScope {
     try {
       return await work();
     } catch (error) {
-      // the caller aborting is an abort, not a failure of the run
-      if (!this.userAbortSignal?.aborted) this.fail(error);
+      this.fail(error);
       throw error;
     }
   }
 
   fail(error: unknown): void {
     this.noteError(error);
-    if (this.failure !== undefined) return;
+    // the caller aborting is an abort, not a failure of the run
+    if (this.failure !== undefined || this.userAbortSignal?.aborted) return;
     this.failure = { error };
     this.controller?.abort(error);
   }

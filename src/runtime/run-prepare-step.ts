@@ -59,7 +59,8 @@ export function createRunPrepareStep({
   afterResume: (() => Promise<UserModelMessage[]>) | undefined;
 }): PrepareStepFunction<ToolSet, Context> {
   return async (options: StepOptions) => {
-    await run.ensureStarted();
+    const starting = run.ensureStarted();
+    if (starting !== undefined) await starting;
     // a hook that failed where the SDK swallows errors (no abort signal to use)
     if (run.failed !== undefined) throw run.failed.error;
     run.stepNumber = options.stepNumber;

@@ -6,9 +6,12 @@ import type {
   ToolSet,
 } from 'ai';
 import { resolveToolApproval } from 'ai/internal';
+import { getOwn } from '../util/get-own.ts';
 import type { ApprovalDecision, InterventionsRun } from './interventions-run.ts';
 
 type Status = Exclude<ToolApprovalStatus, string | undefined>;
+
+const NOT_APPLICABLE: Status = Object.freeze({ type: 'not-applicable' });
 
 const RANK: Readonly<Record<Status['type'], number>> = {
   'not-applicable': 0,
@@ -32,7 +35,8 @@ export function createRunToolApproval({
   toolApproval: ToolApprovalConfiguration<ToolSet, Context> | undefined;
 }): GenericToolApprovalFunction<ToolSet, Record<string, never>, Context> {
   return async (options) => {
-    await run.ensureStarted();
+    const starting = run.ensureStarted();
+    if (starting !== undefined) await starting;
     const { toolCall } = options;
     let ours: ApprovalDecision | undefined = run.toolDecisions.get(toolCall.toolCallId);
     if (ours !== undefined) {
@@ -48,14 +52,18 @@ export function createRunToolApproval({
     run.decided.delete(toolCall.toolCallId);
     if (ours?.type === 'denied') return ours;
 
-    const theirs = await resolveToolApproval({
-      tools: options.tools,
-      toolApproval,
-      toolCall,
-      messages: options.messages,
-      toolsContext: options.toolsContext,
-      runtimeContext: options.runtimeContext,
-    });
+    // the SDK's own resolution, when there is anything to resolve (a toolApproval option, needsApproval)
+    const theirs: Status =
+      toolApproval === undefined && getOwn(options.tools, toolCall.toolName)?.needsApproval === undefined
+        ? NOT_APPLICABLE
+        : await resolveToolApproval({
+            tools: options.tools,
+            toolApproval,
+            toolCall,
+            messages: options.messages,
+            toolsContext: options.toolsContext,
+            runtimeContext: options.runtimeContext,
+          });
     const status = ours === undefined || RANK[theirs.type] > RANK[ours.type] ? theirs : ours;
     // a resumed call is about to run: its approval is used up now, exactly once
     if (status.type !== 'denied' && run.approvedToolCalls.has(toolCall.toolCallId)) {

@@ -8,7 +8,6 @@ import { evaluateAndReport, type EvaluationOptions } from './evaluate-and-report
 import type { RuntimeSnapshot } from './runtime-snapshot.ts';
 import type { ToolScope } from './tool-scope.ts';
 
-const STARTED = Promise.resolve();
 const NO_CONTEXT: Context = Object.freeze({});
 
 /**
@@ -30,8 +29,12 @@ export class StandaloneScope implements ToolScope, ModelScope {
     this.beforeExecute = beforeExecute;
   }
 
-  ensureStarted(): Promise<void> {
-    return STARTED;
+  ensureStarted(): undefined {
+    return undefined;
+  }
+
+  fail(): void {
+    // no run to end: the error propagates where it happens
   }
 
   inputOverride(): undefined {

@@ -30,7 +30,9 @@ export interface ToolScope {
     readonly options: ToolExecutionOptions<Context>;
   }) => Promise<ToolCallInfo>;
   /** Resolves once the run has started (chat start hooks, beforeInvocation). */
-  ensureStarted(): Promise<void>;
+  ensureStarted(): Promise<void> | undefined;
+  /** Ends the run with `error` (kept for the caller), where the SDK would swallow it. */
+  fail(error: unknown): void;
   /** The input a decision chose for a call the model's history cannot show. */
   inputOverride(toolCallId: string): { readonly input: unknown } | undefined;
   /** Runs hooks or handlers whose throw must end the run, not become a tool error. */
