@@ -5,6 +5,7 @@ import type {
   ProviderRequest,
   ProviderResponse,
 } from '../hooks/hook-types.ts';
+import { sha256, stableJson } from '../util/stable-json.ts';
 
 /**
  * Options of {@link cache}.
@@ -185,38 +186,7 @@ export function cache({
 /** A SHA-256 (hex) of what makes the request what it is. */
 async function defaultKey(request: ProviderRequest): Promise<string> {
   const { abortSignal: _signal, headers: _headers, includeRawChunks: _raw, ...identity } = request;
-  const bytes = new TextEncoder().encode(stableJson(identity));
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
-  return hex(digest);
-}
-
-/** JSON with sorted keys, bytes as hex and URLs as strings, so equal requests give equal text. */
-function stableJson(value: unknown): string {
-  if (value === null || typeof value === 'number' || typeof value === 'boolean' || typeof value === 'string') {
-    return JSON.stringify(value);
-  }
-  if (typeof value === 'bigint') return JSON.stringify(value.toString());
-  if (value instanceof Uint8Array) return JSON.stringify({ $bytes: hex(value) });
-  if (value instanceof ArrayBuffer) return JSON.stringify({ $bytes: hex(new Uint8Array(value)) });
-  if (value instanceof URL) return JSON.stringify(value.href);
-  if (value instanceof Date) return JSON.stringify(value.toISOString());
-  if (Array.isArray(value)) {
-    return `[${value.map((item: unknown) => (item === undefined ? 'null' : stableJson(item))).join(',')}]`;
-  }
-  if (typeof value === 'object') {
-    const fields = Object.entries(value)
-      .filter(([, field]) => field !== undefined && typeof field !== 'function' && typeof field !== 'symbol')
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([name, field]) => `${JSON.stringify(name)}:${stableJson(field)}`);
-    return `{${fields.join(',')}}`;
-  }
-  return 'null'; // undefined, functions, symbols: as JSON leaves them
-}
-
-function hex(bytes: Uint8Array): string {
-  let text = '';
-  for (const byte of bytes) text += byte.toString(16).padStart(2, '0');
-  return text;
+  return sha256(stableJson(identity));
 }
 
 /** A deep copy of a response, or `undefined` when it holds something that cannot be copied. */

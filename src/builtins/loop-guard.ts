@@ -8,6 +8,7 @@ import type {
   OnError,
 } from '../handlers/intervention-handler.ts';
 import { toolMatcher, type ToolPatterns } from './tool-policy.ts';
+import { sha256, stableJson } from '../util/stable-json.ts';
 
 /**
  * What a {@link loopGuard} detected about a call, and what it does about it.
@@ -266,18 +267,10 @@ function currentTurn(
 function signatureOf(toolName: string, input: unknown): string {
   let json: string;
   try {
-    json = JSON.stringify(input, (_key, value: unknown) =>
-      value !== null && typeof value === 'object' && !Array.isArray(value)
-        ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-        : value,
-    ) ?? 'undefined';
+    json = stableJson(input);
   } catch {
-    json = String(input); // not JSON (a cycle, a bigint): only equal strings collide
+    json = String(input); // a cycle: only equal strings collide
   }
   return `${toolName}\u0000${json}`;
 }
 
-async function sha256(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
-  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
-}

@@ -11,6 +11,8 @@ import type {
 } from '../handlers/intervention-handler.ts';
 import { createMemoryStore } from '../store/create-memory-store.ts';
 import type { Store } from '../store/store.ts';
+import { durationOf } from '../util/duration-of.ts';
+import { sha256, stableJson } from '../util/stable-json.ts';
 
 /**
  * What a {@link rateLimit} counts separately: `'run'` (each `generateText` /
@@ -230,32 +232,3 @@ function windowOf(ms: number): string {
   return `${ms} ms`;
 }
 
-/** A remaining time, rounded up: `1 second`, `42 seconds`, `3 minutes`, `5 hours`, `3 days`. */
-function durationOf(ms: number): string {
-  const seconds = Math.max(1, Math.ceil(ms / 1_000));
-  const [count, unit] =
-    seconds < 120
-      ? [seconds, 'second']
-      : seconds < 7_200
-        ? [Math.ceil(seconds / 60), 'minute']
-        : seconds < 172_800
-          ? [Math.ceil(seconds / 3_600), 'hour']
-          : [Math.ceil(seconds / 86_400), 'day'];
-  return `${count} ${unit}${count === 1 ? '' : 's'}`;
-}
-
-/** JSON with every object's keys sorted, so equal arguments hash alike. */
-function stableJson(value: unknown): string {
-  return (
-    JSON.stringify(value, (_key, item: unknown) =>
-      item !== null && typeof item === 'object' && !Array.isArray(item)
-        ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-        : item,
-    ) ?? 'undefined'
-  );
-}
-
-async function sha256(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
-  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
-}

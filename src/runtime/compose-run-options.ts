@@ -23,6 +23,7 @@ import type { InterventionsRun } from './interventions-run.ts';
 import { createLoopControl, type LoopOptions } from './loop-control.ts';
 import { createRunPrepareStep } from './run-prepare-step.ts';
 import { createRunToolApproval } from './run-tool-approval.ts';
+import { SETTING_KEYS } from './setting-keys.ts';
 
 /** The options of `generateText` / `streamText`, as far as the runtime touches them. */
 export interface CallOptions {
@@ -47,19 +48,6 @@ export interface CallOptions {
   maxSteps?: LoopOptions['maxSteps'];
   [option: string]: unknown;
 }
-
-const SETTING_KEYS = [
-  'maxOutputTokens',
-  'temperature',
-  'topP',
-  'topK',
-  'presencePenalty',
-  'frequencyPenalty',
-  'stopSequences',
-  'seed',
-  'reasoning',
-  'toolChoice',
-] as const;
 
 /**
  * The SDK options of a run: the caller's options, with each extension point

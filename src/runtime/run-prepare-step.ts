@@ -17,22 +17,10 @@ import { userMessage } from '../util/user-message.ts';
 import { deniedModel } from './denied-model.ts';
 import { cloneModelCallEvent } from './drafts.ts';
 import type { InterventionsRun } from './interventions-run.ts';
+import { SETTING_KEYS } from './setting-keys.ts';
 
 type StepOptions = Parameters<PrepareStepFunction<ToolSet, Context>>[0];
 type StepResult = NonNullable<PrepareStepResult<ToolSet, Context>>;
-
-const SETTING_KEYS = [
-  'maxOutputTokens',
-  'temperature',
-  'topP',
-  'topK',
-  'presencePenalty',
-  'frequencyPenalty',
-  'stopSequences',
-  'seed',
-  'reasoning',
-  'toolChoice',
-] as const;
 
 /**
  * The run's `prepareStep`: starts the run, applies what `beforeInvocation`
