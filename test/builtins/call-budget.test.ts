@@ -18,7 +18,7 @@ import {
 import { createMemoryStore } from '../../src/store/create-memory-store.ts';
 import type { Store } from '../../src/store/store.ts';
 import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
-import { deniedText, MODES, run } from './run-both.ts';
+import { deniedText, MODES, run } from '../helpers/run-both.ts';
 
 function recordingTools() {
   const ran: string[] = [];

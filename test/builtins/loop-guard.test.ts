@@ -5,7 +5,7 @@
  * `interventions.streamText` on a scripted model, asserting on what ran and
  * what the model was sent next.
  */
-import { isStepCount, tool, type ModelMessage, type StepResult, type ToolSet } from 'ai';
+import { isStepCount, tool, type ModelMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -14,51 +14,11 @@ import {
   type BeforeToolCallAction,
   type BeforeToolCallEvent,
   type DecisionRecord,
-  type Interventions,
 } from '../../src/index.ts';
 import { loopGuard } from '../../src/builtins/loop-guard.ts';
 import { toolPolicy } from '../../src/builtins/tool-policy.ts';
 import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
-
-// ---------------------------------------------------------------- both wrappers
-
-const MODES = ['generateText', 'streamText'] as const;
-type Mode = (typeof MODES)[number];
-type CallOptions = Parameters<Interventions['generateText']>[0];
-type StreamOptions = Parameters<Interventions['streamText']>[0];
-
-interface Outcome {
-  readonly text: string;
-  readonly steps: ReadonlyArray<StepResult<ToolSet>>;
-  readonly responseMessages: readonly ModelMessage[];
-  readonly content: ReadonlyArray<{ readonly type: string }>;
-  readonly decisions: readonly DecisionRecord[];
-}
-
-/** One call through either wrapper (a stream is fully consumed; a stream error rejects). */
-async function run(interventions: Interventions, mode: Mode, options: CallOptions): Promise<Outcome> {
-  if (mode === 'generateText') {
-    const result = await interventions.generateText(options);
-    return {
-      text: result.text,
-      steps: result.steps,
-      responseMessages: result.responseMessages,
-      content: result.content,
-      decisions: result.interventions.decisions,
-    };
-  }
-  const errors: unknown[] = [];
-  const result = interventions.streamText({ ...(options as StreamOptions), onError: ({ error }: { error: unknown }) => void errors.push(error) });
-  for await (const part of result.fullStream) if (part.type === 'error') errors.push(part.error);
-  if (errors.length > 0) throw errors[0];
-  return {
-    text: await result.text,
-    steps: await result.steps,
-    responseMessages: await result.responseMessages,
-    content: await result.content,
-    decisions: result.interventions.decisions,
-  };
-}
+import { MODES, run, type Outcome } from '../helpers/run-both.ts';
 
 // ---------------------------------------------------------------- helpers
 

@@ -6,43 +6,16 @@
  * model, asserting on the tool result the model was sent next. Seed 002's
  * `afterToolExecute` truncation is expressed with the built-in.
  */
-import { isStepCount, tool, type StepResult, type ToolSet } from 'ai';
+import { isStepCount, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   createInterventions,
   type AfterToolCallEvent,
-  type DecisionRecord,
-  type Interventions,
 } from '../../src/index.ts';
 import { truncateToolResult, type TruncatedToolResult } from '../../src/builtins/truncate-tool-result.ts';
 import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
-
-// ---------------------------------------------------------------- both wrappers
-
-const MODES = ['generateText', 'streamText'] as const;
-type Mode = (typeof MODES)[number];
-type CallOptions = Parameters<Interventions['generateText']>[0];
-type StreamOptions = Parameters<Interventions['streamText']>[0];
-
-interface Outcome {
-  readonly text: string;
-  readonly steps: ReadonlyArray<StepResult<ToolSet>>;
-  readonly decisions: readonly DecisionRecord[];
-}
-
-/** One call through either wrapper (a stream is fully consumed; a stream error rejects). */
-async function run(interventions: Interventions, mode: Mode, options: CallOptions): Promise<Outcome> {
-  if (mode === 'generateText') {
-    const result = await interventions.generateText(options);
-    return { text: result.text, steps: result.steps, decisions: result.interventions.decisions };
-  }
-  const errors: unknown[] = [];
-  const result = interventions.streamText({ ...(options as StreamOptions), onError: ({ error }: { error: unknown }) => void errors.push(error) });
-  for await (const part of result.fullStream) if (part.type === 'error') errors.push(part.error);
-  if (errors.length > 0) throw errors[0];
-  return { text: await result.text, steps: await result.steps, decisions: result.interventions.decisions };
-}
+import { MODES, run } from '../helpers/run-both.ts';
 
 // ---------------------------------------------------------------- helpers
 

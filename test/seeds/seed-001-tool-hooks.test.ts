@@ -18,9 +18,6 @@ import {
   dynamicTool,
   isStepCount,
   tool,
-  type ModelMessage,
-  type StepResult,
-  type ToolSet,
 } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -30,70 +27,15 @@ import {
   InterventionHandler,
   type AfterModelCallEvent,
   type BeforeToolCallEvent,
-  type DecisionRecord,
-  type Interventions,
   type InterventionHooks,
   type OnToolCallResultContext,
   type PreToolCallContext,
   type RunStatus,
 } from '../../src/index.ts';
 import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
-
-// ---------------------------------------------------------------- both wrappers
-
-const MODES = ['generateText', 'streamText'] as const;
-type Mode = (typeof MODES)[number];
-type CallOptions = Parameters<Interventions['generateText']>[0];
-type StreamOptions = Parameters<Interventions['streamText']>[0];
-
-/** What the caller got, the same way for both wrappers. */
-interface Outcome {
-  readonly text: string;
-  readonly steps: ReadonlyArray<StepResult<ToolSet>>;
-  readonly responseMessages: readonly ModelMessage[];
-  readonly content: ReadonlyArray<{ readonly type: string }>;
-  readonly decisions: readonly DecisionRecord[];
-}
+import { MODES, run, type CallOptions } from '../helpers/run-both.ts';
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/**
- * Runs one call through `interventions.generateText` or
- * `interventions.streamText` (the stream fully consumed). A stream that ends
- * with an error rejects with it, as `generateText` does.
- */
-async function run(interventions: Interventions, mode: Mode, options: CallOptions): Promise<Outcome> {
-  if (mode === 'generateText') {
-    const result = await interventions.generateText(options);
-    return {
-      text: result.text,
-      steps: result.steps,
-      responseMessages: result.responseMessages,
-      content: result.content,
-      decisions: result.interventions.decisions,
-    };
-  }
-  const errors: unknown[] = [];
-  const result = interventions.streamText({
-    ...(options as StreamOptions),
-    onError: ({ error }: { error: unknown }) => {
-      errors.push(error);
-    },
-  });
-  for await (const part of result.fullStream) {
-    if (part.type === 'error') errors.push(part.error);
-  }
-  // the end-of-run observers run in the stream's onEnd
-  await delay(10);
-  if (errors.length > 0) throw errors[0];
-  return {
-    text: await result.text,
-    steps: await result.steps,
-    responseMessages: await result.responseMessages,
-    content: await result.content,
-    decisions: result.interventions.decisions,
-  };
-}
 
 /** Catches a rejection and returns the reason (fails the test if it resolves). */
 async function rejectionOf(promise: PromiseLike<unknown>): Promise<unknown> {

@@ -16,7 +16,7 @@
  * `maxSteps`.
  */
 import type { LanguageModelV4CallOptions, LanguageModelV4Prompt } from '@ai-sdk/provider';
-import { isStepCount, tool, type ModelMessage, type StepResult, type ToolSet } from 'ai';
+import { isStepCount, tool, type ModelMessage, type ToolSet } from 'ai';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import {
@@ -26,70 +26,13 @@ import {
   InterventionActions,
   InterventionHandler,
   type BeforeInvocationEvent,
-  type DecisionRecord,
-  type Interventions,
   type InterventionHooks,
   type ProviderResponse,
   type ToolGateEvent,
   type ToolGateResult,
 } from '../../src/index.ts';
 import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
-
-// ---------------------------------------------------------------- both wrappers
-
-const MODES = ['generateText', 'streamText'] as const;
-type Mode = (typeof MODES)[number];
-type CallOptions = Parameters<Interventions['generateText']>[0];
-type StreamOptions = Parameters<Interventions['streamText']>[0];
-
-/** What the caller got, the same way for both wrappers. */
-interface Outcome {
-  readonly text: string;
-  readonly steps: ReadonlyArray<StepResult<ToolSet>>;
-  readonly responseMessages: readonly ModelMessage[];
-  readonly content: ReadonlyArray<{ readonly type: string }>;
-  readonly decisions: readonly DecisionRecord[];
-}
-
-const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/**
- * Runs one call through `interventions.generateText` or
- * `interventions.streamText` (the stream fully consumed). A stream that ends
- * with an error rejects with it, as `generateText` does.
- */
-async function run(interventions: Interventions, mode: Mode, options: CallOptions): Promise<Outcome> {
-  if (mode === 'generateText') {
-    const result = await interventions.generateText(options);
-    return {
-      text: result.text,
-      steps: result.steps,
-      responseMessages: result.responseMessages,
-      content: result.content,
-      decisions: result.interventions.decisions,
-    };
-  }
-  const errors: unknown[] = [];
-  const result = interventions.streamText({
-    ...(options as StreamOptions),
-    onError: ({ error }: { error: unknown }) => {
-      errors.push(error);
-    },
-  });
-  for await (const part of result.fullStream) {
-    if (part.type === 'error') errors.push(part.error);
-  }
-  // the end-of-run observers run in the stream's onEnd
-  await delay(10);
-  if (errors.length > 0) throw errors[0];
-  return {
-    text: await result.text,
-    steps: await result.steps,
-    responseMessages: await result.responseMessages,
-    content: await result.content,
-    decisions: result.interventions.decisions,
-  };
-}
+import { MODES, run } from '../helpers/run-both.ts';
 
 // ---------------------------------------------------------------- helpers
 

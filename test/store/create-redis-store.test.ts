@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { rateLimit } from '../../src/builtins/rate-limit.ts';
 import { createInterventions, InterventionHandlerError, type OnError } from '../../src/index.ts';
 import { createRedisStore, type RedisStoreClient } from '../../src/store/create-redis-store.ts';
-import { deniedText, MODES, run } from '../builtins/run-both.ts';
+import { deniedText, MODES, run } from '../helpers/run-both.ts';
 import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
 import { hasRedisServer, startRedisServer, type RedisServer } from './redis-server.ts';
 import { storeContract } from './store-contract.ts';

@@ -41,6 +41,8 @@ export async function run(interventions: Interventions, mode: Mode, options: Cal
   for await (const part of result.fullStream) {
     if (part.type === 'error') errors.push(part.error);
   }
+  // the end-of-run observers run in the stream's onEnd, after the last part
+  await new Promise<void>((resolve) => setTimeout(resolve, 10));
   if (errors.length > 0) throw errors[0];
   return {
     text: await result.text,
