@@ -1,13 +1,12 @@
-import type { LanguageModelV4CallOptions, LanguageModelV4GenerateResult, LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { isStepCount, tool, toUIMessageStream } from 'ai';
-import { MockLanguageModelV4 } from 'ai/test';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { RedactedToolValue } from '../../src/builtins/redact-pii.ts';
 import { redactSecrets, SECRET_PATTERNS } from '../../src/builtins/redact-secrets.ts';
 import { createInterventions } from '../../src/index.ts';
-import { step, text, toolCall, toolResultsSent, usage } from '../helpers/scripted-model.ts';
+import { step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
+import { chunkedModel } from '../helpers/chunked-model.ts';
 
 const OPENAI = 'sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z';
 const AWS = 'AKIAIOSFODNN7EXAMPLE';
@@ -17,45 +16,6 @@ const BEARER_TOKEN = 'tok_9f8e7d6c5b4a3210fedcba';
 const PASSWORD = 'hunter2-Secret!';
 const PEM = '-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7bq9\nQ2sZ0k1PfV8\n-----END RSA PRIVATE KEY-----';
 const SECRETS = [OPENAI, AWS, GITHUB, JWT, 'SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV', BEARER_TOKEN, PASSWORD, 'MIIEowIBAAKCAQEA7bq9', 'Q2sZ0k1PfV8'];
-
-/** A scripted model streaming its text in chunks of `size` characters; `calls` records every request. */
-function chunkedModel(size: number, ...responses: LanguageModelV4GenerateResult[]) {
-  const calls: LanguageModelV4CallOptions[] = [];
-  const next = (options: LanguageModelV4CallOptions) => {
-    calls.push(options);
-    const response = responses[calls.length - 1];
-    if (response === undefined) throw new Error(`no response scripted for call ${calls.length}`);
-    return response;
-  };
-  const model = new MockLanguageModelV4({
-    doGenerate: async (options) => next(options),
-    doStream: async (options) => {
-      const response = next(options);
-      const parts: LanguageModelV4StreamPart[] = [{ type: 'stream-start', warnings: [] }];
-      response.content.forEach((part, index) => {
-        if (part.type !== 'text') {
-          parts.push(part as LanguageModelV4StreamPart);
-          return;
-        }
-        parts.push({ type: 'text-start', id: `t${index}` });
-        for (let at = 0; at < part.text.length; at += size) {
-          parts.push({ type: 'text-delta', id: `t${index}`, delta: part.text.slice(at, at + size) });
-        }
-        parts.push({ type: 'text-end', id: `t${index}` });
-      });
-      parts.push({ type: 'finish', finishReason: response.finishReason, usage });
-      return {
-        stream: new ReadableStream({
-          start(controller) {
-            for (const part of parts) controller.enqueue(part);
-            controller.close();
-          },
-        }),
-      };
-    },
-  });
-  return Object.assign(model, { calls });
-}
 
 function expectNoSecret(value: unknown) {
   const serialized = typeof value === 'string' ? value : JSON.stringify(value);
