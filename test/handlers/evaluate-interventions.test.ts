@@ -12,9 +12,9 @@ import {
   type InterventionHandlerLike,
   type OnError,
 } from '../../src/index.ts';
+import { taggingAction, type ActionKind as Kind } from '../helpers/tagging-action.ts';
 import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
 
-type Kind = 'proceed' | 'deny' | 'guide' | 'confirm' | 'transform';
 interface Spec {
   readonly kind: Kind;
   readonly async: boolean;
@@ -43,21 +43,7 @@ function handlerFor(spec: Spec, index: number): InterventionHandlerLike {
   const name = `h${index}`;
   const act = (): BeforeToolCallAction => {
     if (spec.throws) throw new Error(`${name} broke`);
-    switch (spec.kind) {
-      case 'proceed':
-        return InterventionActions.proceed();
-      case 'deny':
-        return InterventionActions.deny(`reason-${index}`);
-      case 'guide':
-        return InterventionActions.guide(`feedback-${index}`);
-      case 'confirm':
-        return InterventionActions.confirm(`prompt-${index}`);
-      case 'transform':
-        return InterventionActions.transform<BeforeToolCallEvent>((draft) => {
-          const input = draft.toolCall.input as { tag: string };
-          input.tag = `${input.tag}+${index}`;
-        });
-    }
+    return taggingAction(spec.kind, index);
   };
   return defineHandler({
     name,

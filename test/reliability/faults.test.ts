@@ -23,6 +23,7 @@ import {
   type OnError,
 } from '../../src/index.ts';
 import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
+import { recordingTools } from '../helpers/recording-tools.ts';
 
 // ---------------------------------------------------------------- harness
 
@@ -156,21 +157,6 @@ function abortAware<MODEL extends ReturnType<typeof scriptedModel>>(model: MODEL
     return doStream(options);
   };
   return model;
-}
-
-/** The tools of most faults: `t` records what it ran. */
-function recordingTools() {
-  const ran: string[] = [];
-  const tools = {
-    t: tool({
-      inputSchema: z.object({ tag: z.string() }),
-      execute: async ({ tag }) => {
-        ran.push(tag);
-        return `ran ${tag}`;
-      },
-    }),
-  };
-  return { ran, tools };
 }
 
 function handler(

@@ -32,6 +32,7 @@ import {
   type Interventions,
 } from '../../src/index.ts';
 import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
+import { recordingTools } from '../helpers/recording-tools.ts';
 
 // ---------------------------------------------------------------- harness
 
@@ -536,21 +537,6 @@ const HOSTILE_TEXTS: ReadonlyArray<readonly [string, string]> = [
   ['template-looking text', '${process.env.SECRET} %s %o {{handler}} $& $1'],
 ];
 
-/** The tools of the decision-text runs: `t` runs, and records what it ran. */
-function twoCallTools() {
-  const ran: string[] = [];
-  const tools = {
-    t: tool({
-      inputSchema: z.object({ tag: z.string() }),
-      execute: async ({ tag }) => {
-        ran.push(tag);
-        return `ran ${tag}`;
-      },
-    }),
-  };
-  return { ran, tools };
-}
-
 const twoCalls = () => scriptedModel(step(toolCall('c1', 't', { tag: 'one' }), toolCall('c2', 't', { tag: 'two' })), step(text('done')));
 
 /** A request with the tool result of `id` left out, for comparing everything else. */
@@ -571,7 +557,7 @@ const occurrences = (haystack: string, needle: string) => haystack.split(needle)
 describe.each(MODES)('decision texts stay data (%s)', (mode) => {
   it.each(HOSTILE_TEXTS)('should deliver a denial reason with %s verbatim inside the one tool result', async (_, hostile) => {
     const run = async (reason: string) => {
-      const { ran, tools } = twoCallTools();
+      const { ran, tools } = recordingTools();
       const interventions = createInterventions({
         handlers: [
           defineHandler({
@@ -609,7 +595,7 @@ describe.each(MODES)('decision texts stay data (%s)', (mode) => {
 
   it.each(HOSTILE_TEXTS)('should deliver guide feedback with %s verbatim inside the one tool result', async (_, hostile) => {
     const run = async (feedback: string) => {
-      const { ran, tools } = twoCallTools();
+      const { ran, tools } = recordingTools();
       const interventions = createInterventions({
         handlers: [
           defineHandler({
@@ -647,7 +633,7 @@ describe.each(MODES)('decision texts stay data (%s)', (mode) => {
   });
 
   it.each(HOSTILE_TEXTS)('should carry a confirm prompt with %s verbatim as the approval reason, and resume cleanly', async (_, hostile) => {
-    const { ran, tools } = twoCallTools();
+    const { ran, tools } = recordingTools();
     const interventions = createInterventions({
       handlers: [
         defineHandler({
@@ -688,7 +674,7 @@ describe.each(MODES)('decision texts stay data (%s)', (mode) => {
 
   if (mode === 'streamText') {
     it.each(HOSTILE_TEXTS)('should end the UI tool part denied, carrying a reason with %s verbatim', async (_, hostile) => {
-      const { tools } = twoCallTools();
+      const { tools } = recordingTools();
       const interventions = createInterventions({
         handlers: [
           defineHandler({

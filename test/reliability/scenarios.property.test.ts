@@ -43,6 +43,7 @@ import {
   type Interventions,
   type OnError,
 } from '../../src/index.ts';
+import { taggingAction, type ActionKind as Kind } from '../helpers/tagging-action.ts';
 import { scriptedModel, step, text, toolCall } from '../helpers/scripted-model.ts';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
@@ -56,7 +57,6 @@ const TIMEOUT_MS = Math.max(60_000, RUNS * 40);
 
 // ---------------------------------------------------------------- scenarios
 
-type Kind = 'proceed' | 'deny' | 'guide' | 'confirm' | 'transform';
 type Failure = 'none' | 'throw' | 'hang';
 type Thrown = 'error' | 'string' | 'null' | 'object';
 
@@ -152,21 +152,7 @@ const thrownValue = (thrown: Thrown, name: string): unknown => {
 function handlerFor(spec: HandlerSpec, index: number, thrownValues: Map<string, unknown>): InterventionHandlerLike {
   const name = `h${index}`;
   const act = (): BeforeToolCallAction => {
-    switch (spec.kind) {
-      case 'proceed':
-        return InterventionActions.proceed();
-      case 'deny':
-        return InterventionActions.deny(`reason-${index}`);
-      case 'guide':
-        return InterventionActions.guide(`feedback-${index}`);
-      case 'confirm':
-        return InterventionActions.confirm(`prompt-${index}`);
-      case 'transform':
-        return InterventionActions.transform<BeforeToolCallEvent>((draft) => {
-          const input = draft.toolCall.input as { tag: string };
-          input.tag = `${input.tag}+${index}`;
-        });
-    }
+    return taggingAction(spec.kind, index);
   };
   const decide = (): BeforeToolCallAction | Promise<BeforeToolCallAction> => {
     if (spec.failure === 'hang') return new Promise<never>(() => {});
