@@ -31,24 +31,28 @@ export interface GuideFeedback {
 
 /**
  * The outcome of evaluating every handler at one lifecycle point, resolved
- * by precedence: deny > confirm > guide > transform > proceed.
+ * by precedence: deny > confirm > guide > transform > proceed. Every variant
+ * but `deny` carries the committed draft (`event`: the original event when
+ * nothing transformed it) and whether a transform changed it.
  */
 export type Verdict<EVENT extends InterventionEvent> =
+  | { readonly type: 'deny'; readonly reason: string; readonly handler: string }
   | {
-      readonly type: 'deny';
-      readonly reason: string;
-      readonly handler: string;
+      readonly type: 'confirm';
+      readonly event: EVENT;
+      readonly transformed: boolean;
+      /** The confirm prompts, joined. */
+      readonly prompt: string;
     }
   | {
-      readonly type: 'confirm' | 'guide' | 'transform' | 'proceed';
-      /** The committed draft (or the original event when nothing transformed it). */
+      readonly type: 'guide';
       readonly event: EVENT;
       readonly transformed: boolean;
       /** Every enforced guide, in registration order. */
       readonly guidance: readonly GuideFeedback[];
-      /** The confirm prompts, joined; `undefined` unless `type` is `'confirm'`. */
-      readonly prompt: string | undefined;
-    };
+    }
+  | { readonly type: 'transform'; readonly event: EVENT; readonly transformed: true }
+  | { readonly type: 'proceed'; readonly event: EVENT; readonly transformed: false };
 
 /** What a record is about, besides the handler. */
 export interface RecordSubject {
@@ -353,26 +357,19 @@ class Evaluation<EVENT extends InterventionEvent> {
   }
 
   private finish(): Verdict<EVENT> {
-    const type =
-      this.prompts !== undefined
-        ? 'confirm'
-        : this.guidance !== undefined
-          ? 'guide'
-          : this.transformed
-            ? 'transform'
-            : 'proceed';
-    // a confirm outranks guide at the same point: the human decides instead
-    if (type === 'confirm') {
+    const event = this.current;
+    const transformed = this.drafted;
+    if (this.prompts !== undefined) {
+      // a confirm outranks guide at the same point: the human decides instead
       for (const record of this.provisional ?? []) if (record.action === 'guide') record.enforced = false;
+      this.flush();
+      return { type: 'confirm', event, transformed, prompt: this.prompts.join('\n') };
     }
     this.flush();
-    return {
-      type,
-      event: this.current,
-      transformed: this.drafted,
-      guidance: type === 'confirm' || this.guidance === undefined ? NO_GUIDANCE : this.guidance,
-      prompt: type === 'confirm' ? (this.prompts ?? []).join('\n') : undefined,
-    };
+    if (this.guidance !== undefined) return { type: 'guide', event, transformed, guidance: this.guidance };
+    return this.transformed && transformed
+      ? { type: 'transform', event, transformed }
+      : { type: 'proceed', event, transformed: false };
   }
 
   private flush(): void {
@@ -385,7 +382,6 @@ class Evaluation<EVENT extends InterventionEvent> {
 }
 
 const CONTINUE = Symbol('continue');
-const NO_GUIDANCE: readonly GuideFeedback[] = Object.freeze([]);
 
 function validateAction(
   registered: RegisteredHandler,

@@ -151,7 +151,6 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
   if (run.snapshot.approvalSecret !== undefined && options.experimental_toolApprovalSecret === undefined) {
     composed.experimental_toolApprovalSecret = run.snapshot.approvalSecret;
   }
-  run.signsApprovals = composed.experimental_toolApprovalSecret !== undefined;
   return composed as OPTIONS;
 }
 

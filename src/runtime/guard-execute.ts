@@ -59,12 +59,7 @@ export function guardExecute({
   const prepare = async (scope: ToolScope, input: unknown, options: ToolExecutionOptions<Context>) => {
     const starting = scope.ensureStarted();
     if (starting !== undefined) await starting;
-    const override = scope.inputOverride(options.toolCallId);
-    let call: ToolCallInfo = {
-      toolCallId: options.toolCallId,
-      toolName,
-      input: override === undefined ? input : override.input,
-    };
+    let call: ToolCallInfo = { toolCallId: options.toolCallId, toolName, input };
     if (scope.beforeExecute !== undefined) {
       call = await scope.beforeExecute({ tool, call, options });
     }

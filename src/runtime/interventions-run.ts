@@ -4,22 +4,22 @@ import type { ModelMessage, Tool, ToolSet } from 'ai';
 import { InvocationDeniedError } from '../errors/invocation-denied-error.ts';
 import { InvalidActionError } from '../errors/invalid-action-error.ts';
 import type { DecisionRecord } from '../handlers/decision-record.ts';
-import type {
-  RecordSubject,
-  Verdict,
-} from '../handlers/evaluate-interventions.ts';
+import type { Verdict } from '../handlers/evaluate-interventions.ts';
 import type {
   BeforeInvocationEvent,
   InterventionEvent,
   ToolCallInfo,
 } from '../handlers/intervention-events.ts';
+import { settle } from '../util/settle.ts';
 import type { ChatResponse, RunStatus } from '../hooks/hook-types.ts';
 import { notifyObservers, runObservers } from '../hooks/run-hooks.ts';
 import { evaluateAndReport, type EvaluationOptions } from './evaluate-and-report.ts';
 import { getOwn } from '../util/get-own.ts';
 import { userMessage } from '../util/user-message.ts';
-import { decideToolCalls, gateToolCalls } from './decide-tool-calls.ts';
-import { cloneInvocationEvent, cloneToolCallEvent } from './drafts.ts';
+import { decideTurn } from './decide-turn.ts';
+import { cloneInvocationEvent } from './drafts.ts';
+import { gateToolCalls } from './gate-tool-calls.ts';
+import { createStep, type Step } from './step.ts';
 import type { RegisteredHandler } from '../handlers/registered-handler.ts';
 import type { ApprovalLedger } from './approval-ledger.ts';
 import { dropStaleApprovals, type DroppedApproval } from './drop-stale-approvals.ts';
@@ -84,14 +84,11 @@ export class InterventionsRun implements ToolScope {
   readonly tools: ToolSet | undefined;
   readonly inputMessages: readonly ModelMessage[];
   /** Tool calls the input history approves, by id: they are re-checked, not re-asked. */
-  readonly approvedToolCalls: ReadonlyMap<
-    string,
-    ToolCallInfo & { readonly approvalId: string; readonly reason: string | undefined }
-  >;
+  readonly approvedToolCalls: ReadonlyMap<string, ResumedApproval>;
   /** Approval responses of the input that answered nothing a human may answer; they are dropped. */
   readonly droppedApprovals: readonly DroppedApproval[];
   /** Tool calls a human refused in the input history, by id, with the reason they gave. */
-  readonly rejectedToolCalls: ReadonlyMap<string, ToolCallInfo & { readonly reason: string | undefined }>;
+  readonly rejectedToolCalls: ReadonlyMap<string, ResumedApproval>;
   /**
    * Messages the run injected (steering, follow-up) that the SDK keeps out of
    * its response messages, by the step they follow (-1: before step 0).
@@ -106,22 +103,12 @@ export class InterventionsRun implements ToolScope {
   runtimeContext: Context;
   /** Told when a `prepareStep` replaces the runtime context. */
   onRuntimeContext: ((context: Context) => void) | undefined = undefined;
-  stepNumber: number | undefined = undefined;
-  /** The messages sent in the current step. */
-  stepMessages: ModelMessage[];
-  /** The tools the model may call in the current step (`undefined`: all). */
-  stepActiveTools: readonly string[] | undefined = undefined;
+  /** The current step: before step 0, the resume of the input's approved calls. */
+  step: Step;
   invocation: InvocationChanges | undefined = undefined;
-  /** Whether approval requests are signed (an approval secret is set). */
-  signsApprovals = false;
 
-  /** Approval statuses decided before the SDK asks `toolApproval`, by call id. */
-  readonly toolDecisions = new Map<string, ApprovalDecision>();
-  /** Calls the model layer already evaluated (whatever the outcome). */
-  readonly decided = new Set<string>();
   /** Replacement texts for the errors of invalid or unknown tool calls, by call id. */
   readonly errorRewrites = new Map<string, string>();
-  private readonly inputOverrides = new Map<string, unknown>();
   private readonly approvalLedger: ApprovalLedger | undefined;
   private readonly controller: AbortController | undefined;
   private started: Promise<void> | undefined;
@@ -149,7 +136,7 @@ export class InterventionsRun implements ToolScope {
     const { messages, dropped } = dropStaleApprovals(inputMessagesOf(input));
     this.inputMessages = messages;
     this.droppedApprovals = dropped;
-    this.stepMessages = this.inputMessages as ModelMessage[];
+    this.step = createStep({ number: undefined, messages: this.inputMessages as ModelMessage[] });
     this.approvedToolCalls = answeredToolCalls(this.inputMessages, true);
     this.rejectedToolCalls = answeredToolCalls(this.inputMessages, false);
     this.approvalLedger = approvalLedger;
@@ -226,17 +213,28 @@ export class InterventionsRun implements ToolScope {
   }
 
   decideToolCalls(response: LanguageModelV4GenerateResult): Promise<LanguageModelV4GenerateResult> {
-    return this.critical(() => decideToolCalls(this, response));
+    return this.critical(() => decideTurn(this, response));
+  }
+
+  /** The step number, as hooks see it (`undefined` before step 0). */
+  get stepNumber(): number | undefined {
+    return this.step.number;
   }
 
   private resumeGated: Promise<Map<string, RegisteredHandler[]>> | undefined;
-  private resumeGates(): Promise<Map<string, RegisteredHandler[]>> {
+  /** The gates' actions for a resumed call: the resumed calls meet the gates together, once, like the turn did. */
+  async resumeGates(toolCallId: string): Promise<RegisteredHandler[]> {
     this.resumeGated ??= (async () => {
-      const calls = [...this.approvedToolCalls.values()];
-      const perCall = await gateToolCalls(this, calls);
+      const calls = [...this.approvedToolCalls.values()].map(({ toolCallId, toolName, input }) => ({ toolCallId, toolName, input }));
+      const perCall = await gateToolCalls(this, this.step, calls);
       return new Map(calls.map((call, position) => [call.toolCallId, perCall[position] ?? []]));
     })();
-    return this.resumeGated;
+    return (await this.resumeGated).get(toolCallId) ?? [];
+  }
+
+  /** `promise`, or the caller's abort, whichever comes first. */
+  untilAborted<T>(promise: T | PromiseLike<T>): Promise<T> {
+    return settle(Promise.resolve(promise), { timeoutMs: undefined, onTimeout: () => undefined, abortSignal: this.userAbortSignal });
   }
 
   /**
@@ -281,100 +279,11 @@ export class InterventionsRun implements ToolScope {
     return changed ? { ...request, tools } : request;
   }
 
-  inputOverride(toolCallId: string): { readonly input: unknown } | undefined {
-    return this.inputOverrides.has(toolCallId)
-      ? { input: this.inputOverrides.get(toolCallId) }
-      : undefined;
-  }
-
-  /**
-   * Decides a call the model layer did not see (a resumed approval, or a call
-   * the SDK repaired): on resume `confirm` counts as answered and transforms
-   * are not applied (the approved arguments are final).
-   */
-  async decideLate(
-    call: ToolCallInfo,
-    messages: ModelMessage[],
-  ): Promise<ApprovalDecision | undefined> {
-    const resumed = this.approvedToolCalls.get(call.toolCallId);
-    const approved = resumed !== undefined;
-    // a resumed turn's calls meet the gates together, once, like the turn did
-    const gated = approved
-      ? ((await this.resumeGates()).get(call.toolCallId) ?? [])
-      : ((await gateToolCalls(this, [call]))[0] ?? []);
-    const verdict = await this.evaluate({
-      event: {
-        lifecycle: 'beforeToolCall',
-        runtimeContext: this.runtimeContext,
-        runId: this.runId,
-        abortSignal: this.abortSignal,
-        stepNumber: this.stepNumber,
-        toolCall: call,
-        tool: getOwn(this.tools, call.toolName),
-        messages,
-        approved,
-        approval:
-          resumed === undefined ? undefined : { approvalId: resumed.approvalId, reason: resumed.reason },
-      },
-      makeDraft: cloneToolCallEvent,
-      subject: this.subject(call),
-      frozen: approved,
-      handlers: [...gated, ...this.snapshot.handlers.beforeToolCall],
-    });
-    if ((verdict.type === 'transform' || verdict.type === 'confirm') && verdict.transformed) {
-      this.inputOverrides.set(call.toolCallId, verdict.event.toolCall.input);
-    }
-    const decision = this.approvalDecision(call, verdict);
-    if (decision?.type === 'user-approval') {
-      await this.status({ type: 'approval-pending', toolCallId: call.toolCallId, toolName: call.toolName, prompt: decision.reason });
-    }
-    return decision;
-  }
-
-  /** Maps a `beforeToolCall` verdict onto the SDK's approval statuses. */
-  approvalDecision(
-    call: ToolCallInfo,
-    verdict: Verdict<InterventionEvent & { lifecycle: 'beforeToolCall' }>,
-  ): ApprovalDecision | undefined {
-    const { wording } = this.snapshot;
-    switch (verdict.type) {
-      case 'deny':
-        return {
-          type: 'denied',
-          reason: wording.deniedToolCall({
-            toolCall: call,
-            reason: verdict.reason,
-            handler: verdict.handler,
-          }),
-        };
-      case 'guide':
-        return {
-          type: 'denied',
-          reason: wording.guidedToolCall({
-            toolCall: call,
-            guidance: verdict.guidance,
-          }),
-        };
-      case 'confirm':
-        return { type: 'user-approval', reason: verdict.prompt ?? '' };
-      default:
-        return undefined;
-    }
-  }
-
-  subject(call: ToolCallInfo): RecordSubject {
-    return {
-      toolCallId: call.toolCallId,
-      toolName: call.toolName,
-      ...(this.stepNumber === undefined ? {} : { stepNumber: this.stepNumber }),
-    };
-  }
-
   /**
    * Uses up the approval of a resumed call before it runs. A second use (a
    * replayed or duplicated resume request) denies the call, and is recorded.
    */
-  async consumeApproval(toolCallId: string): Promise<ApprovalDecision | undefined> {
+  async consumeApproval(toolCallId: string): Promise<{ readonly type: 'denied'; readonly reason: string } | undefined> {
     const approved = this.approvedToolCalls.get(toolCallId);
     if (approved === undefined || this.approvalLedger === undefined) return undefined;
     if (await this.approvalLedger.consume(approved.approvalId)) return undefined;
@@ -387,7 +296,8 @@ export class InterventionsRun implements ToolScope {
       enforced: true,
       mode: 'enforce',
       durationMs: 0,
-      ...this.subject(approved),
+      toolCallId: approved.toolCallId,
+      toolName: approved.toolName,
     };
     this.decisions.push(record);
     const hooks = this.snapshot.hooks.onDecision;
@@ -500,7 +410,7 @@ export class InterventionsRun implements ToolScope {
 
     const draft = verdict.event;
     let messages = verdict.transformed ? draft.messages : undefined;
-    if (verdict.guidance.length > 0) {
+    if (verdict.type === 'guide') {
       messages = [
         ...(messages ?? this.inputMessages),
         userMessage(this.snapshot.wording.modelGuidance({ guidance: verdict.guidance })),
@@ -539,10 +449,11 @@ export class InterventionsRun implements ToolScope {
   }
 }
 
-/** An approval status our handlers chose for a call. */
-export type ApprovalDecision =
-  | { readonly type: 'denied'; readonly reason: string }
-  | { readonly type: 'user-approval'; readonly reason: string };
+/** A call the input history approves: it runs on resume, after the handlers saw it again. */
+export interface ResumedApproval extends ToolCallInfo {
+  readonly approvalId: string;
+  readonly reason: string | undefined;
+}
 
 function inputMessagesOf(input: RunInput): ModelMessage[] {
   if (input.messages !== undefined) return input.messages;
@@ -559,11 +470,8 @@ function newTurnOf(messages: readonly ModelMessage[]): readonly ModelMessage[] {
 }
 
 /** The tool calls an approval response in the last (tool) message approves (or refuses), by id. */
-function answeredToolCalls(
-  messages: readonly ModelMessage[],
-  approved: boolean,
-): ReadonlyMap<string, ToolCallInfo & { readonly approvalId: string; readonly reason: string | undefined }> {
-  const calls = new Map<string, ToolCallInfo & { readonly approvalId: string; readonly reason: string | undefined }>();
+function answeredToolCalls(messages: readonly ModelMessage[], approved: boolean): ReadonlyMap<string, ResumedApproval> {
+  const calls = new Map<string, ResumedApproval>();
   const last = messages.at(-1);
   if (last?.role !== 'tool') return calls;
   const answers = new Map<string, string | undefined>();

@@ -18,6 +18,7 @@ import { deniedModel } from './denied-model.ts';
 import { cloneModelCallEvent } from './drafts.ts';
 import type { InterventionsRun } from './interventions-run.ts';
 import { SETTING_KEYS } from './setting-keys.ts';
+import { createStep } from './step.ts';
 
 type StepOptions = Parameters<PrepareStepFunction<ToolSet, Context>>[0];
 type StepResult = NonNullable<PrepareStepResult<ToolSet, Context>>;
@@ -51,7 +52,6 @@ export function createRunPrepareStep({
     if (starting !== undefined) await starting;
     // a hook that failed where the SDK swallows errors (no abort signal to use)
     if (run.failed !== undefined) throw run.failed.error;
-    run.stepNumber = options.stepNumber;
     run.runtimeContext = options.runtimeContext;
 
     let messages = options.messages;
@@ -167,7 +167,7 @@ export function createRunPrepareStep({
         subject: { stepNumber: options.stepNumber },
       });
       if (verdict.type === 'deny') {
-        run.stepMessages = messages;
+        run.step = createStep({ number: options.stepNumber, messages, activeTools: stepActiveTools });
         return { ...result, model: deniedModel(verdict.reason) };
       }
       if (verdict.transformed) {
@@ -186,7 +186,7 @@ export function createRunPrepareStep({
           }
         }
       }
-      if (verdict.guidance.length > 0) {
+      if (verdict.type === 'guide') {
         messages = [
           ...messages,
           userMessage(run.snapshot.wording.modelGuidance({ guidance: verdict.guidance })),
@@ -195,8 +195,7 @@ export function createRunPrepareStep({
       }
     }
 
-    run.stepMessages = messages;
-    run.stepActiveTools = stepActiveTools;
+    run.step = createStep({ number: options.stepNumber, messages, activeTools: stepActiveTools });
     if (messagesChanged) result.messages = messages;
     else delete result.messages;
     if (instructionsChanged) {

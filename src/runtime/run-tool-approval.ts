@@ -1,31 +1,28 @@
 import type { Context } from '@ai-sdk/provider-utils';
-import type {
-  GenericToolApprovalFunction,
-  ToolApprovalConfiguration,
-  ToolApprovalStatus,
-  ToolSet,
-} from 'ai';
+import type { GenericToolApprovalFunction, ToolApprovalConfiguration, ToolSet } from 'ai';
 import { resolveToolApproval } from 'ai/internal';
 import { getOwn } from '../util/get-own.ts';
-import type { ApprovalDecision, InterventionsRun } from './interventions-run.ts';
+import { decideToolCall } from './decide-tool-call.ts';
+import { gateToolCalls } from './gate-tool-calls.ts';
+import type { InterventionsRun } from './interventions-run.ts';
+import { approvalStatusOf, decidedInput, type ApprovalStatus, type ToolCallDecision } from './tool-call-decision.ts';
 
-type Status = Exclude<ToolApprovalStatus, string | undefined>;
-
-const NOT_APPLICABLE: Status = Object.freeze({ type: 'not-applicable' });
-
-const RANK: Readonly<Record<Status['type'], number>> = {
+const RANK: Readonly<Record<ApprovalStatus['type'], number>> = {
   'not-applicable': 0,
   approved: 1,
   'user-approval': 2,
   denied: 3,
 };
 
+const NOT_APPLICABLE: ApprovalStatus = Object.freeze({ type: 'not-applicable' });
+
 /**
- * The run's `toolApproval`: the handlers' decision for the call (taken by the
- * model layer, or now for a resumed or repaired call), combined with the
- * caller's own `toolApproval` and the tools' `needsApproval`, which keep
- * working. The stronger status wins: denied > user-approval > approved >
- * not-applicable.
+ * The run's `toolApproval`: the only reader of the step's decision table.
+ * A call the model layer did not decide (one the SDK repaired, or one a
+ * human approved, resumed before step 0) is decided now, on the same path.
+ * The decision is combined with the caller's own `toolApproval` and the
+ * tools' `needsApproval`, which keep working: the stronger status wins
+ * (denied > user-approval > approved > not-applicable).
  */
 export function createRunToolApproval({
   run,
@@ -38,35 +35,40 @@ export function createRunToolApproval({
     const starting = run.ensureStarted();
     if (starting !== undefined) await starting;
     const { toolCall } = options;
-    let ours: ApprovalDecision | undefined = run.toolDecisions.get(toolCall.toolCallId);
-    if (ours !== undefined) {
-      run.toolDecisions.delete(toolCall.toolCallId);
-    } else if (run.decidesToolCalls && !run.decided.has(toolCall.toolCallId)) {
-      ours = await run.critical(() =>
-        run.decideLate(
-          { toolCallId: toolCall.toolCallId, toolName: toolCall.toolName, input: toolCall.input },
-          options.messages,
-        ),
+    const step = run.step;
+    let decision: ToolCallDecision | undefined = step.decisions.get(toolCall.toolCallId);
+    step.decisions.delete(toolCall.toolCallId);
+    const approval = step.number === undefined ? run.approvedToolCalls.get(toolCall.toolCallId) : undefined;
+    if (decision === undefined && (approval !== undefined || run.decidesToolCalls)) {
+      const call = { toolCallId: toolCall.toolCallId, toolName: toolCall.toolName, input: toolCall.input };
+      decision = await run.critical(async () =>
+        decideToolCall(run, step, call, {
+          approval,
+          gates: approval !== undefined ? await run.resumeGates(call.toolCallId) : (await gateToolCalls(run, step, [call]))[0],
+        }),
       );
+      // a call the model layer did not see (repaired): the SDK runs and records this object
+      const input = decidedInput(decision);
+      if (input !== undefined) toolCall.input = input.value;
     }
-    run.decided.delete(toolCall.toolCallId);
-    if (ours?.type === 'denied') return ours;
+    const ours = decision === undefined ? NOT_APPLICABLE : approvalStatusOf(decision);
+    if (ours.type === 'denied') return ours;
 
     // the SDK's own resolution, when there is anything to resolve (a toolApproval option, needsApproval)
-    const theirs: Status =
+    const theirs =
       toolApproval === undefined && getOwn(options.tools, toolCall.toolName)?.needsApproval === undefined
         ? NOT_APPLICABLE
-        : await resolveToolApproval({
+        : ((await resolveToolApproval({
             tools: options.tools,
             toolApproval,
             toolCall,
             messages: options.messages,
             toolsContext: options.toolsContext,
             runtimeContext: options.runtimeContext,
-          });
-    const status = ours === undefined || RANK[theirs.type] > RANK[ours.type] ? theirs : ours;
+          })) as ApprovalStatus);
+    const status = RANK[theirs.type] > RANK[ours.type] ? theirs : ours;
     // a resumed call is about to run: its approval is used up now, exactly once
-    if (status.type !== 'denied' && run.approvedToolCalls.has(toolCall.toolCallId)) {
+    if (status.type !== 'denied' && approval !== undefined) {
       return (await run.critical(() => run.consumeApproval(toolCall.toolCallId))) ?? status;
     }
     return status;

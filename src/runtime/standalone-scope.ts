@@ -37,10 +37,6 @@ export class StandaloneScope implements ToolScope, ModelScope {
     // no run to end: the error propagates where it happens
   }
 
-  inputOverride(): undefined {
-    return undefined;
-  }
-
   critical<T>(work: () => Promise<T>): Promise<T> {
     return work();
   }

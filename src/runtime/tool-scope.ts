@@ -33,8 +33,6 @@ export interface ToolScope {
   ensureStarted(): Promise<void> | undefined;
   /** Ends the run with `error` (kept for the caller), where the SDK would swallow it. */
   fail(error: unknown): void;
-  /** The input a decision chose for a call the model's history cannot show. */
-  inputOverride(toolCallId: string): { readonly input: unknown } | undefined;
   /** Runs hooks or handlers whose throw must end the run, not become a tool error. */
   critical<T>(work: () => Promise<T>): Promise<T>;
   /** The tool to run under `toolName`, when the run replaced it (`beforeInvocation`). */

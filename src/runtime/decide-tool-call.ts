@@ -1,0 +1,99 @@
+import type { Verdict } from '../handlers/evaluate-interventions.ts';
+import type { BeforeToolCallEvent, ToolCallInfo } from '../handlers/intervention-events.ts';
+import type { RegisteredHandler } from '../handlers/registered-handler.ts';
+import { getOwn } from '../util/get-own.ts';
+import { isThenable } from '../util/is-thenable.ts';
+import { unreachable } from '../util/unreachable.ts';
+import { cloneToolCallEvent } from './drafts.ts';
+import type { InterventionsRun, ResumedApproval } from './interventions-run.ts';
+import type { Step } from './step.ts';
+import type { ToolCallDecision } from './tool-call-decision.ts';
+
+/**
+ * Decides one tool call: builds its `BeforeToolCallEvent`, resolves the
+ * gates' actions for it and the `beforeToolCall` handlers through the
+ * reducer, and writes the decision into the step's decision table. Every
+ * call takes this path: the calls of a model response (decided together by
+ * `decideTurn`), calls the SDK repaired, and calls a human approved (then
+ * `approval` is set: a `confirm` counts as answered, transforms are not
+ * applied, a deny still wins).
+ */
+export async function decideToolCall(
+  run: InterventionsRun,
+  step: Step,
+  call: ToolCallInfo,
+  {
+    gates,
+    approval,
+  }: {
+    readonly gates?: readonly RegisteredHandler[] | undefined;
+    readonly approval?: ResumedApproval | undefined;
+  } = {},
+): Promise<ToolCallDecision> {
+  const handlers = run.snapshot.handlers.beforeToolCall;
+  const event: BeforeToolCallEvent = {
+    lifecycle: 'beforeToolCall',
+    runtimeContext: run.runtimeContext,
+    runId: run.runId,
+    abortSignal: run.abortSignal,
+    stepNumber: step.number,
+    toolCall: call,
+    tool: getOwn(run.tools, call.toolName),
+    messages: step.messages,
+    approved: approval !== undefined,
+    approval: approval === undefined ? undefined : { approvalId: approval.approvalId, reason: approval.reason },
+  };
+  const evaluation = run.evaluate({
+    event,
+    makeDraft: cloneToolCallEvent,
+    subject: { toolCallId: call.toolCallId, toolName: call.toolName, stepNumber: step.number },
+    frozen: approval !== undefined,
+    handlers: gates === undefined || gates.length === 0 ? handlers : [...gates, ...handlers],
+  });
+  const decision = toDecision(run, call, isThenable(evaluation) ? await evaluation : evaluation);
+  step.decisions.set(call.toolCallId, decision);
+  if (decision.type === 'confirm') {
+    await run.critical(() =>
+      run.status({ type: 'approval-pending', toolCallId: call.toolCallId, toolName: call.toolName, prompt: decision.prompt }),
+    );
+  }
+  return decision;
+}
+
+/** What a `beforeToolCall` verdict means for the call. */
+function toDecision(
+  run: InterventionsRun,
+  call: ToolCallInfo,
+  verdict: Verdict<BeforeToolCallEvent>,
+): ToolCallDecision {
+  const { wording } = run.snapshot;
+  switch (verdict.type) {
+    case 'deny':
+      return {
+        type: 'deny',
+        reason: verdict.reason,
+        handler: verdict.handler,
+        text: wording.deniedToolCall({ toolCall: call, reason: verdict.reason, handler: verdict.handler }),
+      };
+    case 'guide':
+      return {
+        type: 'guide',
+        guidance: verdict.guidance,
+        text: wording.guidedToolCall({ toolCall: call, guidance: verdict.guidance }),
+      };
+    case 'confirm':
+      return {
+        type: 'confirm',
+        prompt: verdict.prompt,
+        input: verdict.transformed ? { value: verdict.event.toolCall.input } : undefined,
+      };
+    case 'transform':
+      return { type: 'transform', input: verdict.event.toolCall.input };
+    case 'proceed':
+      return PROCEED;
+    default:
+      return unreachable(verdict);
+  }
+}
+
+const PROCEED: ToolCallDecision = Object.freeze({ type: 'proceed' });

@@ -1,0 +1,53 @@
+import { InvalidHookResultError } from '../errors/invalid-hook-result-error.ts';
+import type { ToolCallInfo } from '../handlers/intervention-events.ts';
+import type { RegisteredHandler } from '../handlers/registered-handler.ts';
+import type { InterventionsRun } from './interventions-run.ts';
+import type { Step } from './step.ts';
+
+/**
+ * Runs the `gateToolCalls` hooks over a turn's calls (serially: a human is
+ * never asked by two racing prompts) and returns, per call, the gates'
+ * actions as handlers the reducer evaluates before the `beforeToolCall`
+ * handlers (named after the hook, so records say which gate decided).
+ */
+export async function gateToolCalls(
+  run: InterventionsRun,
+  step: Step,
+  calls: readonly ToolCallInfo[],
+): Promise<RegisteredHandler[][]> {
+  const perCall: RegisteredHandler[][] = calls.map(() => []);
+  for (const { hook, label } of run.snapshot.hooks.gateToolCalls) {
+    const actions: unknown = await run.critical(() =>
+      run.untilAborted(
+        hook({
+          calls,
+          messages: step.messages,
+          stepNumber: step.number,
+          runtimeContext: run.runtimeContext,
+          runId: run.runId,
+          abortSignal: run.abortSignal,
+        }),
+      ),
+    );
+    if (!Array.isArray(actions) || actions.length !== calls.length) {
+      const error = new InvalidHookResultError({
+        hook: label,
+        received: actions,
+        expected: `an array of ${calls.length} actions, one per call, in the order of the calls`,
+      });
+      run.fail(error);
+      throw error;
+    }
+    actions.forEach((action: unknown, position) => {
+      perCall[position]?.push({
+        name: label,
+        onError: 'throw',
+        timeoutMs: undefined,
+        mode: 'enforce',
+        tools: undefined,
+        handler: { name: label, beforeToolCall: () => action as never },
+      });
+    });
+  }
+  return perCall;
+}

@@ -1,0 +1,61 @@
+import type { LanguageModelV4ToolCall } from '@ai-sdk/provider';
+import { asSchema, safeParseJSON, safeValidateTypes } from '@ai-sdk/provider-utils';
+import type { Tool, ToolSet } from 'ai';
+import { getOwn } from '../util/get-own.ts';
+import { isThenable } from '../util/is-thenable.ts';
+
+/**
+ * Parses and validates a model's tool call the way the SDK will, so handlers
+ * see the input the tool would receive. `undefined` when the SDK will reject
+ * the call (unknown or inactive tool, invalid JSON, input the schema
+ * refuses): such calls are left to the SDK, which reports them to the model.
+ */
+export async function parseToolCall(
+  part: LanguageModelV4ToolCall,
+  tools: ToolSet | undefined,
+  activeTools: readonly string[] | undefined,
+): Promise<{ readonly tool: Tool; readonly input: unknown } | undefined> {
+  if (activeTools !== undefined && !activeTools.includes(part.toolName)) return undefined;
+  const tool = getOwn(tools, part.toolName);
+  if (tool === undefined) return undefined;
+  const standard = standardOf(tool.inputSchema);
+  // the common case (plain JSON, a Standard Schema such as zod): no extra promises
+  if (standard !== undefined && !NEEDS_SDK_PARSER.test(part.input)) {
+    let value: unknown;
+    try {
+      value = part.input.trim() === '' ? {} : JSON.parse(part.input);
+    } catch {
+      return undefined;
+    }
+    const result = standard.validate(value);
+    const settled = isThenable(result) ? await result : result;
+    return settled.issues === undefined ? { tool, input: settled.value } : undefined;
+  }
+  const schema = asSchema(tool.inputSchema);
+  const parsed =
+    part.input.trim() === ''
+      ? await safeValidateTypes({ value: {}, schema })
+      : await safeParseJSON({ text: part.input, schema });
+  return parsed.success ? { tool, input: parsed.value } : undefined;
+}
+
+/**
+ * Input the SDK's JSON parser treats differently from `JSON.parse`:
+ * prototype keys (it refuses them) and whitespace `JSON.parse` accepts but
+ * its parser may not (a byte-order mark, a no-break space). Such input takes
+ * the SDK's own parser.
+ */
+const NEEDS_SDK_PARSER = /__proto__|constructor|[\uFEFF\u00A0\u2028\u2029]/;
+
+type StandardValidate = (
+  value: unknown,
+) =>
+  | { readonly value?: unknown; readonly issues?: unknown }
+  | PromiseLike<{ readonly value?: unknown; readonly issues?: unknown }>;
+
+/** The Standard Schema side of a tool's input schema (zod, valibot, arktype…), if it has one. */
+function standardOf(schema: unknown): { readonly validate: StandardValidate } | undefined {
+  if (schema === null || typeof schema !== 'object' || !('~standard' in schema)) return undefined;
+  const standard = (schema as { readonly '~standard'?: { readonly validate?: unknown } })['~standard'];
+  return typeof standard?.validate === 'function' ? (standard as { readonly validate: StandardValidate }) : undefined;
+}

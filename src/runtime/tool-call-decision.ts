@@ -1,0 +1,63 @@
+import type { GuideFeedback } from '../handlers/evaluate-interventions.ts';
+import { unreachable } from '../util/unreachable.ts';
+
+/**
+ * What the handlers and gates decided for one tool call, as the run applies
+ * it. `text` is what the model reads for a call that does not run.
+ */
+export type ToolCallDecision =
+  | { readonly type: 'proceed' }
+  | {
+      /** Run it with `input` (the arguments a transform produced). */
+      readonly type: 'transform';
+      readonly input: unknown;
+    }
+  | { readonly type: 'deny'; readonly reason: string; readonly handler: string; readonly text: string }
+  | { readonly type: 'guide'; readonly guidance: readonly GuideFeedback[]; readonly text: string }
+  | {
+      readonly type: 'confirm';
+      readonly prompt: string;
+      /** The arguments the human is asked about, when a transform changed them. */
+      readonly input: { readonly value: unknown } | undefined;
+    };
+
+/** An approval status of the SDK's `toolApproval`. */
+export type ApprovalStatus =
+  | { readonly type: 'not-applicable' }
+  | { readonly type: 'approved'; readonly reason?: string }
+  | { readonly type: 'denied'; readonly reason: string }
+  | { readonly type: 'user-approval'; readonly reason: string };
+
+const NOT_APPLICABLE: ApprovalStatus = Object.freeze({ type: 'not-applicable' });
+
+/** The status the run's `toolApproval` answers for a decision. */
+export function approvalStatusOf(decision: ToolCallDecision): ApprovalStatus {
+  switch (decision.type) {
+    case 'proceed':
+    case 'transform':
+      return NOT_APPLICABLE;
+    case 'deny':
+    case 'guide':
+      return { type: 'denied', reason: decision.text };
+    case 'confirm':
+      return { type: 'user-approval', reason: decision.prompt };
+    default:
+      return unreachable(decision);
+  }
+}
+
+/** The input a decision runs the call with, when it is not the model's. */
+export function decidedInput(decision: ToolCallDecision): { readonly value: unknown } | undefined {
+  switch (decision.type) {
+    case 'transform':
+      return { value: decision.input };
+    case 'confirm':
+      return decision.input;
+    case 'proceed':
+    case 'deny':
+    case 'guide':
+      return undefined;
+    default:
+      return unreachable(decision);
+  }
+}
