@@ -41,7 +41,6 @@ export function composeAgentSettings<SETTINGS>(
       const run = new InterventionsRun({
         snapshot,
         input: { ...prepared, runtimeContext },
-        ownAbort: false,
         approvalLedger,
       });
       runs.set(runtimeContext, run);

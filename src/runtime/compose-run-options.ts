@@ -1,5 +1,6 @@
 import { getErrorMessage, type Context } from '@ai-sdk/provider-utils';
 import {
+  isStepCount,
   wrapLanguageModel,
   type LanguageModel,
   type ModelMessage,
@@ -16,6 +17,7 @@ import type { ModelCallSettings } from '../handlers/intervention-events.ts';
 import type { ChatResponse } from '../hooks/hook-types.ts';
 import { runOnToolCallError } from '../hooks/run-hooks.ts';
 import { getOwn } from '../util/get-own.ts';
+import { rewriteErrorText } from '../util/rewrite-error-text.ts';
 import { createModelMiddleware } from './create-model-middleware.ts';
 import { guardToolSet } from './guard-tool-set.ts';
 import { needsExecuteGuard } from './guard-execute.ts';
@@ -62,7 +64,6 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
   const { hooks, handlers } = run.snapshot;
   const composed: CallOptions = { ...options };
 
-  if (run.abortSignal !== options.abortSignal) composed.abortSignal = run.abortSignal;
   if (run.droppedApprovals.length > 0) {
     if (options.messages !== undefined) composed.messages = [...run.inputMessages];
     else composed.prompt = [...run.inputMessages];
@@ -110,8 +111,10 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
       })
     : undefined;
   if (loop !== undefined) {
-    composed.stopWhen = loop.stopWhen;
+    composed.stopWhen = continueOnFailure(run, [loop.stopWhen]);
     composed.experimental_steering = loop.steering;
+  } else if (swallowsFailures(run)) {
+    composed.stopWhen = continueOnFailure(run, asArray(options.stopWhen ?? isStepCount(1)));
   }
   delete composed.steering;
   delete composed.followUp;
@@ -154,6 +157,44 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
   return composed as OPTIONS;
 }
 
+/**
+ * Whether a hook or handler runs where the SDK swallows what it throws
+ * (inside a tool, a repair, a step callback): such a failure is recorded and
+ * the run ends with it at the next stop check.
+ */
+function swallowsFailures(run: InterventionsRun): boolean {
+  const { hooks, handlers } = run.snapshot;
+  return (
+    hooks.preToolCall.length > 0 ||
+    hooks.onToolCallResult.length > 0 ||
+    hooks.onToolCallError.length > 0 ||
+    hooks.onMessage.length > 0 ||
+    hooks.onStatus.length > 0 ||
+    handlers.afterToolCall.length > 0
+  );
+}
+
+/**
+ * The stop conditions, except that a run holding a failure the SDK swallowed
+ * goes on to its next `prepareStep`, which ends it with that failure (the
+ * SDK reports an error thrown there like a provider error; one thrown from
+ * `stopWhen` would end a stream without any callback).
+ */
+function continueOnFailure(
+  run: InterventionsRun,
+  conditions: readonly StopCondition<ToolSet, Context>[],
+): StopCondition<ToolSet, Context> {
+  return async (options) => {
+    if (run.failed !== undefined) return false;
+    const results = await Promise.all(conditions.map((condition) => condition(options)));
+    return results.some(Boolean);
+  };
+}
+
+function asArray<T>(value: T | readonly T[]): readonly T[] {
+  return Array.isArray(value) ? value : [value as T];
+}
+
 /** Whether the call uses steering, follow-up or a step cap (options or hooks). */
 export function needsLoopControl(run: InterventionsRun, options: CallOptions): boolean {
   const { hooks } = run.snapshot;
@@ -170,7 +211,8 @@ export function needsLoopControl(run: InterventionsRun, options: CallOptions): b
  * `onToolCallError` for calls that never reach `execute` (unknown tool,
  * invalid input): the SDK hands them to `repairToolCall`. The caller's repair
  * runs first; if it does not repair the call, the hooks see the SDK's error
- * and may replace it: the replacement is what the model reads next.
+ * and may replace it: the replacement is what the model reads next, and
+ * what every record of the step carries.
  */
 function createRunRepair(
   run: InterventionsRun,
@@ -193,7 +235,9 @@ function createRunRepair(
         abortSignal: run.abortSignal,
       }),
     );
-    if (error !== options.error) run.errorRewrites.set(toolCall.toolCallId, getErrorMessage(error));
+    // the SDK reports the error it passed here: make it read as the replacement everywhere
+    // (the next request, steps, responseMessages, onMessage, the UI stream)
+    if (error !== options.error) rewriteErrorText(options.error, getErrorMessage(error));
     return null;
   };
 }

@@ -2,7 +2,8 @@ import type {
   LanguageModelV4,
   LanguageModelV4GenerateResult,
 } from '@ai-sdk/provider';
-import { partsToStream, responseToParts } from '../model/response-to-stream.ts';
+import { replayParts } from '../model/replay-parts.ts';
+import { responseToParts } from '../model/response-to-parts.ts';
 
 /**
  * The `rawFinishReason` of a step a `beforeModelCall` deny ended: its text is
@@ -38,6 +39,6 @@ export function deniedModel(reason: string): LanguageModelV4 {
     modelId: 'denied',
     supportedUrls: {},
     doGenerate: async () => response,
-    doStream: async () => ({ stream: partsToStream(responseToParts(response)) }),
+    doStream: async () => ({ stream: replayParts(responseToParts(response)) }),
   };
 }

@@ -34,11 +34,22 @@ export function guardTool(
   scopeOf: () => ToolScope,
   extend?: (toolName: string, tool: Tool) => Partial<Tool>,
 ): Tool {
-  const extra = extend?.(toolName, tool);
-  if (tool.execute === undefined) return extra === undefined ? tool : ({ ...tool, ...extra } as Tool);
-  return {
-    ...tool,
-    ...extra,
-    execute: guardExecute({ scopeOf, toolName, tool, execute: tool.execute }),
-  } as Tool;
+  const extra: Record<string, unknown> = { ...extend?.(toolName, tool) };
+  if (tool.execute !== undefined) extra.execute = guardExecute({ scopeOf, toolName, tool, execute: tool.execute });
+  return withProperties(tool, extra);
+}
+
+/**
+ * `tool` with `replaced` properties: every other own property (enumerable or
+ * not, getters included) and the prototype are kept, so a class tool keeps
+ * its methods and the SDK finds every field it would on the original.
+ */
+function withProperties(tool: Tool, replaced: Record<string, unknown>): Tool {
+  const keys = Object.keys(replaced);
+  if (keys.length === 0) return tool;
+  const descriptors = Object.getOwnPropertyDescriptors(tool);
+  for (const key of keys) {
+    descriptors[key] = { value: replaced[key], enumerable: true, writable: true, configurable: true };
+  }
+  return Object.create(Object.getPrototypeOf(tool) as object | null, descriptors) as Tool;
 }

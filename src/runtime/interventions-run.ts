@@ -94,10 +94,9 @@ export class InterventionsRun implements ToolScope {
    * its response messages, by the step they follow (-1: before step 0).
    */
   readonly injections: Array<{ readonly afterStep: number; readonly messages: readonly ModelMessage[] }> = [];
-  readonly userAbortSignal: AbortSignal | undefined;
   /** The run's instructions, as given. */
   readonly instructions: BeforeInvocationEvent['instructions'];
-  /** The signal the SDK gets: the caller's, merged with the run's own. */
+  /** The caller's abort signal: the run has none of its own (tools and models get exactly what they would without it). */
   readonly abortSignal: AbortSignal | undefined;
 
   runtimeContext: Context;
@@ -107,10 +106,7 @@ export class InterventionsRun implements ToolScope {
   step: Step;
   invocation: InvocationChanges | undefined = undefined;
 
-  /** Replacement texts for the errors of invalid or unknown tool calls, by call id. */
-  readonly errorRewrites = new Map<string, string>();
   private readonly approvalLedger: ApprovalLedger | undefined;
-  private readonly controller: AbortController | undefined;
   private started: Promise<void> | undefined;
   private startedUp = false;
   private failure: { readonly error: unknown } | undefined;
@@ -119,15 +115,12 @@ export class InterventionsRun implements ToolScope {
   constructor({
     snapshot,
     input,
-    ownAbort,
     approvalLedger,
   }: {
     snapshot: RuntimeSnapshot;
     input: RunInput;
     /** Where used approvals are remembered; `undefined`: not checked. */
     approvalLedger?: ApprovalLedger | undefined;
-    /** Whether hooks run where the SDK swallows throws, so the run needs its own abort. */
-    ownAbort: boolean;
   }) {
     this.snapshot = snapshot;
     this.report = { decisions: this.decisions };
@@ -140,17 +133,9 @@ export class InterventionsRun implements ToolScope {
     this.approvedToolCalls = answeredToolCalls(this.inputMessages, true);
     this.rejectedToolCalls = answeredToolCalls(this.inputMessages, false);
     this.approvalLedger = approvalLedger;
-    this.userAbortSignal = input.abortSignal;
+    this.abortSignal = input.abortSignal;
     this.instructions = input.instructions ?? input.system;
-    if (ownAbort) {
-      this.controller = new AbortController();
-      this.abortSignal =
-        input.abortSignal === undefined
-          ? this.controller.signal
-          : AbortSignal.any([input.abortSignal, this.controller.signal]);
-    } else {
-      this.abortSignal = input.abortSignal;
-    }
+    this.streamFailed = this.listensForEnd() ? (error) => this.onStreamFailed(error) : undefined;
   }
 
   /** The error that ended the run from inside the SDK, if any. */
@@ -181,17 +166,41 @@ export class InterventionsRun implements ToolScope {
     }
   }
 
+  /**
+   * Records a failure raised where the SDK swallows errors (inside a tool,
+   * a callback, a repair): the run ends at the next point it controls (the
+   * next `stopWhen` or `prepareStep`, or when the SDK call returns).
+   */
   fail(error: unknown): void {
     this.noteError(error);
     // the caller aborting is an abort, not a failure of the run
-    if (this.failure !== undefined || this.userAbortSignal?.aborted) return;
+    if (this.failure !== undefined || this.abortSignal?.aborted) return;
     this.failure = { error };
-    this.controller?.abort(error);
   }
 
-  /** A provider stream broke: the SDK reports that to none of its callbacks, so the run ends here. */
-  async streamFailed(error: unknown): Promise<void> {
-    if (this.userAbortSignal?.aborted) return; // an abort, reported by the SDK's onAbort
+  /**
+   * Ends the run with its recorded failure, if any: reports it (the SDK
+   * reports nothing for an error thrown from `stopWhen` / `prepareStep` in
+   * a stream) and throws it.
+   */
+  async throwIfFailed(): Promise<void> {
+    if (this.failure === undefined) return;
+    throw await this.end(this.failure.error);
+  }
+
+  /**
+   * Told when a provider stream throws, which the SDK reports to none of its
+   * callbacks: the run ends there. Only set when an end observer listens.
+   */
+  readonly streamFailed: ((error: unknown) => Promise<void>) | undefined;
+
+  private listensForEnd(): boolean {
+    const { hooks } = this.snapshot;
+    return hooks.onChatError.length > 0 || hooks.onChatAbort.length > 0 || hooks.onChatDone.length > 0;
+  }
+
+  private async onStreamFailed(error: unknown): Promise<void> {
+    if (this.abortSignal?.aborted) return; // an abort, reported by the SDK's onAbort
     this.noteError(error);
     await this.end(error);
   }
@@ -234,7 +243,7 @@ export class InterventionsRun implements ToolScope {
 
   /** `promise`, or the caller's abort, whichever comes first. */
   untilAborted<T>(promise: T | PromiseLike<T>): Promise<T> {
-    return settle(Promise.resolve(promise), { timeoutMs: undefined, onTimeout: () => undefined, abortSignal: this.userAbortSignal });
+    return settle(Promise.resolve(promise), { timeoutMs: undefined, onTimeout: () => undefined, abortSignal: this.abortSignal });
   }
 
   /**
@@ -340,8 +349,8 @@ export class InterventionsRun implements ToolScope {
     if (this.ended) return actual;
     this.ended = true;
     const { hooks } = this.snapshot;
-    if (this.failure === undefined && this.userAbortSignal?.aborted) {
-      await notifyObservers(hooks.onChatAbort, { reason: this.userAbortSignal.reason, runId: this.runId });
+    if (this.failure === undefined && this.abortSignal?.aborted) {
+      await notifyObservers(hooks.onChatAbort, { reason: this.abortSignal.reason, runId: this.runId });
     } else {
       await notifyObservers(hooks.onChatError, { error: actual, runId: this.runId });
     }

@@ -9,12 +9,14 @@ export function isIdle({ handlers, hooks, redactors }: RuntimeSnapshot): boolean
 }
 
 /**
- * Whether a call needs a run: something is registered, it uses loop
- * options, or it resumes approvals (checked against the ledger).
+ * Whether a call needs a run: something is registered, or it uses loop
+ * options. Otherwise the call is the SDK's own, resumes included.
  */
 export function needsRun(snapshot: RuntimeSnapshot, options: CallOptions): boolean {
-  if (!isIdle(snapshot)) return true;
-  if (options.steering !== undefined || options.followUp !== undefined || options.maxSteps !== undefined) return true;
-  const last = (options.messages ?? (Array.isArray(options.prompt) ? options.prompt : undefined))?.at(-1);
-  return last?.role === 'tool' && last.content.some((part) => part.type === 'tool-approval-response');
+  return (
+    !isIdle(snapshot) ||
+    options.steering !== undefined ||
+    options.followUp !== undefined ||
+    options.maxSteps !== undefined
+  );
 }

@@ -80,11 +80,18 @@ export function createLoopControl({
   const sdkSteering = steering ?? experimental_createSteering();
   let forcedStep: number | undefined;
 
-  const userStops = async (all: readonly StepResult<ToolSet>[]) => {
-    for (const condition of conditions) {
-      if (await condition({ steps: all as StepResult<ToolSet>[] })) return true;
+  // the caller's conditions run once per step, whoever asks (stopWhen, or endTurn deciding whether to drain)
+  let checked: { readonly count: number; readonly stops: Promise<boolean> } | undefined;
+  const userStops = (all: readonly StepResult<ToolSet>[]) => {
+    if (checked?.count !== all.length) {
+      checked = {
+        count: all.length,
+        stops: Promise.all(conditions.map((condition) => condition({ steps: all as StepResult<ToolSet>[] }))).then(
+          (results) => results.some(Boolean),
+        ),
+      };
     }
-    return false;
+    return checked.stops;
   };
   const underCap = async () =>
     maxSteps !== undefined ? steps.length < maxSteps : !(await userStops(steps));

@@ -23,7 +23,7 @@ export async function runGenerateText({
   approvalLedger: ApprovalLedger | undefined;
 }) {
   if (!needsRun(snapshot, options)) return attachReport(await generateText(options as never), EMPTY_REPORT);
-  const run = new InterventionsRun({ snapshot, input: options, ownAbort: true, approvalLedger });
+  const run = new InterventionsRun({ snapshot, input: options, approvalLedger });
   try {
     const result = await generateText(composeRunOptions(run, options) as never);
     if (run.failed !== undefined) throw run.failed.error;

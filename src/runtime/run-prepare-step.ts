@@ -25,8 +25,7 @@ type StepResult = NonNullable<PrepareStepResult<ToolSet, Context>>;
 
 /**
  * The run's `prepareStep`: starts the run, applies what `beforeInvocation`
- * changed (step 0), patches rewritten tool errors into the history, calls the
- * user's `prepareStep`, then `transformContext` hooks, then the
+ * changed (step 0), calls the user's `prepareStep`, then `transformContext` hooks, then the
  * `beforeModelCall` handlers, and records
  * where the loop is (step, messages, active tools) for the later phases.
  */
@@ -50,8 +49,8 @@ export function createRunPrepareStep({
   return async (options: StepOptions) => {
     const starting = run.ensureStarted();
     if (starting !== undefined) await starting;
-    // a hook that failed where the SDK swallows errors (no abort signal to use)
-    if (run.failed !== undefined) throw run.failed.error;
+    // a hook that failed where the SDK swallows errors ends the run here
+    await run.throwIfFailed();
     run.runtimeContext = options.runtimeContext;
 
     let messages = options.messages;
@@ -87,14 +86,6 @@ export function createRunPrepareStep({
           messages = [...messages, ...steering];
           messagesChanged = true;
         }
-      }
-    }
-
-    if (run.errorRewrites.size > 0) {
-      const patched = patchToolErrors(messages, run.errorRewrites);
-      if (patched !== messages) {
-        messages = patched;
-        messagesChanged = true;
       }
     }
 
@@ -225,34 +216,6 @@ function rewordRejections(run: InterventionsRun, messages: ModelMessage[]): Mode
       };
     });
     return content.some((part, index) => part !== message.content[index]) ? { ...message, content } : message;
-  });
-  return changed ? patched : messages;
-}
-
-/** Replaces the error texts of the given tool calls' results (a new array if any changed). */
-function patchToolErrors(
-  messages: ModelMessage[],
-  rewrites: ReadonlyMap<string, string>,
-): ModelMessage[] {
-  let changed = false;
-  const patched = messages.map((message) => {
-    if (message.role !== 'tool') return message;
-    const needsPatch = message.content.some((part) => {
-      if (part.type !== 'tool-result') return false;
-      const text = rewrites.get(part.toolCallId);
-      return text !== undefined && !(part.output.type === 'error-text' && part.output.value === text);
-    });
-    if (!needsPatch) return message;
-    changed = true;
-    return {
-      ...message,
-      content: message.content.map((part) => {
-        const text = part.type === 'tool-result' ? rewrites.get(part.toolCallId) : undefined;
-        return text === undefined
-          ? part
-          : { ...part, output: { type: 'error-text' as const, value: text } };
-      }),
-    };
   });
   return changed ? patched : messages;
 }

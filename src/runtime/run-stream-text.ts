@@ -13,8 +13,8 @@ type Callback = ((event: never) => unknown) | undefined;
 /**
  * `interventions.streamText`: one run around one `streamText` call, which
  * returns synchronously. The run ends through the stream's own callbacks
- * (the caller's run first); a hook or handler failure that aborted the run
- * shows in the stream as an `error` part, not as a bare abort.
+ * (the caller's run first), or where the run throws a failure the SDK had
+ * swallowed (then the stream ends with that error).
  */
 export function runStreamText({
   options,
@@ -26,7 +26,7 @@ export function runStreamText({
   approvalLedger: ApprovalLedger | undefined;
 }) {
   if (!needsRun(snapshot, options)) return attachReport(streamText(options as never), EMPTY_REPORT);
-  const run = new InterventionsRun({ snapshot, input: options, ownAbort: true, approvalLedger });
+  const run = new InterventionsRun({ snapshot, input: options, approvalLedger });
   const composed = composeRunOptions(run, options);
   const onEnd = (options.onEnd ?? options.onFinish) as Callback;
   const onError = options.onError as Callback;
@@ -55,20 +55,6 @@ export function runStreamText({
     await ignoreErrors(() => (onAbort as ((event: unknown) => unknown) | undefined)?.(event));
     await run.aborted(event.reason);
   };
-  const transforms = options.experimental_transform;
-  composed.experimental_transform = [
-    ...(transforms === undefined ? [] : Array.isArray(transforms) ? transforms : [transforms]),
-    () =>
-      new TransformStream<{ type: string }, { type: string; error?: unknown }>({
-        transform(part, controller) {
-          if (part.type === 'abort' && run.failed !== undefined) {
-            controller.enqueue({ type: 'error', error: run.failed.error });
-          }
-          controller.enqueue(part);
-        },
-      }),
-  ];
-
   const result = streamText(composed as never);
   if (needsLoopControl(run, options)) keepInjections(result, run);
   return attachReport(result, run.report);

@@ -11,7 +11,7 @@ import type {
   LanguageModelV4GenerateResult,
   LanguageModelV4Prompt,
 } from '@ai-sdk/provider';
-import { InvalidToolInputError, isStepCount, NoSuchToolError, tool, type ModelMessage } from 'ai';
+import { InvalidToolInputError, isStepCount, NoOutputGeneratedError, NoSuchToolError, tool, type ModelMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -1488,8 +1488,14 @@ describe('seed 004: tool hooks through streamText', () => {
       },
     });
     const model = scriptedModel(step(text('never')));
-    const result = interventions.streamText({ model, prompt: 'hi', onError: () => {} });
-    expect(await rejectionOf(result.text)).toBe(boom);
+    const reported: unknown[] = [];
+    const result = interventions.streamText({ model, prompt: 'hi', onError: ({ error }) => void reported.push(error) });
+    const parts: unknown[] = [];
+    for await (const part of result.fullStream) if (part.type === 'error') parts.push(part.error);
+    // the stream reports it as the SDK reports any failure before the first output
+    expect(parts).toEqual([boom]);
+    expect(reported).toEqual([boom]);
+    expect(NoOutputGeneratedError.isInstance(await rejectionOf(result.text))).toBe(true);
     await delay(20);
     expect(model.calls).toHaveLength(0);
     expect(errors).toEqual([boom]);
