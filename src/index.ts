@@ -1,13 +1,13 @@
 // the runtime
-export {
-  createInterventions,
-  type Interventions,
-  type InterventionsGenerateText,
-  type InterventionsOptions,
-  type InterventionsResult,
-  type InterventionsStreamText,
-} from './runtime/create-interventions.ts';
-export type { InterventionsReport } from './runtime/interventions-run.ts';
+export { createInterventions } from './runtime/create-interventions.ts';
+export type {
+  Interventions,
+  InterventionsGenerateText,
+  InterventionsOptions,
+  InterventionsResult,
+  InterventionsStreamText,
+} from './runtime/interventions.ts';
+export type { InterventionsReport } from './runtime/interventions-report.ts';
 export {
   createMemoryApprovalLedger,
   type ApprovalLedger,

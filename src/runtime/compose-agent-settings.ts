@@ -1,7 +1,9 @@
 import type { Context } from '@ai-sdk/provider-utils';
 import type { ToolLoopAgentSettings, ToolSet } from 'ai';
-import { chatResponseOf, composeRunOptions, type CallOptions } from './compose-run-options.ts';
-import { InterventionsRun, runOfError } from './interventions-run.ts';
+import type { CallOptions } from './call-options.ts';
+import { chatResponseOf } from './chat-response-of.ts';
+import { composeRunOptions } from './compose-run-options.ts';
+import { Run, runOfError } from './run.ts';
 import type { ApprovalLedger } from './approval-ledger.ts';
 import type { RuntimeSnapshot } from './runtime-snapshot.ts';
 
@@ -27,7 +29,7 @@ export function composeAgentSettings<SETTINGS>(
   approvalLedger?: ApprovalLedger,
 ): SETTINGS {
   const user = settings as unknown as AnySettings;
-  const runs = new WeakMap<object, InterventionsRun>();
+  const runs = new WeakMap<object, Run>();
   const runOf = (context: unknown) =>
     context !== null && typeof context === 'object' ? runs.get(context) : undefined;
 
@@ -38,7 +40,7 @@ export function composeAgentSettings<SETTINGS>(
       const snapshot = snapshotOf();
       if (isIdle(snapshot)) return prepared;
       const runtimeContext: Context = { ...prepared.runtimeContext };
-      const run = new InterventionsRun({
+      const run = new Run({
         snapshot,
         input: { ...prepared, runtimeContext },
         approvalLedger,

@@ -1,55 +1,16 @@
-import { getErrorMessage, type Context } from '@ai-sdk/provider-utils';
-import {
-  isStepCount,
-  wrapLanguageModel,
-  type LanguageModel,
-  type ModelMessage,
-  type PrepareStepFunction,
-  type Experimental_Steering,
-  type StepResult,
-  type StopCondition,
-  type ToolApprovalConfiguration,
-  type ToolCallRepairFunction,
-  type ToolSet,
-} from 'ai';
-import { resolveLanguageModel } from 'ai/internal';
+import { gateway, isStepCount, wrapLanguageModel, type LanguageModel, type StepResult, type ToolSet } from 'ai';
 import type { ModelCallSettings } from '../handlers/intervention-events.ts';
-import type { ChatResponse } from '../hooks/hook-types.ts';
-import { runOnToolCallError } from '../hooks/run-hooks.ts';
-import { getOwn } from '../util/get-own.ts';
-import { rewriteErrorText } from '../util/rewrite-error-text.ts';
+import type { CallOptions } from './call-options.ts';
+import { asArray, continueOnFailure, swallowsFailures } from './continue-on-failure.ts';
 import { createModelMiddleware } from './create-model-middleware.ts';
+import { hasToolHooks } from './guard-execute.ts';
 import { guardToolSet } from './guard-tool-set.ts';
-import { needsExecuteGuard } from './guard-execute.ts';
-import type { InterventionsRun } from './interventions-run.ts';
-import { createLoopControl, type LoopOptions } from './loop-control.ts';
+import { createLoopControl } from './loop-control.ts';
 import { createRunPrepareStep } from './run-prepare-step.ts';
+import { createRunRepair } from './run-repair-tool-call.ts';
 import { createRunToolApproval } from './run-tool-approval.ts';
+import type { Run } from './run.ts';
 import { SETTING_KEYS } from './setting-keys.ts';
-
-/** The options of `generateText` / `streamText`, as far as the runtime touches them. */
-export interface CallOptions {
-  model: LanguageModel;
-  tools?: ToolSet;
-  toolApproval?: ToolApprovalConfiguration<ToolSet, Context>;
-  prepareStep?: PrepareStepFunction<ToolSet, Context>;
-  repairToolCall?: ToolCallRepairFunction<ToolSet>;
-  experimental_repairToolCall?: ToolCallRepairFunction<ToolSet>;
-  activeTools?: readonly string[];
-  abortSignal?: AbortSignal;
-  runtimeContext?: Context;
-  prompt?: string | ModelMessage[];
-  messages?: ModelMessage[];
-  onStepEnd?: (step: StepResult<ToolSet>) => unknown;
-  onStepFinish?: (step: StepResult<ToolSet>) => unknown;
-  stopWhen?: StopCondition<ToolSet, Context> | readonly StopCondition<ToolSet, Context>[];
-  experimental_steering?: Experimental_Steering;
-  experimental_toolApprovalSecret?: string | Uint8Array;
-  steering?: LoopOptions['steering'];
-  followUp?: LoopOptions['followUp'];
-  maxSteps?: LoopOptions['maxSteps'];
-  [option: string]: unknown;
-}
 
 /**
  * The SDK options of a run: the caller's options, with each extension point
@@ -58,15 +19,15 @@ export interface CallOptions {
  * hook or handler uses is not installed.
  */
 export function composeRunOptions<OPTIONS extends CallOptions>(
-  run: InterventionsRun,
+  run: Run,
   options: OPTIONS,
 ): OPTIONS {
   const { hooks, handlers } = run.snapshot;
   const composed: CallOptions = { ...options };
 
-  if (run.droppedApprovals.length > 0) {
-    if (options.messages !== undefined) composed.messages = [...run.inputMessages];
-    else composed.prompt = [...run.inputMessages];
+  if (run.resume.dropped.length > 0) {
+    if (options.messages !== undefined) composed.messages = [...run.resume.messages];
+    else composed.prompt = [...run.resume.messages];
   }
 
   const needsModel =
@@ -81,7 +42,8 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
   const wrapped = new WeakMap<object, LanguageModel>();
   const wrapModel = (model: LanguageModel): LanguageModel => {
     if (!needsModel) return model;
-    const resolved = resolveLanguageModel(model);
+    // a model id resolves the way the SDK resolves it: the global default provider, or the gateway
+    const resolved = typeof model === 'string' ? (globalThis.AI_SDK_DEFAULT_PROVIDER ?? gateway).languageModel(model) : model;
     let result = wrapped.get(resolved);
     if (result === undefined) {
       result = wrapLanguageModel({ model: resolved, middleware: createModelMiddleware(() => run) });
@@ -91,10 +53,10 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
   };
   composed.model = wrapModel(options.model);
 
-  if (options.tools !== undefined && (needsExecuteGuard(run) || handlers.beforeInvocation.length > 0)) {
-    composed.tools = guardToolSet(options.tools, () => run);
+  if (options.tools !== undefined && (hasToolHooks(run.snapshot) || handlers.beforeInvocation.length > 0)) {
+    composed.tools = guardToolSet(options.tools, { runOf: () => run });
   }
-  if (run.decidesToolCalls || run.approvedToolCalls.size > 0) {
+  if (run.decidesToolCalls || run.resume.approved.size > 0) {
     composed.toolApproval = createRunToolApproval({ run, toolApproval: options.toolApproval });
   }
   if (hooks.onToolCallError.length > 0) {
@@ -157,46 +119,8 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
   return composed as OPTIONS;
 }
 
-/**
- * Whether a hook or handler runs where the SDK swallows what it throws
- * (inside a tool, a repair, a step callback): such a failure is recorded and
- * the run ends with it at the next stop check.
- */
-function swallowsFailures(run: InterventionsRun): boolean {
-  const { hooks, handlers } = run.snapshot;
-  return (
-    hooks.preToolCall.length > 0 ||
-    hooks.onToolCallResult.length > 0 ||
-    hooks.onToolCallError.length > 0 ||
-    hooks.onMessage.length > 0 ||
-    hooks.onStatus.length > 0 ||
-    handlers.afterToolCall.length > 0
-  );
-}
-
-/**
- * The stop conditions, except that a run holding a failure the SDK swallowed
- * goes on to its next `prepareStep`, which ends it with that failure (the
- * SDK reports an error thrown there like a provider error; one thrown from
- * `stopWhen` would end a stream without any callback).
- */
-function continueOnFailure(
-  run: InterventionsRun,
-  conditions: readonly StopCondition<ToolSet, Context>[],
-): StopCondition<ToolSet, Context> {
-  return async (options) => {
-    if (run.failed !== undefined) return false;
-    const results = await Promise.all(conditions.map((condition) => condition(options)));
-    return results.some(Boolean);
-  };
-}
-
-function asArray<T>(value: T | readonly T[]): readonly T[] {
-  return Array.isArray(value) ? value : [value as T];
-}
-
 /** Whether the call uses steering, follow-up or a step cap (options or hooks). */
-export function needsLoopControl(run: InterventionsRun, options: CallOptions): boolean {
+export function needsLoopControl(run: Run, options: CallOptions): boolean {
   const { hooks } = run.snapshot;
   return (
     options.steering !== undefined ||
@@ -207,62 +131,3 @@ export function needsLoopControl(run: InterventionsRun, options: CallOptions): b
   );
 }
 
-/**
- * `onToolCallError` for calls that never reach `execute` (unknown tool,
- * invalid input): the SDK hands them to `repairToolCall`. The caller's repair
- * runs first; if it does not repair the call, the hooks see the SDK's error
- * and may replace it: the replacement is what the model reads next, and
- * what every record of the step carries.
- */
-function createRunRepair(
-  run: InterventionsRun,
-  repair: ToolCallRepairFunction<ToolSet> | undefined,
-): ToolCallRepairFunction<ToolSet> {
-  return async (options) => {
-    const repaired = repair === undefined ? null : await repair(options);
-    if (repaired != null) return repaired;
-    const { toolCall } = options;
-    const error = await run.critical(() =>
-      runOnToolCallError(run.snapshot.hooks.onToolCallError, {
-        call: { toolCallId: toolCall.toolCallId, toolName: toolCall.toolName, input: parseInput(toolCall.input) },
-        tool: getOwn(run.tools, toolCall.toolName),
-        error: options.error,
-        messages: options.messages,
-        runtimeContext: run.runtimeContext,
-        runId: run.runId,
-        toolContext: undefined,
-        stepNumber: run.stepNumber,
-        abortSignal: run.abortSignal,
-      }),
-    );
-    // the SDK reports the error it passed here: make it read as the replacement everywhere
-    // (the next request, steps, responseMessages, onMessage, the UI stream)
-    if (error !== options.error) rewriteErrorText(options.error, getErrorMessage(error));
-    return null;
-  };
-}
-
-function parseInput(input: string): unknown {
-  try {
-    return JSON.parse(input);
-  } catch {
-    return input;
-  }
-}
-
-/** What `onChatDone` reports, from a result or an `onEnd` event. */
-export function chatResponseOf(result: {
-  readonly text: string;
-  readonly finishReason: ChatResponse['finishReason'];
-  readonly usage: ChatResponse['usage'];
-  readonly steps: ChatResponse['steps'];
-  readonly responseMessages: ChatResponse['responseMessages'];
-}): ChatResponse {
-  return {
-    text: result.text,
-    finishReason: result.finishReason,
-    usage: result.usage,
-    steps: result.steps,
-    responseMessages: result.responseMessages,
-  };
-}

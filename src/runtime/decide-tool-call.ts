@@ -5,7 +5,8 @@ import { getOwn } from '../util/get-own.ts';
 import { isThenable } from '../util/is-thenable.ts';
 import { unreachable } from '../util/unreachable.ts';
 import { cloneToolCallEvent } from './drafts.ts';
-import type { InterventionsRun, ResumedApproval } from './interventions-run.ts';
+import type { ResumedApproval } from './read-resume.ts';
+import type { Run } from './run.ts';
 import type { Step } from './step.ts';
 import type { ToolCallDecision } from './tool-call-decision.ts';
 
@@ -19,7 +20,7 @@ import type { ToolCallDecision } from './tool-call-decision.ts';
  * applied, a deny still wins).
  */
 export async function decideToolCall(
-  run: InterventionsRun,
+  run: Run,
   step: Step,
   call: ToolCallInfo,
   {
@@ -62,7 +63,7 @@ export async function decideToolCall(
 
 /** What a `beforeToolCall` verdict means for the call. */
 function toDecision(
-  run: InterventionsRun,
+  run: Run,
   call: ToolCallInfo,
   verdict: Verdict<BeforeToolCallEvent>,
 ): ToolCallDecision {

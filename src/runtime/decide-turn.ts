@@ -2,7 +2,7 @@ import type { LanguageModelV4GenerateResult, LanguageModelV4ToolCall } from '@ai
 import type { ToolCallInfo } from '../handlers/intervention-events.ts';
 import { decideToolCall } from './decide-tool-call.ts';
 import { gateToolCalls } from './gate-tool-calls.ts';
-import type { InterventionsRun } from './interventions-run.ts';
+import type { Run } from './run.ts';
 import { parseToolCall } from './parse-tool-call.ts';
 import { decidedInput } from './tool-call-decision.ts';
 
@@ -15,7 +15,7 @@ import { decidedInput } from './tool-call-decision.ts';
  * shows the arguments that run and the SDK validates them again.
  */
 export async function decideTurn(
-  run: InterventionsRun,
+  run: Run,
   response: LanguageModelV4GenerateResult,
 ): Promise<LanguageModelV4GenerateResult> {
   const step = run.step;

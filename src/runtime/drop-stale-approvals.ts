@@ -1,4 +1,5 @@
 import type { ModelMessage } from 'ai';
+import { findApprovalRequest, findToolCall } from './read-resume.ts';
 
 /** An approval response that was dropped, and why. */
 export interface DroppedApproval {
@@ -11,10 +12,11 @@ export interface DroppedApproval {
 /**
  * Drops the approval responses of the last (tool) message that answer
  * nothing a human may answer: an automatic approval request (a decision the
- * runtime took itself), or a call that already has its result. Left in, the
- * SDK would append a second result for that call and the next provider
- * request would be invalid. Responses to unknown approval ids are kept: the
- * SDK rejects those itself.
+ * runtime took itself), or a call that already has its result (a result
+ * after the call's own message: providers may reuse call ids across turns).
+ * Left in, the SDK would append a second result for that call and the next
+ * provider request would be invalid. Responses to unknown approval ids are
+ * kept: the SDK rejects those itself.
  */
 export function dropStaleApprovals(messages: readonly ModelMessage[]): {
   readonly messages: readonly ModelMessage[];
@@ -24,41 +26,36 @@ export function dropStaleApprovals(messages: readonly ModelMessage[]): {
   if (last?.role !== 'tool' || !last.content.some((part) => part.type === 'tool-approval-response')) {
     return { messages, dropped: [] };
   }
-  const requests = new Map<string, { readonly toolCallId: string; readonly automatic: boolean }>();
-  const toolNames = new Map<string, string>();
-  const answered = new Set<string>();
-  for (const message of messages.slice(0, -1)) {
-    if (typeof message.content === 'string') continue;
-    for (const part of message.content) {
-      if (part.type === 'tool-approval-request') {
-        requests.set(part.approvalId, { toolCallId: part.toolCallId, automatic: part.isAutomatic === true });
-      } else if (part.type === 'tool-call') {
-        toolNames.set(part.toolCallId, part.toolName);
-      } else if (part.type === 'tool-result') {
-        answered.add(part.toolCallId);
-      }
-    }
-  }
+  const history = messages.slice(0, -1);
   const dropped: DroppedApproval[] = [];
   const content = last.content.filter((part) => {
     if (part.type !== 'tool-approval-response') return true;
-    const request = requests.get(part.approvalId);
+    const request = findApprovalRequest(history, part.approvalId);
     if (request === undefined) return true;
-    const reason = request.automatic
+    const call = findToolCall(history, request.toolCallId, request.index);
+    const reason = request.isAutomatic
       ? 'the approval request was an automatic decision, not a question to a human'
-      : answered.has(request.toolCallId)
+      : call !== undefined && hasResultAfter(history, call.toolCallId, call.index)
         ? 'the call already has its result'
         : undefined;
     if (reason === undefined) return true;
     dropped.push({
       approvalId: part.approvalId,
       toolCallId: request.toolCallId,
-      toolName: toolNames.get(request.toolCallId) ?? 'unknown',
+      toolName: call?.toolName ?? 'unknown',
       reason,
     });
     return false;
   });
   if (dropped.length === 0) return { messages, dropped };
-  const rest = messages.slice(0, -1);
-  return { messages: content.length > 0 ? [...rest, { ...last, content }] : rest, dropped };
+  return { messages: content.length > 0 ? [...history, { ...last, content }] : history, dropped };
+}
+
+function hasResultAfter(messages: readonly ModelMessage[], toolCallId: string, index: number): boolean {
+  return messages
+    .slice(index + 1)
+    .some(
+      (message) =>
+        message.role === 'tool' && message.content.some((part) => part.type === 'tool-result' && part.toolCallId === toolCallId),
+    );
 }

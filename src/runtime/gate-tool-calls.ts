@@ -1,7 +1,7 @@
 import { InvalidHookResultError } from '../errors/invalid-hook-result-error.ts';
 import type { ToolCallInfo } from '../handlers/intervention-events.ts';
 import type { RegisteredHandler } from '../handlers/registered-handler.ts';
-import type { InterventionsRun } from './interventions-run.ts';
+import type { Run } from './run.ts';
 import type { Step } from './step.ts';
 
 /**
@@ -11,7 +11,7 @@ import type { Step } from './step.ts';
  * handlers (named after the hook, so records say which gate decided).
  */
 export async function gateToolCalls(
-  run: InterventionsRun,
+  run: Run,
   step: Step,
   calls: readonly ToolCallInfo[],
 ): Promise<RegisteredHandler[][]> {

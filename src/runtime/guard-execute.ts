@@ -11,158 +11,159 @@ import {
 } from '../hooks/run-hooks.ts';
 import { copyData } from '../util/copy-data.ts';
 import { isThenable } from '../util/is-thenable.ts';
-import type { ToolScope } from './tool-scope.ts';
+import type { Run } from './run.ts';
 
 type Execute = NonNullable<Tool['execute']>;
 type Settled = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: unknown };
 
-/**
- * Whether anything runs around `execute` for this scope: hooks, handlers, or
- * (in a run) a decision that can replace the input.
- */
-export function needsExecuteGuard(scope: Pick<ToolScope, 'snapshot' | 'beforeExecute'>): boolean {
-  const { hooks, handlers } = scope.snapshot;
+/** Decides a call inside `execute` (tools guarded without a run's `toolApproval`): the call to run, or a throw. */
+export type DecideInExecute = (
+  run: Run,
+  details: { readonly tool: Tool; readonly call: ToolCallInfo; readonly options: ToolExecutionOptions<Context> },
+) => Promise<ToolCallInfo>;
+
+/** Whether anything runs around a tool's `execute`: tool hooks or `afterToolCall` handlers. */
+export function hasToolHooks({ hooks, handlers }: Run['snapshot']): boolean {
   return (
     hooks.preToolCall.length > 0 ||
     hooks.onToolCallResult.length > 0 ||
     hooks.onToolCallError.length > 0 ||
     handlers.afterToolCall.length > 0 ||
-    hooks.onStatus.length > 0 ||
-    scope.beforeExecute !== undefined
+    hooks.onStatus.length > 0
   );
 }
 
 /**
  * Wraps a tool's `execute` with the tool-level pipeline:
- * `scope.beforeExecute` (standalone decisions) → `preToolCall` hooks →
+ * `decide` (tools guarded without a run) → `preToolCall` hooks →
  * `execute` → `onToolCallResult` hooks → `afterToolCall` handlers, or on
  * failure `onToolCallError` hooks → rethrow (the SDK turns it into the
- * model's error result). A hook or handler failure ends the run through
- * `scope.critical`.
+ * model's error result). A hook or handler failure is recorded on the run,
+ * which ends with it at its next step.
  *
  * Async-generator tools keep streaming: every preliminary value passes
  * through, and only the final one goes through the result pipeline (it is
  * held back by one value so an untransformed final is never emitted).
  */
 export function guardExecute({
-  scopeOf,
+  runOf,
   toolName,
   tool,
   execute,
+  decide,
 }: {
-  /** The scope of this execution (a run's is fixed; the standalone one follows the runtime). */
-  scopeOf: () => ToolScope;
+  /** The run of this execution (a wrapped call's, or a detached one following the runtime). */
+  runOf: () => Run;
   toolName: string;
   tool: Tool;
   execute: Execute;
+  decide?: DecideInExecute | undefined;
 }): Execute {
-  const prepare = async (scope: ToolScope, input: unknown, options: ToolExecutionOptions<Context>) => {
-    const starting = scope.ensureStarted();
+  const prepare = async (run: Run, input: unknown, options: ToolExecutionOptions<Context>) => {
+    const starting = run.ensureStarted();
     if (starting !== undefined) await starting;
     let call: ToolCallInfo = { toolCallId: options.toolCallId, toolName, input };
-    if (scope.beforeExecute !== undefined) {
-      call = await scope.beforeExecute({ tool, call, options });
-    }
-    const { onStatus, preToolCall } = scope.snapshot.hooks;
+    if (decide !== undefined) call = await decide(run, { tool, call, options });
+    const { onStatus, preToolCall } = run.snapshot.hooks;
     if (onStatus.length === 0 && preToolCall.length === 0) return { type: 'call' as const, call };
     // hooks here run where the SDK would swallow their throw: it ends the run instead
     try {
       if (onStatus.length > 0) {
-        await scope.status({ type: 'tool-call', toolCallId: call.toolCallId, toolName: call.toolName });
+        await run.status({ type: 'tool-call', toolCallId: call.toolCallId, toolName: call.toolName });
       }
       return preToolCall.length === 0
         ? { type: 'call' as const, call }
-        : await runPreToolCall(preToolCall, { ...base(scope, options), call, tool });
+        : await runPreToolCall(preToolCall, { ...base(run, options), call, tool });
     } catch (error) {
-      scope.fail(error);
+      run.fail(error);
       throw error;
     }
   };
 
   const finish = async (
-    scope: ToolScope,
+    run: Run,
     call: ToolCallInfo,
     options: ToolExecutionOptions<Context>,
     settled: Settled,
   ) => {
-    const { hooks, handlers } = scope.snapshot;
+    const { hooks, handlers } = run.snapshot;
     if (!settled.ok) {
       if (options.abortSignal?.aborted || hooks.onToolCallError.length === 0) throw settled.error;
       let replaced: unknown;
       try {
         replaced = await runOnToolCallError(hooks.onToolCallError, {
-          ...base(scope, options),
+          ...base(run, options),
           call,
           tool,
           error: settled.error,
         });
       } catch (error) {
-        scope.fail(error);
+        run.fail(error);
         throw error;
       }
       throw replaced;
     }
     if (hooks.onToolCallResult.length === 0 && handlers.afterToolCall.length === 0) return settled.value;
     try {
-      const context = base(scope, options);
+      const context = base(run, options);
       let result = settled.value;
       if (hooks.onToolCallResult.length > 0) {
         result = await runOnToolCallResult(hooks.onToolCallResult, { ...context, call, tool, result });
       }
       if (handlers.afterToolCall.length > 0) {
-        const evaluation = scope.evaluate<AfterToolCallEvent>({
+        const evaluation = run.evaluate<AfterToolCallEvent>({
           event: { lifecycle: 'afterToolCall', ...context, toolCall: call, tool, result },
           makeDraft: draftResult,
-          subject: subject(scope, call),
+          subject: subject(run, call),
         });
         const verdict = isThenable(evaluation) ? await evaluation : evaluation;
         if (verdict.type !== 'deny') result = verdict.event.result;
       }
       return result;
     } catch (error) {
-      scope.fail(error);
+      run.fail(error);
       throw error;
     }
   };
 
   async function* streaming(
-    scope: ToolScope,
+    run: Run,
     target: Tool,
-    run: Execute,
+    perform: Execute,
     input: unknown,
     options: ToolExecutionOptions<Context>,
   ) {
-    const prepared = await prepare(scope, input, options);
+    const prepared = await prepare(run, input, options);
     if (prepared.type !== 'call') {
-      yield await finish(scope, prepared.call, options, shortCircuit(prepared));
+      yield await finish(run, prepared.call, options, shortCircuit(prepared));
       return;
     }
     let previous: { value: unknown } | undefined;
     try {
-      const iterable = run.call(target, prepared.call.input, options) as AsyncIterable<unknown>;
+      const iterable = perform.call(target, prepared.call.input, options) as AsyncIterable<unknown>;
       for await (const value of iterable) {
         if (previous !== undefined) yield previous.value;
         previous = { value };
       }
     } catch (error) {
-      yield await finish(scope, prepared.call, options, { ok: false, error });
+      yield await finish(run, prepared.call, options, { ok: false, error });
       return;
     }
-    yield await finish(scope, prepared.call, options, { ok: true, value: previous?.value });
+    yield await finish(run, prepared.call, options, { ok: true, value: previous?.value });
   }
 
   async function single(
-    scope: ToolScope,
+    run: Run,
     target: Tool,
-    run: Execute,
+    perform: Execute,
     input: unknown,
     options: ToolExecutionOptions<Context>,
   ) {
-    const prepared = await prepare(scope, input, options);
-    if (prepared.type !== 'call') return finish(scope, prepared.call, options, shortCircuit(prepared));
+    const prepared = await prepare(run, input, options);
+    if (prepared.type !== 'call') return finish(run, prepared.call, options, shortCircuit(prepared));
     let settled: Settled;
     try {
-      let value: unknown = run.call(target, prepared.call.input, options);
+      let value: unknown = perform.call(target, prepared.call.input, options);
       if (isThenable(value)) value = await value;
       // a function that returns (rather than is) an async generator: keep its last value
       if (isAsyncIterable(value)) value = await lastOf(value);
@@ -170,17 +171,17 @@ export function guardExecute({
     } catch (error) {
       settled = { ok: false, error };
     }
-    return finish(scope, prepared.call, options, settled);
+    return finish(run, prepared.call, options, settled);
   }
 
   // which implementation runs is known per call (a run may have replaced the tool)
   return function guardedExecute(input: unknown, options: ToolExecutionOptions<Context>) {
-    const scope = scopeOf();
-    const target = scope.toolFor?.(toolName) ?? tool;
-    const run = target.execute ?? execute;
-    return Object.prototype.toString.call(run) === '[object AsyncGeneratorFunction]'
-      ? streaming(scope, target, run, input, options)
-      : single(scope, target, run, input, options);
+    const run = runOf();
+    const target = run.invocation?.replacedTools.get(toolName) ?? tool;
+    const perform = target.execute ?? execute;
+    return Object.prototype.toString.call(perform) === '[object AsyncGeneratorFunction]'
+      ? streaming(run, target, perform, input, options)
+      : single(run, target, perform, input, options);
   } as Execute;
 }
 
@@ -197,23 +198,19 @@ function shortCircuit(
     : { ok: false, error: prepared.error };
 }
 
-function base(scope: ToolScope, options: ToolExecutionOptions<Context>) {
+function base(run: Run, options: ToolExecutionOptions<Context>) {
   return {
     messages: options.messages,
-    runtimeContext: scope.runtimeContext,
-    runId: scope.runId,
+    runtimeContext: run.runtimeContext,
+    runId: run.runId,
     toolContext: options.context,
-    stepNumber: scope.stepNumber,
+    stepNumber: run.stepNumber,
     abortSignal: options.abortSignal,
   };
 }
 
-function subject(scope: ToolScope, call: ToolCallInfo) {
-  return {
-    toolCallId: call.toolCallId,
-    toolName: call.toolName,
-    ...(scope.stepNumber === undefined ? {} : { stepNumber: scope.stepNumber }),
-  };
+function subject(run: Run, call: ToolCallInfo) {
+  return { toolCallId: call.toolCallId, toolName: call.toolName, stepNumber: run.stepNumber };
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {

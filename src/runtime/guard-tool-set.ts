@@ -1,24 +1,27 @@
 import type { Tool, ToolSet } from 'ai';
-import { guardExecute } from './guard-execute.ts';
-import type { ToolScope } from './tool-scope.ts';
+import { guardExecute, type DecideInExecute } from './guard-execute.ts';
+import type { Run } from './run.ts';
+
+/** How a tool set is guarded: its run, and optionally a decision inside `execute` and extra tool fields. */
+export interface ToolGuard {
+  readonly runOf: () => Run;
+  readonly decide?: DecideInExecute | undefined;
+  readonly extend?: ((toolName: string, tool: Tool) => Partial<Tool>) | undefined;
+}
 
 /**
  * A copy of `tools` whose every executable tool (static, dynamic, MCP) runs
- * through the tool-level pipeline of `scopeOf()`. Only own properties are
+ * through the tool-level pipeline of `guard.runOf()`. Only own properties are
  * read; tools without `execute` (client-side, provider-executed) are kept as
- * they are. `extend` may add fields to each guarded tool.
+ * they are. `guard.extend` may add fields to each guarded tool.
  */
-export function guardToolSet<TOOLS extends ToolSet>(
-  tools: TOOLS,
-  scopeOf: () => ToolScope,
-  extend?: (toolName: string, tool: Tool) => Partial<Tool>,
-): TOOLS {
+export function guardToolSet<TOOLS extends ToolSet>(tools: TOOLS, guard: ToolGuard): TOOLS {
   const guarded: Record<string, Tool> = {};
   for (const toolName of Object.keys(tools)) {
     const tool = tools[toolName] as Tool;
     // defineProperty: a tool named `__proto__` stays a tool, never the copy's prototype
     Object.defineProperty(guarded, toolName, {
-      value: guardTool(toolName, tool, scopeOf, extend),
+      value: guardTool(toolName, tool, guard),
       enumerable: true,
       writable: true,
       configurable: true,
@@ -28,14 +31,9 @@ export function guardToolSet<TOOLS extends ToolSet>(
 }
 
 /** One tool of {@link guardToolSet}. */
-export function guardTool(
-  toolName: string,
-  tool: Tool,
-  scopeOf: () => ToolScope,
-  extend?: (toolName: string, tool: Tool) => Partial<Tool>,
-): Tool {
+export function guardTool(toolName: string, tool: Tool, { runOf, decide, extend }: ToolGuard): Tool {
   const extra: Record<string, unknown> = { ...extend?.(toolName, tool) };
-  if (tool.execute !== undefined) extra.execute = guardExecute({ scopeOf, toolName, tool, execute: tool.execute });
+  if (tool.execute !== undefined) extra.execute = guardExecute({ runOf, toolName, tool, execute: tool.execute, decide });
   return withProperties(tool, extra);
 }
 

@@ -1,124 +1,101 @@
 import type { Context } from '@ai-sdk/provider-utils';
-import type { Tool, ToolExecutionOptions, ToolSet } from 'ai';
+import type { ModelMessage, Tool, ToolExecutionOptions, ToolSet } from 'ai';
 import { ToolCallBlockedError } from '../errors/tool-call-blocked-error.ts';
-import type { Verdict } from '../handlers/evaluate-interventions.ts';
-import type {
-  BeforeToolCallEvent,
-  ToolCallInfo,
-} from '../handlers/intervention-events.ts';
-import { cloneToolCallEvent } from './drafts.ts';
+import { unreachable } from '../util/unreachable.ts';
+import { decideToolCall } from './decide-tool-call.ts';
+import type { DecideInExecute } from './guard-execute.ts';
 import { guardToolSet } from './guard-tool-set.ts';
+import { Run } from './run.ts';
 import type { RuntimeSnapshot } from './runtime-snapshot.ts';
-import { StandaloneScope } from './standalone-scope.ts';
-
-type ToolVerdict = Verdict<BeforeToolCallEvent>;
+import { createStep, type Step } from './step.ts';
+import { decidedInput, type ToolCallDecision } from './tool-call-decision.ts';
 
 /**
  * Guards tools for a plain `generateText` / `streamText` / `ToolLoopAgent`
- * (no run around them). `beforeToolCall` handlers are evaluated in the
- * tool's `needsApproval` (so `confirm` becomes the SDK's approval request)
- * and the decision is applied in `execute`: deny and guide become the tool's
- * error result, in the same wording the wrappers use.
+ * (no run around them). A call is decided (`decideToolCall`) in the tool's
+ * `needsApproval`, so `confirm` becomes the SDK's approval request, and the
+ * decision is applied in `execute`: deny and guide become the tool's error
+ * result, in the same wording the wrappers use.
  *
- * The decision taken in `needsApproval` is handed to `execute` through the
- * step's `messages` array (the SDK passes the same array to both), so each
- * call is evaluated once per step. Without it (a `toolApproval` option
- * overrides `needsApproval`), a `confirm` cannot be answered and blocks the
- * call: it never runs unapproved.
+ * The SDK passes the same `messages` array to `needsApproval` and `execute`
+ * within a step, so it keys the step whose decision table `execute` reads.
+ * Without `needsApproval` (a `toolApproval` option overrides it), the call is
+ * decided in `execute`, and a `confirm` cannot be answered: the call is
+ * blocked, never run unapproved.
  */
-export function guardToolsStandalone<TOOLS extends ToolSet>(
-  tools: TOOLS,
-  snapshotOf: () => RuntimeSnapshot,
-): TOOLS {
-  const decisions = new WeakMap<object, Map<string, ToolVerdict>>();
-
-  const evaluate = (
-    snapshot: RuntimeSnapshot,
-    tool: Tool,
-    call: ToolCallInfo,
-    options: Pick<ToolExecutionOptions<Context>, 'messages' | 'abortSignal'>,
-    approved: boolean,
-  ) =>
-    new StandaloneScope(snapshot).evaluate({
-      event: {
-        lifecycle: 'beforeToolCall',
-        runtimeContext: {},
-        runId: undefined,
-        abortSignal: options.abortSignal,
-        stepNumber: undefined,
-        toolCall: call,
-        tool,
-        messages: options.messages,
-        approved,
-        approval: undefined,
-      },
-      makeDraft: cloneToolCallEvent,
-      subject: { toolCallId: call.toolCallId, toolName: call.toolName },
-    });
-
-  const beforeExecute: NonNullable<StandaloneScope['beforeExecute']> = async ({ tool, call, options }) => {
-    const snapshot = snapshotOf();
-    const cached = decisions.get(options.messages)?.get(call.toolCallId);
-    decisions.get(options.messages)?.delete(call.toolCallId);
-    const verdict = cached ?? (await evaluate(snapshot, tool, call, options, false));
-    const { wording } = snapshot;
-    if (verdict.type === 'deny') {
-      throw new ToolCallBlockedError({
-        toolName: call.toolName,
-        toolCallId: call.toolCallId,
-        decision: 'deny',
-        message: wording.deniedToolCall({ toolCall: call, reason: verdict.reason, handler: verdict.handler }),
-      });
-    }
-    if (verdict.type === 'guide') {
-      throw new ToolCallBlockedError({
-        toolName: call.toolName,
-        toolCallId: call.toolCallId,
-        decision: 'guide',
-        message: wording.guidedToolCall({ toolCall: call, guidance: verdict.guidance }),
-      });
-    }
-    if (verdict.type === 'confirm' && cached === undefined) {
-      // needsApproval was not consulted, so nobody approved this call
-      throw new ToolCallBlockedError({
-        toolName: call.toolName,
-        toolCallId: call.toolCallId,
-        decision: 'deny',
-        message: wording.deniedToolCall({
-          toolCall: call,
-          reason: `it needs a human's approval (${verdict.prompt ?? ''}), and no approval was asked`,
-          handler: 'ai-interventions',
-        }),
-      });
-    }
-    return verdict.event.toolCall;
+export function guardToolsStandalone<TOOLS extends ToolSet>(tools: TOOLS, snapshotOf: () => RuntimeSnapshot): TOOLS {
+  const steps = new WeakMap<ModelMessage[], Step>();
+  const stepOf = (messages: ModelMessage[]) => {
+    let step = steps.get(messages);
+    if (step === undefined) steps.set(messages, (step = createStep({ number: undefined, messages })));
+    return step;
   };
 
-  return guardToolSet(
-    tools,
-    () => {
-      const snapshot = snapshotOf();
-      return new StandaloneScope(
-        snapshot,
-        snapshot.handlers.beforeToolCall.length > 0 ? beforeExecute : undefined,
-      );
-    },
-    (toolName, tool) => ({
-      needsApproval: async (input: unknown, options: { toolCallId: string; messages: ToolExecutionOptions<Context>['messages']; context: unknown }) => {
-        const snapshot = snapshotOf();
-        if (snapshot.handlers.beforeToolCall.length > 0) {
-          const call = { toolCallId: options.toolCallId, toolName, input };
-          const verdict = await evaluate(snapshot, tool, call, { messages: options.messages, abortSignal: undefined }, false);
-          let byCall = decisions.get(options.messages);
-          if (byCall === undefined) decisions.set(options.messages, (byCall = new Map()));
-          byCall.set(call.toolCallId, verdict);
-          if (verdict.type === 'confirm') return true;
-        }
-        const own = tool.needsApproval;
-        return typeof own === 'function'
-          ? own(input as never, options as never)
-          : own === true;
-      },
-    }) as Partial<Tool>,
-  );
+  const decide: DecideInExecute = async (run, { call, options }) => {
+    const step = stepOf(options.messages);
+    const asked = step.decisions.get(call.toolCallId);
+    step.decisions.delete(call.toolCallId);
+    const decision = asked ?? (await decideToolCall(run, step, call));
+    return applyInExecute(run, call, decision, asked !== undefined);
+  };
+
+  return guardToolSet(tools, {
+    runOf: () => Run.detached(snapshotOf()),
+    decide: (run, details) => (run.snapshot.handlers.beforeToolCall.length > 0 ? decide(run, details) : Promise.resolve(details.call)),
+    extend: (toolName, tool) =>
+      ({
+        needsApproval: async (input: unknown, options: { toolCallId: string; messages: ModelMessage[] }) => {
+          const run = Run.detached(snapshotOf());
+          if (run.snapshot.handlers.beforeToolCall.length > 0) {
+            const decision = await decideToolCall(run, stepOf(options.messages), { toolCallId: options.toolCallId, toolName, input });
+            if (decision.type === 'confirm') return true;
+          }
+          const own = tool.needsApproval;
+          return typeof own === 'function' ? own(input as never, options as never) : own === true;
+        },
+      }) as Partial<Tool>,
+  });
 }
+
+/** The call `execute` runs for a decision, or the model-facing error of one that does not run. */
+function applyInExecute(
+  run: Run,
+  call: Parameters<DecideInExecute>[1]['call'],
+  decision: ToolCallDecision,
+  asked: boolean,
+): Parameters<DecideInExecute>[1]['call'] {
+  const { wording } = run.snapshot;
+  const blocked = (kind: 'deny' | 'guide', message: string) =>
+    new ToolCallBlockedError({ toolName: call.toolName, toolCallId: call.toolCallId, decision: kind, message });
+  switch (decision.type) {
+    case 'deny':
+      throw blocked('deny', decision.text);
+    case 'guide':
+      throw blocked('guide', decision.text);
+    case 'confirm':
+      // needsApproval was not consulted, so nobody approved this call
+      if (!asked) {
+        throw blocked(
+          'deny',
+          wording.deniedToolCall({
+            toolCall: call,
+            reason: `it needs a human's approval (${decision.prompt}), and no approval was asked`,
+            handler: 'ai-interventions',
+          }),
+        );
+      }
+      return withInput(call, decision);
+    case 'proceed':
+    case 'transform':
+      return withInput(call, decision);
+    default:
+      return unreachable(decision);
+  }
+}
+
+function withInput(call: Parameters<DecideInExecute>[1]['call'], decision: ToolCallDecision) {
+  const input = decidedInput(decision);
+  return input === undefined ? call : { ...call, input: input.value };
+}
+
+export type { Context, ToolExecutionOptions };

@@ -1,4 +1,4 @@
-import type { CallOptions } from './compose-run-options.ts';
+import type { CallOptions } from './call-options.ts';
 import type { RuntimeSnapshot } from './runtime-snapshot.ts';
 
 /** Whether nothing is registered: a call then goes straight to the SDK. */

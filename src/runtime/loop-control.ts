@@ -12,7 +12,7 @@ import type { HookEntry } from '../hooks/hook-registry.ts';
 import { isNothing } from '../hooks/run-hooks.ts';
 import { InvalidHookResultError } from '../errors/invalid-hook-result-error.ts';
 import type { MessageQueue } from '../queue/create-message-queue.ts';
-import type { InterventionsRun } from './interventions-run.ts';
+import type { Run } from './run.ts';
 
 type Stop = StopCondition<ToolSet, Context>;
 
@@ -68,7 +68,7 @@ export function createLoopControl({
   stopWhen,
   steering,
 }: {
-  run: InterventionsRun;
+  run: Run;
   options: LoopOptions;
   stopWhen: Stop | readonly Stop[] | undefined;
   steering: Experimental_Steering | undefined;
@@ -151,14 +151,14 @@ export function createLoopControl({
       if (messages.length === 0) return;
       forcedStep = step.stepNumber;
       for (const message of messages) void sdkSteering.steer(message);
-      run.injections.push({ afterStep: step.stepNumber, messages });
+      run.patch.inject(step.stepNumber, messages);
       await announce(type, messages);
     },
     afterResume: async () => {
       if (!(await underCap())) return [];
       const messages = await drain(run.snapshot.hooks.drainSteering, options.steering);
       if (messages.length > 0) {
-        run.injections.push({ afterStep: -1, messages });
+        run.patch.inject(-1, messages);
         await announce('steering', messages);
       }
       return messages;

@@ -9,7 +9,7 @@ import { runOnResponse, runPreRequest } from '../hooks/run-hooks.ts';
 import { redactResponse } from '../redaction/redact-model-output.ts';
 import { isThenable } from '../util/is-thenable.ts';
 import { cloneResponseEvent } from './drafts.ts';
-import type { ModelScope } from './create-model-middleware.ts';
+import type { Run } from './run.ts';
 
 /**
  * One model call with the hooks and handlers around it: `preRequest`
@@ -19,12 +19,12 @@ import type { ModelScope } from './create-model-middleware.ts';
  * transform edits it). `call` returns the provider's response, or throws.
  */
 export async function respond<RESPONSE extends LanguageModelV4GenerateResult>(
-  scope: ModelScope,
+  run: Run,
   model: LanguageModelV4,
   params: LanguageModelV4CallOptions,
   call: (request: LanguageModelV4CallOptions) => PromiseLike<RESPONSE>,
 ): Promise<{ readonly raw: RESPONSE | LanguageModelV4GenerateResult; readonly final: LanguageModelV4GenerateResult }> {
-  const { hooks, handlers, maxGuideRetries, wording } = scope.snapshot;
+  const { hooks, handlers, maxGuideRetries, wording } = run.snapshot;
   const discarded: LanguageModelV4Usage[] = [];
   let request = params;
 
@@ -32,35 +32,35 @@ export async function respond<RESPONSE extends LanguageModelV4GenerateResult>(
     let cached: LanguageModelV4GenerateResult | undefined;
     let sent = request;
     if (hooks.preRequest.length > 0) {
-      const pre = await runPreRequest(hooks.preRequest, { ...modelHookContext(scope, request, model), request });
+      const pre = await runPreRequest(hooks.preRequest, { ...modelHookContext(run, request, model), request });
       sent = pre.request;
       cached = pre.response;
     }
     if (cached === undefined && hooks.onStatus.length > 0) {
-      await scope.status({ type: 'model-call', stepNumber: scope.stepNumber, attempt });
+      await run.status({ type: 'model-call', stepNumber: run.stepNumber, attempt });
     }
     const raw = cached ?? (await call(sent));
     // redaction first: nothing downstream (hooks, handlers, caches, the client) sees what it removes
-    let response = redactResponse(scope.snapshot.redactors, raw);
+    let response = redactResponse(run.snapshot.redactors, raw);
     if (hooks.onResponse.length > 0) {
-      response = await runOnResponse(hooks.onResponse, { ...modelHookContext(scope, sent, model), request: sent, response });
+      response = await runOnResponse(hooks.onResponse, { ...modelHookContext(run, sent, model), request: sent, response });
     }
     if (handlers.afterModelCall.length === 0) return { raw, final: withUsage(forgetChangedItems(raw, response), discarded) };
 
     const exhausted = attempt >= maxGuideRetries;
     const event: AfterModelCallEvent = {
       lifecycle: 'afterModelCall',
-      runtimeContext: scope.runtimeContext ?? {},
-      runId: scope.runId,
+      runtimeContext: run.runtimeContext ?? {},
+      runId: run.runId,
       abortSignal: request.abortSignal,
-      stepNumber: scope.stepNumber,
+      stepNumber: run.stepNumber,
       attempt,
       response,
     };
-    const evaluation = scope.evaluate({
+    const evaluation = run.evaluate({
       event,
       makeDraft: cloneResponseEvent,
-      subject: scope.stepNumber === undefined ? {} : { stepNumber: scope.stepNumber },
+      subject: run.stepNumber === undefined ? {} : { stepNumber: run.stepNumber },
       ...(exhausted
         ? { downgradeGuide: `guide retries exhausted (maxGuideRetries: ${maxGuideRetries}); the response was kept` }
         : {}),
@@ -69,7 +69,7 @@ export async function respond<RESPONSE extends LanguageModelV4GenerateResult>(
     if (verdict.type === 'guide') {
       const feedback = wording.modelGuidance({ guidance: verdict.guidance });
       if (hooks.onStatus.length > 0) {
-        await scope.status({ type: 'guide-retry', stepNumber: scope.stepNumber, attempt: attempt + 1, feedback });
+        await run.status({ type: 'guide-retry', stepNumber: run.stepNumber, attempt: attempt + 1, feedback });
       }
       discarded.push(response.usage);
       request = {
@@ -84,12 +84,12 @@ export async function respond<RESPONSE extends LanguageModelV4GenerateResult>(
 }
 
 /** What the model-level hooks (`preRequest`, `onResponse`) are told besides the request. */
-export function modelHookContext(scope: ModelScope, request: LanguageModelV4CallOptions, model: LanguageModelV4) {
+export function modelHookContext(run: Run, request: LanguageModelV4CallOptions, model: LanguageModelV4) {
   return {
     model: { provider: model.provider, modelId: model.modelId },
-    stepNumber: scope.stepNumber,
-    runtimeContext: scope.runtimeContext,
-    runId: scope.runId,
+    stepNumber: run.stepNumber,
+    runtimeContext: run.runtimeContext,
+    runId: run.runId,
     abortSignal: request.abortSignal,
   };
 }

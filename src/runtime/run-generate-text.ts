@@ -1,17 +1,19 @@
 import { generateText } from 'ai';
 import type { ApprovalLedger } from './approval-ledger.ts';
-import { attachReport, EMPTY_REPORT } from './attach-report.ts';
-import { chatResponseOf, composeRunOptions, needsLoopControl, type CallOptions } from './compose-run-options.ts';
-import { InterventionsRun } from './interventions-run.ts';
+import type { CallOptions } from './call-options.ts';
+import { chatResponseOf } from './chat-response-of.ts';
+import { composeRunOptions, needsLoopControl } from './compose-run-options.ts';
+import { attachReport, EMPTY_REPORT } from './interventions-report.ts';
 import { needsRun } from './is-idle.ts';
-import { keepInjections } from './keep-injections.ts';
+import { Run } from './run.ts';
 import type { RuntimeSnapshot } from './runtime-snapshot.ts';
 
 /**
  * `interventions.generateText`: one run around one `generateText` call. A
  * failure raised where the SDK would have swallowed it (a hook inside a
  * tool) is what the caller gets; exactly one of `onChatDone` /
- * `onChatError` / `onChatAbort` fires.
+ * `onChatError` / `onChatAbort` fires. When the caller aborts, the call
+ * ends then, even if a tool or hook ignores the signal.
  */
 export async function runGenerateText({
   options,
@@ -23,11 +25,11 @@ export async function runGenerateText({
   approvalLedger: ApprovalLedger | undefined;
 }) {
   if (!needsRun(snapshot, options)) return attachReport(await generateText(options as never), EMPTY_REPORT);
-  const run = new InterventionsRun({ snapshot, input: options, approvalLedger });
+  const run = new Run({ snapshot, input: options, approvalLedger });
   try {
-    const result = await generateText(composeRunOptions(run, options) as never);
+    const result = await run.untilAborted(generateText(composeRunOptions(run, options) as never));
     if (run.failed !== undefined) throw run.failed.error;
-    if (needsLoopControl(run, options)) keepInjections(result, run);
+    if (needsLoopControl(run, options)) run.patch.attachTo(result);
     await run.complete(chatResponseOf(result));
     return attachReport(result, run.report);
   } catch (error) {

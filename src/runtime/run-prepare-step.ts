@@ -16,7 +16,7 @@ import { keepToolPairs } from '../util/keep-tool-pairs.ts';
 import { userMessage } from '../util/user-message.ts';
 import { deniedModel } from './denied-model.ts';
 import { cloneModelCallEvent } from './drafts.ts';
-import type { InterventionsRun } from './interventions-run.ts';
+import type { Run } from './run.ts';
 import { SETTING_KEYS } from './setting-keys.ts';
 import { createStep } from './step.ts';
 
@@ -37,7 +37,7 @@ export function createRunPrepareStep({
   wrapModel,
   afterResume,
 }: {
-  run: InterventionsRun;
+  run: Run;
   prepareStep: PrepareStepFunction<ToolSet, Context> | undefined;
   /** The call-level settings, as the first draft of `event.settings`. */
   settings: ModelCallSettings;
@@ -73,7 +73,7 @@ export function createRunPrepareStep({
         instructions = invocation.instructions;
         instructionsChanged = true;
       }
-      if (run.rejectedToolCalls.size > 0) {
+      if (run.resume.refused.size > 0) {
         const patched = rewordRejections(run, messages);
         if (patched !== messages) {
           messages = patched;
@@ -199,12 +199,12 @@ export function createRunPrepareStep({
 }
 
 /** Words the results of calls a human refused (the SDK sends their bare reason). */
-function rewordRejections(run: InterventionsRun, messages: ModelMessage[]): ModelMessage[] {
+function rewordRejections(run: Run, messages: ModelMessage[]): ModelMessage[] {
   let changed = false;
   const patched = messages.map((message) => {
     if (message.role !== 'tool') return message;
     const content = message.content.map((part) => {
-      const rejected = part.type === 'tool-result' ? run.rejectedToolCalls.get(part.toolCallId) : undefined;
+      const rejected = part.type === 'tool-result' ? run.resume.refused.get(part.toolCallId) : undefined;
       if (part.type !== 'tool-result' || rejected === undefined || part.output.type !== 'execution-denied') return part;
       changed = true;
       return {

@@ -1,11 +1,12 @@
 import { streamText } from 'ai';
 import { ignoreErrors } from '../util/ignore-errors.ts';
 import type { ApprovalLedger } from './approval-ledger.ts';
-import { attachReport, EMPTY_REPORT } from './attach-report.ts';
-import { chatResponseOf, composeRunOptions, needsLoopControl, type CallOptions } from './compose-run-options.ts';
-import { InterventionsRun } from './interventions-run.ts';
+import type { CallOptions } from './call-options.ts';
+import { chatResponseOf } from './chat-response-of.ts';
+import { composeRunOptions, needsLoopControl } from './compose-run-options.ts';
+import { attachReport, EMPTY_REPORT } from './interventions-report.ts';
 import { needsRun } from './is-idle.ts';
-import { keepInjections } from './keep-injections.ts';
+import { Run } from './run.ts';
 import type { RuntimeSnapshot } from './runtime-snapshot.ts';
 
 type Callback = ((event: never) => unknown) | undefined;
@@ -26,7 +27,7 @@ export function runStreamText({
   approvalLedger: ApprovalLedger | undefined;
 }) {
   if (!needsRun(snapshot, options)) return attachReport(streamText(options as never), EMPTY_REPORT);
-  const run = new InterventionsRun({ snapshot, input: options, approvalLedger });
+  const run = new Run({ snapshot, input: options, approvalLedger });
   const composed = composeRunOptions(run, options);
   const onEnd = (options.onEnd ?? options.onFinish) as Callback;
   const onError = options.onError as Callback;
@@ -37,7 +38,7 @@ export function runStreamText({
     try {
       await run.complete({
         ...chatResponseOf(event),
-        responseMessages: run.withInjections(event.responseMessages, event.steps),
+        responseMessages: run.patch.applyTo(event.responseMessages, event.steps),
       });
     } catch (error) {
       await run.end(error);
@@ -56,6 +57,6 @@ export function runStreamText({
     await run.aborted(event.reason);
   };
   const result = streamText(composed as never);
-  if (needsLoopControl(run, options)) keepInjections(result, run);
+  if (needsLoopControl(run, options)) run.patch.attachTo(result);
   return attachReport(result, run.report);
 }

@@ -1,10 +1,10 @@
 import type { Context } from '@ai-sdk/provider-utils';
 import type { GenericToolApprovalFunction, ToolApprovalConfiguration, ToolSet } from 'ai';
-import { resolveToolApproval } from 'ai/internal';
-import { getOwn } from '../util/get-own.ts';
 import { decideToolCall } from './decide-tool-call.ts';
 import { gateToolCalls } from './gate-tool-calls.ts';
-import type { InterventionsRun } from './interventions-run.ts';
+import { hasCallerApproval, resolveCallerApproval } from './resolve-caller-approval.ts';
+import type { Run } from './run.ts';
+import { useApproval } from './use-approval.ts';
 import { approvalStatusOf, decidedInput, type ApprovalStatus, type ToolCallDecision } from './tool-call-decision.ts';
 
 const RANK: Readonly<Record<ApprovalStatus['type'], number>> = {
@@ -28,7 +28,7 @@ export function createRunToolApproval({
   run,
   toolApproval,
 }: {
-  run: InterventionsRun;
+  run: Run;
   toolApproval: ToolApprovalConfiguration<ToolSet, Context> | undefined;
 }): GenericToolApprovalFunction<ToolSet, Record<string, never>, Context> {
   return async (options) => {
@@ -38,7 +38,7 @@ export function createRunToolApproval({
     const step = run.step;
     let decision: ToolCallDecision | undefined = step.decisions.get(toolCall.toolCallId);
     step.decisions.delete(toolCall.toolCallId);
-    const approval = step.number === undefined ? run.approvedToolCalls.get(toolCall.toolCallId) : undefined;
+    const approval = step.number === undefined ? run.resume.approved.get(toolCall.toolCallId) : undefined;
     if (decision === undefined && (approval !== undefined || run.decidesToolCalls)) {
       const call = { toolCallId: toolCall.toolCallId, toolName: toolCall.toolName, input: toolCall.input };
       decision = await run.critical(async () =>
@@ -55,21 +55,11 @@ export function createRunToolApproval({
     if (ours.type === 'denied') return ours;
 
     // the SDK's own resolution, when there is anything to resolve (a toolApproval option, needsApproval)
-    const theirs =
-      toolApproval === undefined && getOwn(options.tools, toolCall.toolName)?.needsApproval === undefined
-        ? NOT_APPLICABLE
-        : ((await resolveToolApproval({
-            tools: options.tools,
-            toolApproval,
-            toolCall,
-            messages: options.messages,
-            toolsContext: options.toolsContext,
-            runtimeContext: options.runtimeContext,
-          })) as ApprovalStatus);
+    const theirs = hasCallerApproval(toolApproval, options) ? await resolveCallerApproval(toolApproval, options) : NOT_APPLICABLE;
     const status = RANK[theirs.type] > RANK[ours.type] ? theirs : ours;
     // a resumed call is about to run: its approval is used up now, exactly once
     if (status.type !== 'denied' && approval !== undefined) {
-      return (await run.critical(() => run.consumeApproval(toolCall.toolCallId))) ?? status;
+      return (await run.critical(() => useApproval(run, toolCall.toolCallId))) ?? status;
     }
     return status;
   };

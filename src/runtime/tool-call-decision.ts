@@ -25,8 +25,8 @@ export type ToolCallDecision =
 export type ApprovalStatus =
   | { readonly type: 'not-applicable' }
   | { readonly type: 'approved'; readonly reason?: string }
-  | { readonly type: 'denied'; readonly reason: string }
-  | { readonly type: 'user-approval'; readonly reason: string };
+  | { readonly type: 'denied'; readonly reason?: string }
+  | { readonly type: 'user-approval'; readonly reason?: string };
 
 const NOT_APPLICABLE: ApprovalStatus = Object.freeze({ type: 'not-applicable' });
 

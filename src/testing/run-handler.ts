@@ -17,11 +17,8 @@ import type { InterventionHandlerLike } from '../handlers/intervention-handler.t
 import type { Lifecycle } from '../handlers/lifecycle.ts';
 import type { HooksConfig } from '../hooks/hook-types.ts';
 import { mergeHooks } from '../hooks/merge-hooks.ts';
-import {
-  createInterventions,
-  type InterventionsOptions,
-  type InterventionsResult,
-} from '../runtime/create-interventions.ts';
+import { createInterventions } from '../runtime/create-interventions.ts';
+import type { InterventionsOptions, InterventionsResult } from '../runtime/interventions.ts';
 import { scriptedModel, type ScriptedModel, type ScriptedTurn } from './scripted-model.ts';
 import { text } from './text.ts';
 import { toolCall as toolCallPart } from './tool-call.ts';

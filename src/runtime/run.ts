@@ -1,0 +1,250 @@
+import type { LanguageModelV4GenerateResult } from '@ai-sdk/provider';
+import type { Context } from '@ai-sdk/provider-utils';
+import type { ModelMessage, ToolSet } from 'ai';
+import type { DecisionRecord } from '../handlers/decision-record.ts';
+import type { Verdict } from '../handlers/evaluate-interventions.ts';
+import type { BeforeInvocationEvent, InterventionEvent } from '../handlers/intervention-events.ts';
+import type { RegisteredHandler } from '../handlers/registered-handler.ts';
+import type { ChatResponse, RunStatus } from '../hooks/hook-types.ts';
+import { notifyObservers, runObservers } from '../hooks/run-hooks.ts';
+import { settle } from '../util/settle.ts';
+import type { ApprovalLedger } from './approval-ledger.ts';
+import type { InvocationChanges } from './before-invocation.ts';
+import type { RunInput } from './call-options.ts';
+import { decideTurn } from './decide-turn.ts';
+import { evaluateAndReport, type EvaluationOptions } from './evaluate-and-report.ts';
+import { gateToolCalls } from './gate-tool-calls.ts';
+import { HistoryPatch } from './history-patch.ts';
+import type { InterventionsReport } from './interventions-report.ts';
+import { readResume, type Resume } from './read-resume.ts';
+import type { RuntimeSnapshot } from './runtime-snapshot.ts';
+import { startRun } from './start-run.ts';
+import { createStep, type Step } from './step.ts';
+
+/**
+ * The run an error was raised in (by a hook, a handler or the provider), for
+ * integrations that only see the error (an agent's `onError`).
+ */
+export const runOfError = new WeakMap<object, Run>();
+
+const NO_CONTEXT: Context = Object.freeze({});
+
+/**
+ * One `generateText` / `streamText` / agent call made through the runtime:
+ * its id and records, where the loop is (the current {@link Step}), what its
+ * input resumes, and how it ends (exactly one of `onChatDone`,
+ * `onChatError`, `onChatAbort`). A detached run (`Run.detached`) serves the
+ * hooks and handlers used without a run around them (`interventions.middleware`,
+ * `wrapTools`): no id, no end, and a throw simply propagates.
+ */
+export class Run {
+  /** A unique id per run, for handlers keeping per-run state; `undefined` when detached. */
+  readonly runId: string | undefined;
+  readonly snapshot: RuntimeSnapshot;
+  readonly decisions: DecisionRecord[] = [];
+  readonly report: InterventionsReport = { decisions: this.decisions };
+  readonly tools: ToolSet | undefined;
+  /** The run's instructions, as given. */
+  readonly instructions: BeforeInvocationEvent['instructions'];
+  /** The caller's abort signal: the run has none of its own (tools and models get what they would without it). */
+  readonly abortSignal: AbortSignal | undefined;
+  /** What the input resumes: approvals answered, and the input with stale answers dropped. */
+  readonly resume: Resume;
+  /** What the run adds to the history the SDK keeps (injected messages). */
+  readonly patch = new HistoryPatch();
+  /** Told when a provider stream throws, which the SDK reports to no callback; set only when an end observer listens. */
+  readonly streamFailed: ((error: unknown) => Promise<void>) | undefined;
+  readonly approvalLedger: ApprovalLedger | undefined;
+
+  runtimeContext: Context;
+  /** Told when a `prepareStep` replaces the runtime context. */
+  onRuntimeContext: ((context: Context) => void) | undefined = undefined;
+  /** The current step: before step 0, the resume of the input's approved calls. */
+  step: Step;
+  /** What the `beforeInvocation` handlers changed. */
+  invocation: InvocationChanges | undefined = undefined;
+
+  private readonly detached: boolean;
+  private started: Promise<void> | undefined;
+  private startedUp = false;
+  private failure: { readonly error: unknown } | undefined;
+  private ended = false;
+  private resumeGated: Promise<ReadonlyMap<string, RegisteredHandler[]>> | undefined;
+
+  constructor({
+    snapshot,
+    input,
+    approvalLedger,
+    detached = false,
+  }: {
+    snapshot: RuntimeSnapshot;
+    input: RunInput;
+    /** Where used approvals are remembered; `undefined`: not checked. */
+    approvalLedger?: ApprovalLedger | undefined;
+    detached?: boolean;
+  }) {
+    this.snapshot = snapshot;
+    this.detached = detached;
+    this.runId = detached ? undefined : crypto.randomUUID();
+    this.tools = input.tools;
+    this.runtimeContext = input.runtimeContext ?? NO_CONTEXT;
+    this.abortSignal = input.abortSignal;
+    this.instructions = input.instructions ?? input.system;
+    this.approvalLedger = approvalLedger;
+    this.resume = readResume(input);
+    this.step = createStep({ number: undefined, messages: this.resume.messages as ModelMessage[] });
+    const { hooks } = snapshot;
+    const listens = hooks.onChatError.length > 0 || hooks.onChatAbort.length > 0 || hooks.onChatDone.length > 0;
+    this.streamFailed = listens && !detached ? (error) => this.onStreamFailed(error) : undefined;
+  }
+
+  /** The run of hooks and handlers used outside any call of the runtime's wrappers. */
+  static detached(snapshot: RuntimeSnapshot): Run {
+    return new Run({ snapshot, input: {}, detached: true });
+  }
+
+  /** The step number, as hooks see it (`undefined` before step 0, and when detached). */
+  get stepNumber(): number | undefined {
+    return this.step.number;
+  }
+
+  /** The failure that ends the run, recorded where the SDK swallowed it. */
+  get failed(): { readonly error: unknown } | undefined {
+    return this.failure;
+  }
+
+  /** Whether the model layer decides the tool calls of a response. */
+  get decidesToolCalls(): boolean {
+    if (this.detached) return false;
+    return this.snapshot.handlers.beforeToolCall.length > 0 || this.snapshot.hooks.gateToolCalls.length > 0;
+  }
+
+  /** Fires the start observers and `beforeInvocation` once, whoever asks first. */
+  ensureStarted(): Promise<void> | undefined {
+    if (this.startedUp || this.detached) return undefined;
+    this.started ??= this.critical(() => startRun(this)).then(() => {
+      this.startedUp = true;
+    });
+    return this.started;
+  }
+
+  /** Runs work whose throw must end the run; the error is recorded (see {@link fail}) and rethrown. */
+  async critical<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      this.fail(error);
+      throw error;
+    }
+  }
+
+  /**
+   * Records a failure raised where the SDK may swallow it (inside a tool, a
+   * callback, a repair): the run ends with it at the next point it controls
+   * (its next `prepareStep`, or when the SDK call returns).
+   */
+  fail(error: unknown): void {
+    this.noteError(error);
+    // the caller aborting is an abort, not a failure of the run
+    if (this.detached || this.failure !== undefined || this.abortSignal?.aborted) return;
+    this.failure = { error };
+  }
+
+  /** Ends the run with its recorded failure, if any: reports it and throws it. */
+  async throwIfFailed(): Promise<void> {
+    if (this.failure === undefined) return;
+    throw await this.end(this.failure.error);
+  }
+
+  /** Remembers that `error` was raised in this run. */
+  noteError(error: unknown): void {
+    if (!this.detached && error !== null && typeof error === 'object') runOfError.set(error, this);
+  }
+
+  /** Evaluates handlers, keeps their records and reports them to `onDecision`. */
+  evaluate<EVENT extends InterventionEvent>(options: EvaluationOptions<EVENT>): Verdict<EVENT> | Promise<Verdict<EVENT>> {
+    return evaluateAndReport(this.snapshot, options, this.decisions);
+  }
+
+  /** Keeps a record the runtime wrote itself (not a handler's) and reports it. */
+  async record(record: DecisionRecord): Promise<void> {
+    this.decisions.push(record);
+    const hooks = this.snapshot.hooks.onDecision;
+    if (hooks.length > 0) await runObservers(hooks, { record, runId: this.runId });
+  }
+
+  /** The model layer's decisions on a response's tool calls. */
+  decideToolCalls(response: LanguageModelV4GenerateResult): Promise<LanguageModelV4GenerateResult> {
+    return this.critical(() => decideTurn(this, response));
+  }
+
+  /** The gates' actions for a resumed call: the resumed calls meet the gates together, once, as their turn did. */
+  async resumeGates(toolCallId: string): Promise<RegisteredHandler[]> {
+    this.resumeGated ??= gateToolCalls(this, this.step, [...this.resume.approved.values()]).then(
+      (perCall) => new Map([...this.resume.approved.keys()].map((id, position) => [id, perCall[position] ?? []])),
+    );
+    return (await this.resumeGated).get(toolCallId) ?? [];
+  }
+
+  /** `promise`, or the caller's abort, whichever comes first. */
+  untilAborted<T>(promise: T | PromiseLike<T>): Promise<T> {
+    return settle(Promise.resolve(promise), { timeoutMs: undefined, onTimeout: () => undefined, abortSignal: this.abortSignal });
+  }
+
+  /** Tells the `onStatus` hooks what the run is doing. */
+  async status(status: RunStatus): Promise<void> {
+    const hooks = this.snapshot.hooks.onStatus;
+    if (hooks.length > 0) await runObservers(hooks, { status, runtimeContext: this.runtimeContext, runId: this.runId });
+  }
+
+  /** Fires `onMessage` for each message, in order. */
+  async commitMessages(messages: readonly ModelMessage[]): Promise<void> {
+    const hooks = this.snapshot.hooks.onMessage;
+    if (hooks.length === 0) return;
+    for (const message of messages) await runObservers(hooks, { message, runId: this.runId });
+  }
+
+  /** The run completed: `onChatDone` (a throw there reports `onChatError` and is rethrown). */
+  async complete(response: ChatResponse): Promise<void> {
+    if (this.ended) return;
+    if (this.failure !== undefined) throw this.failure.error;
+    const hooks = this.snapshot.hooks.onChatDone;
+    if (hooks.length > 0) await runObservers(hooks, { response, runId: this.runId });
+    this.ended = true;
+  }
+
+  /**
+   * The run failed or was aborted: fires `onChatAbort` or `onChatError` once
+   * and returns the error the caller should see (a hook's own error wins
+   * over the abort it caused).
+   */
+  async end(error: unknown): Promise<unknown> {
+    const actual = this.failure?.error ?? error;
+    if (this.ended) return actual;
+    this.ended = true;
+    const { hooks } = this.snapshot;
+    if (this.failure === undefined && this.abortSignal?.aborted) {
+      await notifyObservers(hooks.onChatAbort, { reason: this.abortSignal.reason, runId: this.runId });
+    } else {
+      await notifyObservers(hooks.onChatError, { error: actual, runId: this.runId });
+    }
+    return actual;
+  }
+
+  /** `onChatAbort` for a stream that reported its abort itself. */
+  async aborted(reason: unknown): Promise<void> {
+    if (this.failure !== undefined) {
+      await this.end(this.failure.error);
+      return;
+    }
+    if (this.ended) return;
+    this.ended = true;
+    await notifyObservers(this.snapshot.hooks.onChatAbort, { reason, runId: this.runId });
+  }
+
+  private async onStreamFailed(error: unknown): Promise<void> {
+    if (this.abortSignal?.aborted) return; // an abort, reported by the SDK's onAbort
+    this.noteError(error);
+    await this.end(error);
+  }
+}

@@ -1,0 +1,45 @@
+import type { ModelMessage } from 'ai';
+import { runObservers } from '../hooks/run-hooks.ts';
+import { beforeInvocation } from './before-invocation.ts';
+import type { Run } from './run.ts';
+
+/**
+ * Starts a run, once, before its first model call or resumed tool call:
+ * records the approval responses that were dropped, fires `onChatStart`,
+ * commits the new input messages to `onMessage`, then evaluates the
+ * `beforeInvocation` handlers.
+ */
+export async function startRun(run: Run): Promise<void> {
+  const { hooks, handlers } = run.snapshot;
+  for (const { toolCallId, toolName, reason } of run.resume.dropped) {
+    await run.record({
+      handler: 'approval-ledger',
+      lifecycle: 'beforeToolCall',
+      action: 'deny',
+      reason: `An approval response was ignored: ${reason}.`,
+      enforced: true,
+      mode: 'enforce',
+      durationMs: 0,
+      toolCallId,
+      toolName,
+    });
+  }
+  if (hooks.onChatStart.length > 0) {
+    await runObservers(hooks.onChatStart, {
+      messages: run.resume.messages,
+      runtimeContext: run.runtimeContext,
+      runId: run.runId,
+      abortSignal: run.abortSignal,
+    });
+  }
+  await run.commitMessages(newTurnOf(run.resume.messages));
+  if (handlers.beforeInvocation.length > 0) run.invocation = await beforeInvocation(run);
+}
+
+/** The messages after the last assistant message: what this call adds. */
+function newTurnOf(messages: readonly ModelMessage[]): readonly ModelMessage[] {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    if (messages[index]?.role === 'assistant') return messages.slice(index + 1);
+  }
+  return messages;
+}
