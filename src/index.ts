@@ -9,8 +9,12 @@ export {
 } from './runtime/create-interventions.ts';
 export type { InterventionsReport } from './runtime/interventions-run.ts';
 export {
-  createMemoryApprovalLedger,
+  createApprovalLedger,
+  type ApprovalClaim,
   type ApprovalLedger,
+  type ApprovalLedgerOptions,
+  type ApprovalOutcome,
+  type ApprovalWaitOptions,
 } from './runtime/approval-ledger.ts';
 export { defaultWording, formatGuidance, type Wording } from './runtime/wording.ts';
 export { DENIED_FINISH_REASON } from './runtime/denied-model.ts';
@@ -98,6 +102,7 @@ export { InvalidHookError } from './errors/invalid-hook-error.ts';
 export { InvalidHookResultError } from './errors/invalid-hook-result-error.ts';
 export { InvocationDeniedError } from './errors/invocation-denied-error.ts';
 export { ToolCallBlockedError } from './errors/tool-call-blocked-error.ts';
+export { ApprovalOutcomeUnavailableError } from './errors/approval-outcome-unavailable-error.ts';
 
 // tools without the runtime
 export { guardTool } from './tools/guard-tool.ts';

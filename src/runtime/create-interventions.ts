@@ -20,7 +20,7 @@ import { HookRegistry } from '../hooks/hook-registry.ts';
 import type { HookName, HooksConfig, InterventionHooks } from '../hooks/hook-types.ts';
 import type { CallOptions } from './compose-run-options.ts';
 import type { Redactor } from '../redaction/create-redactor.ts';
-import { createMemoryApprovalLedger, type ApprovalLedger } from './approval-ledger.ts';
+import { createApprovalLedger, type ApprovalLedger } from './approval-ledger.ts';
 import { composeAgentSettings } from './compose-agent-settings.ts';
 import type { LoopOptions } from './loop-control.ts';
 import { createModelMiddleware } from './create-model-middleware.ts';
@@ -268,7 +268,7 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
   const maxGuideRetries = options.maxGuideRetries ?? 2;
   const redactors = options.redactors ?? [];
   const approvalLedger =
-    options.approvalLedger === false ? undefined : (options.approvalLedger ?? createMemoryApprovalLedger());
+    options.approvalLedger === false ? undefined : (options.approvalLedger ?? createApprovalLedger());
   if (!Number.isInteger(maxGuideRetries) || maxGuideRetries < 0) {
     throw new TypeError(`maxGuideRetries must be a non-negative integer, received ${String(options.maxGuideRetries)}.`);
   }

@@ -377,7 +377,7 @@ export class InterventionsRun implements ToolScope {
   async consumeApproval(toolCallId: string): Promise<ApprovalDecision | undefined> {
     const approved = this.approvedToolCalls.get(toolCallId);
     if (approved === undefined || this.approvalLedger === undefined) return undefined;
-    if (await this.approvalLedger.consume(approved.approvalId)) return undefined;
+    if ((await this.approvalLedger.claim(approved.approvalId)).type === 'claimed') return undefined;
     const reason = 'This approval was already used; the call is not executed again.';
     const record: DecisionRecord = {
       handler: 'approval-ledger',
