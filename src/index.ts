@@ -171,9 +171,15 @@ export {
   type RedisStoreClient,
   type RedisStoreOptions,
 } from './store/create-redis-store.ts';
+export type { RedisScriptClient } from './store/eval-script.ts';
 
 // loop control (seeds 001–003)
-export { createMessageQueue, type MessageQueue } from './queue/create-message-queue.ts';
+export { createMessageQueue, type MemoryMessageQueue, type MessageQueue } from './queue/create-message-queue.ts';
+export {
+  createRedisMessageQueue,
+  type RedisMessageQueue,
+  type RedisMessageQueueOptions,
+} from './queue/create-redis-message-queue.ts';
 export type { LoopOptions } from './runtime/loop-control.ts';
 export {
   defineToolGate,
