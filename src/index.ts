@@ -9,8 +9,12 @@ export type {
 } from './runtime/interventions.ts';
 export type { InterventionsReport } from './runtime/interventions-report.ts';
 export {
-  createMemoryApprovalLedger,
+  createApprovalLedger,
+  type ApprovalClaim,
   type ApprovalLedger,
+  type ApprovalLedgerOptions,
+  type ApprovalOutcome,
+  type ApprovalWaitOptions,
 } from './runtime/approval-ledger.ts';
 export { defaultWording, formatGuidance, type Wording } from './runtime/wording.ts';
 export { DENIED_FINISH_REASON } from './runtime/denied-model.ts';
@@ -98,6 +102,7 @@ export { InvalidHookError } from './errors/invalid-hook-error.ts';
 export { InvalidHookResultError } from './errors/invalid-hook-result-error.ts';
 export { InvocationDeniedError } from './errors/invocation-denied-error.ts';
 export { ToolCallBlockedError } from './errors/tool-call-blocked-error.ts';
+export { ApprovalOutcomeUnavailableError } from './errors/approval-outcome-unavailable-error.ts';
 
 // tools without the runtime
 export { guardTool } from './tools/guard-tool.ts';
@@ -166,9 +171,15 @@ export {
   type RedisStoreClient,
   type RedisStoreOptions,
 } from './store/create-redis-store.ts';
+export type { RedisScriptClient } from './store/eval-script.ts';
 
 // loop control (seeds 001–003)
-export { createMessageQueue, type MessageQueue } from './queue/create-message-queue.ts';
+export { createMessageQueue, type MemoryMessageQueue, type MessageQueue } from './queue/create-message-queue.ts';
+export {
+  createRedisMessageQueue,
+  type RedisMessageQueue,
+  type RedisMessageQueueOptions,
+} from './queue/create-redis-message-queue.ts';
 export type { LoopOptions } from './runtime/loop-control.ts';
 export {
   defineToolGate,

@@ -90,9 +90,14 @@ interface PendingRequest {
   readonly session: string | undefined;
 }
 
+/** What the first resume of an approved call decided, for its replays. */
+type Answered = 'approved' | 'expired';
+
 const DAY_MS = 24 * 60 * 60_000;
 /** How long an unanswered request is kept when there is no `timeoutMs`. */
 const PENDING_TTL_MS = 7 * DAY_MS;
+/** How long replays of an answered request get the first resume's decision (as long as the approval ledger keeps outcomes). */
+const ANSWERED_TTL_MS = DAY_MS;
 
 /**
  * Asks a human before matching tool calls run (`confirm`, i.e. AI SDK 7's
@@ -113,6 +118,13 @@ const PENDING_TTL_MS = 7 * DAY_MS;
  * tool call id; an answer is remembered only when it matches such a request
  * of the same scope, so a response the client made up, or one for another
  * user's call, never grants anything lasting.
+ *
+ * **Several instances.** With a shared store (`createRedisStore`), the
+ * pending request is answered once: the first resume of an approval claims
+ * it atomically (`setIfAbsent`) with its decision, so only that resume
+ * remembers the answer, and every replay of the approval (on any instance,
+ * for 24 hours) gets the same decision; a refusal's request is taken with an
+ * atomic `getAndDelete`.
  *
  * **Timeout.** With `timeoutMs`, an approval that arrives later than that
  * after the request, or that matches no stored request (expired, already
@@ -161,18 +173,16 @@ export function humanApproval({
   const storeKey = (...parts: string[]) => [name, ...parts].map(encodeURIComponent).join(':');
   const keys = {
     pending: (scope: string, toolCallId: string) => storeKey('pending', scope, toolCallId),
+    answered: (scope: string, approvalId: string) => storeKey('answered', scope, approvalId),
     always: (scope: string, key: string) => storeKey('always', scope, key),
     never: (scope: string, key: string) => storeKey('never', scope, key),
     session: (scope: string, session: string, key: string) => storeKey('session', scope, session, key),
   };
 
-  /** Takes (reads and removes) the request this handler stored for a call. */
+  /** Takes (reads and removes, atomically) the request this handler stored for a call. */
   const takePending = async (scope: string, toolCallId: string): Promise<PendingRequest | undefined> => {
-    const key = keys.pending(scope, toolCallId);
-    const stored = await store.get(key);
-    if (stored === undefined) return undefined;
-    await store.delete(key);
-    return parsePending(stored);
+    const stored = await store.getAndDelete(keys.pending(scope, toolCallId));
+    return stored === undefined ? undefined : parsePending(stored);
   };
 
   /** Whether a remembered answer allows (or denies) the call; `undefined`: none. */
@@ -188,35 +198,55 @@ export function humanApproval({
   const neverAllowed = (toolCall: ToolCallInfo) =>
     InterventionActions.deny(`The user chose never to allow "${toolCall.toolName}" calls.`);
 
-  /** A call a human approved, evaluated again on resume. */
-  const resumed = async (event: BeforeToolCallEvent, scope: string): Promise<BeforeToolCallAction> => {
-    const pending = await takePending(scope, event.toolCall.toolCallId);
-    const now = Date.now();
-    if (pending === undefined) {
-      // not asked by this handler (another handler's confirm, or a remembered answer)
-      const memory = await remembered(scope, keyOf(event.toolCall), sessionOf(event));
-      if (memory === 'never') return neverAllowed(event.toolCall);
-      if (memory !== undefined || timeoutMs === undefined) return InterventionActions.proceed();
-      return expired(event.toolCall, timeoutMs);
-    }
-    if (timeoutMs !== undefined && now - pending.requestedAt > timeoutMs) return expired(event.toolCall, timeoutMs);
-    const answer = memoryOf(event.approval?.reason);
+  /** Remembers what the human's answer asks to, for the request it answered. */
+  const rememberAnswer = async (scope: string, pending: PendingRequest, answer: ApprovalMemory) => {
     if (answer === 'always' && accepted.has('always')) {
       await store.set(keys.always(scope, pending.key), 'approved');
     } else if (answer === 'session' && accepted.has('session') && pending.session !== undefined) {
       await store.set(keys.session(scope, pending.session, pending.key), 'approved', { ttlMs: sessionTtlMs });
     }
-    return InterventionActions.proceed();
+  };
+
+  const decided = (toolCall: ToolCallInfo, answered: Answered): BeforeToolCallAction =>
+    answered === 'expired' && timeoutMs !== undefined ? expired(toolCall, timeoutMs) : InterventionActions.proceed();
+
+  /** A call a human approved, evaluated again on resume (the first time, or a replay). */
+  const resumed = async (event: BeforeToolCallEvent, scope: string): Promise<BeforeToolCallAction> => {
+    const { toolCall } = event;
+    // per approval, not per call: a later request for a call id a provider reuses is a new approval
+    const answeredKey = keys.answered(scope, event.approval?.approvalId ?? `call:${toolCall.toolCallId}`);
+    const pendingKey = keys.pending(scope, toolCall.toolCallId);
+    const stored = await store.get(pendingKey);
+    if (stored === undefined) {
+      // a replay after the first resume took the request: the same decision
+      const answered = parseAnswered(await store.get(answeredKey));
+      if (answered !== undefined) return decided(toolCall, answered);
+      // not asked by this handler (another handler's confirm, or a remembered answer)
+      const memory = await remembered(scope, keyOf(toolCall), sessionOf(event));
+      if (memory === 'never') return neverAllowed(toolCall);
+      if (memory !== undefined || timeoutMs === undefined) return InterventionActions.proceed();
+      return expired(toolCall, timeoutMs);
+    }
+    const pending = parsePending(stored);
+    const answered: Answered =
+      pending === undefined || (timeoutMs !== undefined && Date.now() - pending.requestedAt > timeoutMs) ? 'expired' : 'approved';
+    // one resume answers the request (atomically, on any instance); concurrent replays read its decision
+    if (!(await store.setIfAbsent(answeredKey, answered, { ttlMs: ANSWERED_TTL_MS }))) {
+      return decided(toolCall, parseAnswered(await store.get(answeredKey)) ?? answered);
+    }
+    await store.delete(pendingKey);
+    if (pending !== undefined && answered === 'approved') await rememberAnswer(scope, pending, answerOf(event.approval));
+    return decided(toolCall, answered);
   };
 
   return {
     name,
     /** Reads the refusals of the input (the handlers never see a refused call again). */
     async beforeInvocation(event) {
-      for (const { toolCallId, reason } of refusals(event.messages)) {
+      for (const { toolCallId, response } of refusals(event.messages)) {
         const scope = scopeOf(event);
         const pending = await takePending(scope, toolCallId);
-        if (pending !== undefined && memoryOf(reason) === 'never' && accepted.has('never')) {
+        if (pending !== undefined && answerOf(response) === 'never' && accepted.has('never')) {
           await store.set(keys.never(scope, pending.key), 'denied');
         }
       }
@@ -270,10 +300,18 @@ function defaultSession({ runtimeContext }: RunEventContext): string | undefined
   return typeof sessionId === 'string' || typeof sessionId === 'number' ? String(sessionId) : undefined;
 }
 
-/** The remembered answer a response's reason asks for (`'once'` for anything else). */
-function memoryOf(reason: string | undefined): ApprovalMemory {
-  const normalized = reason?.trim().toLowerCase();
+/**
+ * What the human's approval response asks to remember: today its free-text
+ * `reason` (`'session'`, `'always'`, `'never'`; `'once'` for anything else).
+ * The one place that reads the answer.
+ */
+function answerOf(response: { readonly reason?: string | undefined } | undefined): ApprovalMemory {
+  const normalized = response?.reason?.trim().toLowerCase();
   return normalized === 'session' || normalized === 'always' || normalized === 'never' ? normalized : 'once';
+}
+
+function parseAnswered(stored: string | undefined): Answered | undefined {
+  return stored === 'approved' || stored === 'expired' ? stored : undefined;
 }
 
 function parsePending(stored: string): PendingRequest | undefined {
@@ -288,22 +326,23 @@ function parsePending(stored: string): PendingRequest | undefined {
   }
 }
 
-/** The calls refused in the last (tool) message, with the reason given. */
-function refusals(messages: readonly ModelMessage[]): Array<{ toolCallId: string; reason: string | undefined }> {
+type ApprovalResponsePart = Extract<Extract<ModelMessage, { role: 'tool' }>['content'][number], { type: 'tool-approval-response' }>;
+
+/** The calls refused in the last (tool) message, with the human's response. */
+function refusals(messages: readonly ModelMessage[]): Array<{ toolCallId: string; response: ApprovalResponsePart }> {
   const last = messages.at(-1);
   if (last?.role !== 'tool') return [];
-  const refused = new Map<string, string | undefined>();
+  const refused = new Map<string, ApprovalResponsePart>();
   for (const part of last.content) {
-    if (part.type === 'tool-approval-response' && !part.approved) refused.set(part.approvalId, part.reason);
+    if (part.type === 'tool-approval-response' && !part.approved) refused.set(part.approvalId, part);
   }
   if (refused.size === 0) return [];
-  const found: Array<{ toolCallId: string; reason: string | undefined }> = [];
+  const found: Array<{ toolCallId: string; response: ApprovalResponsePart }> = [];
   for (const message of messages) {
     if (message.role !== 'assistant' || typeof message.content === 'string') continue;
     for (const part of message.content) {
-      if (part.type === 'tool-approval-request' && refused.has(part.approvalId)) {
-        found.push({ toolCallId: part.toolCallId, reason: refused.get(part.approvalId) });
-      }
+      const response = part.type === 'tool-approval-request' ? refused.get(part.approvalId) : undefined;
+      if (part.type === 'tool-approval-request' && response !== undefined) found.push({ toolCallId: part.toolCallId, response });
     }
   }
   return found;

@@ -20,7 +20,8 @@ export type InterventionsErrorCode =
   | 'invocation-denied'
   | 'invalid-hook'
   | 'invalid-hook-result'
-  | 'tool-call-blocked';
+  | 'tool-call-blocked'
+  | 'approval-outcome-unavailable';
 
 const marker = 'ai-interventions.error';
 const symbol = Symbol.for(marker);

@@ -9,6 +9,12 @@ import type { UserModelMessage } from 'ai';
  * approval, nor once the step cap is reached: those messages stay for the
  * next run.
  *
+ * Any method may be async, so a queue can live outside the process:
+ * {@link createMessageQueue} is in memory (the run and the code feeding it
+ * share a process), {@link createRedisMessageQueue} is shared by every
+ * instance using the same Redis key. `drain` must be atomic: a message is
+ * handed to exactly one drain, however many consumers there are.
+ *
  * @example
  * ```ts
  * const steering = createMessageQueue();
@@ -19,17 +25,37 @@ import type { UserModelMessage } from 'ai';
  */
 export interface MessageQueue {
   /** Adds messages at the end. */
-  push(...messages: ReadonlyArray<string | UserModelMessage>): void;
-  /** Takes what the run should inject now: everything, or the first message (`mode: 'one-at-a-time'`). */
-  drain(): UserModelMessage[];
-  /** How many messages wait. */
-  readonly size: number;
+  push(...messages: ReadonlyArray<string | UserModelMessage>): void | Promise<void>;
+  /**
+   * Removes and returns what the run should inject now: everything, or the
+   * first message (`mode: 'one-at-a-time'`).
+   */
+  drain(): UserModelMessage[] | Promise<UserModelMessage[]>;
   /** Drops every waiting message. */
-  clear(): void;
+  clear(): void | Promise<void>;
 }
 
 /**
- * Creates a {@link MessageQueue}.
+ * The in-memory {@link MessageQueue} of {@link createMessageQueue}: every
+ * method is synchronous, and `size` says how many messages wait.
+ *
+ * @example
+ * ```ts
+ * const steering: MemoryMessageQueue = createMessageQueue();
+ * steering.push('Stop after the first result.');
+ * console.log(steering.size); // 1
+ * ```
+ */
+export interface MemoryMessageQueue extends MessageQueue {
+  push(...messages: ReadonlyArray<string | UserModelMessage>): void;
+  drain(): UserModelMessage[];
+  clear(): void;
+  /** How many messages wait. */
+  readonly size: number;
+}
+
+/**
+ * Creates a {@link MessageQueue} in this process's memory.
  *
  * @param options.mode `'all'` (default) hands every waiting message to the run at once;
  * `'one-at-a-time'` hands one per turn.
@@ -43,15 +69,11 @@ export interface MessageQueue {
  */
 export function createMessageQueue({
   mode = 'all',
-}: { readonly mode?: 'all' | 'one-at-a-time' } = {}): MessageQueue {
+}: { readonly mode?: 'all' | 'one-at-a-time' } = {}): MemoryMessageQueue {
   let messages: UserModelMessage[] = [];
   return {
     push: (...added) => {
-      messages.push(
-        ...added.map((message): UserModelMessage =>
-          typeof message === 'string' ? { role: 'user', content: message } : message,
-        ),
-      );
+      messages.push(...added.map(toUserMessage));
     },
     drain: () => {
       if (mode === 'one-at-a-time') return messages.splice(0, 1);
@@ -66,4 +88,9 @@ export function createMessageQueue({
       messages = [];
     },
   };
+}
+
+/** A pushed string is a user message with that text. */
+export function toUserMessage(message: string | UserModelMessage): UserModelMessage {
+  return typeof message === 'string' ? { role: 'user', content: message } : message;
 }

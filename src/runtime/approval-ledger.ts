@@ -1,45 +1,311 @@
+import type { JSONValue } from '@ai-sdk/provider';
+import { getErrorMessage } from '@ai-sdk/provider-utils';
+import { ApprovalOutcomeUnavailableError } from '../errors/approval-outcome-unavailable-error.ts';
+import { createMemoryStore } from '../store/create-memory-store.ts';
+import type { Store } from '../store/store.ts';
+
 /**
- * Remembers which approvals were used, so an approved call runs at most once:
- * a resume request replayed (or sent twice at the same time) executes
- * nothing the second time. `consume` must be atomic: it returns `true` for
- * the first caller only. The default keeps the last `maxEntries` approvals in
- * memory (one process); share a ledger backed by your database or Redis
- * across server instances.
+ * What executing an approved call came to, as recorded for its replays:
+ * the tool's result as the model reads it (a JSON value), or the error text
+ * the model read.
  *
  * @example
  * ```ts
- * const ledger: ApprovalLedger = {
- *   consume: async (approvalId) => (await redis.set(`approval:${approvalId}`, '1', 'NX', 'EX', 86_400)) === 'OK',
- * };
- * const interventions = createInterventions({ handlers, approvalSecret, approvalLedger: ledger });
+ * const outcome: ApprovalOutcome = { type: 'result', output: { deleted: '/tmp/x' } };
+ * const failed: ApprovalOutcome = { type: 'error', text: 'Error: disk full' };
  * ```
  */
-export interface ApprovalLedger {
-  /** Marks the approval used; `true` if it was not used before. */
-  consume(approvalId: string): boolean | PromiseLike<boolean>;
+export type ApprovalOutcome =
+  | { readonly type: 'result'; readonly output: JSONValue }
+  | { readonly type: 'error'; readonly text: string };
+
+/**
+ * The answer of {@link ApprovalLedger.claim}: `'claimed'`, the caller (and
+ * no other) executes the call now and then records its outcome; `'done'`,
+ * the call was executed, here is its outcome; `'running'`, another request
+ * is executing it now ({@link ApprovalLedger.waitFor} its outcome).
+ *
+ * @example
+ * ```ts
+ * const claim: ApprovalClaim = await ledger.claim(approvalId);
+ * if (claim.type === 'done') return claim.outcome;
+ * ```
+ */
+export type ApprovalClaim =
+  | { readonly type: 'claimed' }
+  | { readonly type: 'running' }
+  | { readonly type: 'done'; readonly outcome: ApprovalOutcome };
+
+/**
+ * Options of {@link ApprovalLedger.waitFor}.
+ *
+ * @example
+ * ```ts
+ * const options: ApprovalWaitOptions = { timeoutMs: 10_000, abortSignal: request.signal };
+ * const outcome = await ledger.waitFor(approvalId, options);
+ * ```
+ */
+export interface ApprovalWaitOptions {
+  /** How long to wait for the outcome. Default: the ledger's (30 s for {@link createApprovalLedger}). */
+  readonly timeoutMs?: number;
+  /** Stops waiting: `waitFor` rejects with the signal's reason. */
+  readonly abortSignal?: AbortSignal;
 }
 
 /**
- * The default {@link ApprovalLedger}: in memory, bounded (oldest forgotten first).
+ * Makes an approved call execute once, as an idempotency key does: the first
+ * resume of an approval claims it and executes the call, its outcome is
+ * recorded, and every replay of the same approval (a resume request sent
+ * twice, retried, or raced from another server instance) gets that outcome
+ * instead of executing again. A replay that arrives while the first is still
+ * executing waits for its outcome.
+ *
+ * `claim` must be atomic: of concurrent claims of one approval, exactly one
+ * is `'claimed'`. Only that caller calls `complete`. Entries expire, as
+ * idempotency keys do: a replay that arrives after its approval's entry
+ * expired is a first resume again, so keep the TTL longer than a resume
+ * request can be replayed.
+ *
+ * The default is {@link createApprovalLedger} on an in-memory store (one
+ * process); for several instances pass one on a shared store
+ * (`createApprovalLedger({ store: createRedisStore({ client }) })`), or
+ * implement this interface on your database.
  *
  * @example
  * ```ts
- * const interventions = createInterventions({ handlers, approvalLedger: createMemoryApprovalLedger({ maxEntries: 50_000 }) });
+ * const interventions = createInterventions({
+ *   handlers,
+ *   approvalSecret: process.env.APPROVAL_SECRET,
+ *   approvalLedger: createApprovalLedger({ store: createRedisStore({ client: new Redis(process.env.REDIS_URL!) }) }),
+ * });
  * ```
  */
-export function createMemoryApprovalLedger({
-  maxEntries = 10_000,
-}: { readonly maxEntries?: number } = {}): ApprovalLedger {
-  const used = new Set<string>();
+export interface ApprovalLedger {
+  /** Claims the approval's execution, or says what became of it. */
+  claim(approvalId: string): Promise<ApprovalClaim>;
+  /**
+   * Records the outcome of the execution this caller claimed. Returns what
+   * was recorded, i.e. what replays will get (a result that cannot be
+   * recorded as JSON becomes an error outcome saying so).
+   */
+  complete(approvalId: string, outcome: ApprovalOutcome): Promise<ApprovalOutcome>;
+  /**
+   * Waits until the claimed execution's outcome is recorded, and returns it.
+   * Rejects with {@link ApprovalOutcomeUnavailableError} when it is not
+   * recorded within `timeoutMs` or the claim disappears, and with the
+   * signal's reason when `abortSignal` aborts.
+   */
+  waitFor(approvalId: string, options?: ApprovalWaitOptions): Promise<ApprovalOutcome>;
+}
+
+/**
+ * Options of {@link createApprovalLedger}.
+ *
+ * @example
+ * ```ts
+ * const options: ApprovalLedgerOptions = { store: redisStore, ttlMs: 7 * 86_400_000, prefix: 'approvals:' };
+ * const ledger = createApprovalLedger(options);
+ * ```
+ */
+export interface ApprovalLedgerOptions {
+  /** Where claims and outcomes live. Default: a new in-memory store (this process only). */
+  readonly store?: Store;
+  /** How long an approval's claim and outcome are kept, in ms. Default 24 hours. */
+  readonly ttlMs?: number;
+  /** Prepended to the approval id to make the store key. Default `'approval-ledger:'`. */
+  readonly prefix?: string;
+  /** The default `timeoutMs` of `waitFor`. Default 30 seconds. */
+  readonly waitTimeoutMs?: number;
+}
+
+const DAY_MS = 24 * 60 * 60_000;
+/** Polling `waitFor`: the first pause, then doubling up to the longest. */
+const FIRST_POLL_MS = 10;
+const LONGEST_POLL_MS = 250;
+
+type Entry = { readonly state: 'running' } | { readonly state: 'done'; readonly outcome: ApprovalOutcome };
+
+const RUNNING = JSON.stringify({ state: 'running' } satisfies Entry);
+
+/**
+ * An {@link ApprovalLedger} on a {@link Store}: a claim is the store's atomic
+ * `setIfAbsent`, so with a shared store (Redis) exactly one of any number of
+ * instances executes an approved call, and the others get its outcome. An
+ * entry lives `ttlMs` from its claim, and again from its outcome. Outcomes
+ * are kept as JSON: a result is recorded as the model reads it (as the AI
+ * SDK does: `toJSON` applied, `undefined` dropped, a `Date` as its ISO
+ * string), and one that is not JSON at all (a `BigInt`, a cycle) is recorded
+ * as an error outcome that says so. `waitFor` polls the store (10 ms, then
+ * doubling up to 250 ms).
+ *
+ * @example
+ * ```ts
+ * import { Redis } from 'ioredis';
+ *
+ * const store = createRedisStore({ client: new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: 1 }) });
+ * const interventions = createInterventions({ handlers, approvalLedger: createApprovalLedger({ store }) });
+ * ```
+ */
+export function createApprovalLedger({
+  store = createMemoryStore(),
+  ttlMs = DAY_MS,
+  prefix = 'approval-ledger:',
+  waitTimeoutMs = 30_000,
+}: ApprovalLedgerOptions = {}): ApprovalLedger {
+  if (!(ttlMs > 0)) throw new TypeError(`createApprovalLedger: ttlMs must be a positive number, received ${String(ttlMs)}.`);
+  const keyOf = (approvalId: string) => `${prefix}${approvalId}`;
+
   return {
-    consume(approvalId) {
-      if (used.has(approvalId)) return false;
-      used.add(approvalId);
-      if (used.size > maxEntries) {
-        const oldest = used.values().next();
-        if (!oldest.done) used.delete(oldest.value);
+    async claim(approvalId) {
+      const key = keyOf(approvalId);
+      // the second read misses only if the entry expired in between: claim again
+      for (let attempt = 0; attempt < 3; attempt++) {
+        if (await store.setIfAbsent(key, RUNNING, { ttlMs })) return { type: 'claimed' };
+        const entry = parseEntry(await store.get(key));
+        if (entry !== undefined) return entry.state === 'done' ? { type: 'done', outcome: entry.outcome } : { type: 'running' };
       }
-      return true;
+      return { type: 'running' };
+    },
+
+    async complete(approvalId, outcome) {
+      const recorded = recordable(outcome);
+      await store.set(keyOf(approvalId), JSON.stringify({ state: 'done', outcome: recorded } satisfies Entry), { ttlMs });
+      return recorded;
+    },
+
+    async waitFor(approvalId, { timeoutMs = waitTimeoutMs, abortSignal } = {}) {
+      const key = keyOf(approvalId);
+      const deadline = Date.now() + timeoutMs;
+      let pause = FIRST_POLL_MS;
+      for (;;) {
+        abortSignal?.throwIfAborted();
+        const stored = await store.get(key);
+        if (stored === undefined) throw new ApprovalOutcomeUnavailableError({ approvalId, reason: 'expired', timeoutMs });
+        const entry = parseEntry(stored);
+        if (entry?.state === 'done') return entry.outcome;
+        const left = deadline - Date.now();
+        if (left <= 0) throw new ApprovalOutcomeUnavailableError({ approvalId, reason: 'timeout', timeoutMs });
+        await sleep(Math.min(pause, left), abortSignal);
+        pause = Math.min(pause * 2, LONGEST_POLL_MS);
+      }
     },
   };
+}
+
+/**
+ * The result of {@link executeOnce}: `'executed'`, this caller ran the call
+ * (`output` is the tool's own value); `'replayed'`, the call was executed by
+ * an earlier (or concurrent) resume of the same approval, and `outcome` is
+ * what it recorded.
+ *
+ * @example
+ * ```ts
+ * const execution: ApprovalExecution<string> = { type: 'replayed', outcome: { type: 'result', output: 'sent' } };
+ * ```
+ */
+export type ApprovalExecution<OUTPUT> =
+  | { readonly type: 'executed'; readonly output: OUTPUT }
+  | { readonly type: 'replayed'; readonly outcome: ApprovalOutcome };
+
+/**
+ * Executes an approved call at most once across every resume of its
+ * approval: claims it in the ledger, runs `execute` if the claim is this
+ * caller's and records the outcome (the result, or the error text the model
+ * reads, `getErrorMessage` of the AI SDK, before rethrowing the error), and
+ * otherwise returns the recorded outcome, waiting for it while another
+ * request is still executing (bounded by `timeoutMs`, abortable).
+ *
+ * If recording the outcome fails (the store is down), the executed result is
+ * still returned; the claim then stays without an outcome until it expires,
+ * so replays reject with {@link ApprovalOutcomeUnavailableError} rather than
+ * execute again.
+ *
+ * @example
+ * ```ts
+ * const execution = await executeOnce({
+ *   ledger, approvalId, abortSignal,
+ *   execute: () => tools.delete_file.execute(input, options),
+ * });
+ * if (execution.type === 'replayed' && execution.outcome.type === 'error') throw execution.outcome.text;
+ * ```
+ */
+export async function executeOnce<OUTPUT>({
+  ledger,
+  approvalId,
+  execute,
+  timeoutMs,
+  abortSignal,
+}: {
+  readonly ledger: ApprovalLedger;
+  readonly approvalId: string;
+  readonly execute: () => OUTPUT | PromiseLike<OUTPUT>;
+} & ApprovalWaitOptions): Promise<ApprovalExecution<OUTPUT>> {
+  const claim = await ledger.claim(approvalId);
+  if (claim.type === 'done') return { type: 'replayed', outcome: claim.outcome };
+  if (claim.type === 'running') {
+    const outcome = await ledger.waitFor(approvalId, {
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      ...(abortSignal === undefined ? {} : { abortSignal }),
+    });
+    return { type: 'replayed', outcome };
+  }
+  let output: OUTPUT;
+  try {
+    output = await execute();
+  } catch (error) {
+    await ledger.complete(approvalId, { type: 'error', text: getErrorMessage(error) }).catch(() => undefined);
+    throw error;
+  }
+  await ledger.complete(approvalId, { type: 'result', output: output as JSONValue }).catch(() => undefined);
+  return { type: 'executed', output };
+}
+
+/** The outcome as JSON would carry it (what the model reads), or an error outcome saying it cannot be. */
+function recordable(outcome: ApprovalOutcome): ApprovalOutcome {
+  if (outcome.type === 'error') return { type: 'error', text: String(outcome.text) };
+  try {
+    const serialized = JSON.stringify(outcome.output);
+    return { type: 'result', output: serialized === undefined ? null : (JSON.parse(serialized) as JSONValue) };
+  } catch (error) {
+    return {
+      type: 'error',
+      text: `The tool ran, but its result cannot be recorded as JSON for a replay of its approval (${getErrorMessage(error).split('\n')[0]}).`,
+    };
+  }
+}
+
+/** A stored entry; anything unreadable counts as running (never executed again). */
+function parseEntry(stored: string | undefined): Entry | undefined {
+  if (stored === undefined) return undefined;
+  try {
+    const value: unknown = JSON.parse(stored);
+    if (value !== null && typeof value === 'object' && (value as { state?: unknown }).state === 'done') {
+      const outcome = (value as { outcome?: unknown }).outcome;
+      if (isOutcome(outcome)) return { state: 'done', outcome };
+    }
+  } catch {
+    // fall through
+  }
+  return { state: 'running' };
+}
+
+function isOutcome(value: unknown): value is ApprovalOutcome {
+  if (value === null || typeof value !== 'object') return false;
+  const { type } = value as { type?: unknown };
+  if (type === 'error') return typeof (value as { text?: unknown }).text === 'string';
+  return type === 'result' && 'output' in value;
+}
+
+function sleep(ms: number, abortSignal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(abortSignal?.reason);
+    };
+    const timer = setTimeout(() => {
+      abortSignal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    abortSignal?.addEventListener('abort', onAbort, { once: true });
+  });
 }

@@ -3,7 +3,7 @@ import { InvalidHandlerError } from '../errors/invalid-handler-error.ts';
 import type { InterventionHandlerLike } from '../handlers/intervention-handler.ts';
 import { registerHandler, type RegisteredHandler } from '../handlers/registered-handler.ts';
 import { HookRegistry } from '../hooks/hook-registry.ts';
-import { createMemoryApprovalLedger } from './approval-ledger.ts';
+import { createApprovalLedger } from './approval-ledger.ts';
 import type { CallOptions } from './call-options.ts';
 import { composeAgentSettings } from './compose-agent-settings.ts';
 import { createModelMiddleware } from './create-model-middleware.ts';
@@ -42,7 +42,7 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
   const maxGuideRetries = options.maxGuideRetries ?? 2;
   const redactors = options.redactors ?? [];
   const approvalLedger =
-    options.approvalLedger === false ? undefined : (options.approvalLedger ?? createMemoryApprovalLedger());
+    options.approvalLedger === false ? undefined : (options.approvalLedger ?? createApprovalLedger());
   if (!Number.isInteger(maxGuideRetries) || maxGuideRetries < 0) {
     throw new TypeError(`maxGuideRetries must be a non-negative integer, received ${String(options.maxGuideRetries)}.`);
   }

@@ -122,7 +122,7 @@ export function createLoopControl({
       }
     }
     const joined: UserModelMessage[] = texts.length > 0 ? [{ role: 'user', content: texts.join('\n\n') }] : [];
-    return [...joined, ...messages, ...(queue?.drain() ?? [])];
+    return [...joined, ...messages, ...((await queue?.drain()) ?? [])];
   };
 
   const announce = async (type: 'steering' | 'follow-up', messages: UserModelMessage[]) => {

@@ -10,7 +10,7 @@ export async function useApproval(
 ): Promise<{ readonly type: 'denied'; readonly reason: string } | undefined> {
   const approved = run.resume.approved.get(toolCallId);
   if (approved === undefined || run.approvalLedger === undefined) return undefined;
-  if (await run.approvalLedger.consume(approved.approvalId)) return undefined;
+  if ((await run.approvalLedger.claim(approved.approvalId)).type === 'claimed') return undefined;
   const reason = 'This approval was already used; the call is not executed again.';
   await run.record({
     handler: 'approval-ledger',

@@ -1,8 +1,15 @@
 import type { Store } from './store.ts';
 
+/** Below this many entries, expired ones are only dropped when read. */
+const SWEEP_FLOOR = 1_024;
+
 /**
  * A {@link Store} in this process's memory: the default of the stateful
- * handlers. Entries expire lazily; `now` can be replaced for tests.
+ * handlers. Every method runs synchronously inside its promise, so
+ * `take`, `setIfAbsent` and `getAndDelete` are atomic within the process.
+ * Entries expire when read, and expired entries are swept out as the store
+ * grows (so keys written once and never read again do not pile up); `now`
+ * can be replaced for tests.
  *
  * @example
  * ```ts
@@ -12,6 +19,7 @@ import type { Store } from './store.ts';
  */
 export function createMemoryStore({ now = () => Date.now() }: { readonly now?: () => number } = {}): Store {
   const entries = new Map<string, { value: string; expiresAt: number | undefined }>();
+  let sweepAt = SWEEP_FLOOR;
   const read = (key: string) => {
     const entry = entries.get(key);
     if (entry === undefined) return undefined;
@@ -21,23 +29,41 @@ export function createMemoryStore({ now = () => Date.now() }: { readonly now?: (
     }
     return entry;
   };
+  const write = (key: string, value: string, expiresAt: number | undefined) => {
+    entries.set(key, { value, expiresAt });
+    // amortised: a sweep costs O(size) and the next one waits until the size has doubled
+    if (entries.size < sweepAt) return;
+    const time = now();
+    for (const [stored, entry] of entries) {
+      if (entry.expiresAt !== undefined && entry.expiresAt <= time) entries.delete(stored);
+    }
+    sweepAt = Math.max(SWEEP_FLOOR, entries.size * 2);
+  };
+  const expiry = (ttlMs: number | undefined) => (ttlMs === undefined ? undefined : now() + ttlMs);
   return {
     get: async (key) => read(key)?.value,
     set: async (key, value, options) => {
-      entries.set(key, { value, expiresAt: options?.ttlMs === undefined ? undefined : now() + options.ttlMs });
+      write(key, value, expiry(options?.ttlMs));
     },
     delete: async (key) => {
       entries.delete(key);
+    },
+    setIfAbsent: async (key, value, options) => {
+      if (read(key) !== undefined) return false;
+      write(key, value, expiry(options?.ttlMs));
+      return true;
+    },
+    getAndDelete: async (key) => {
+      const entry = read(key);
+      entries.delete(key);
+      return entry?.value;
     },
     take: async (key, { amount, limit, ttlMs }) => {
       const entry = read(key);
       const current = entry === undefined ? 0 : Number(entry.value);
       if (current + amount > limit) return { taken: false, value: current };
       const value = current + amount;
-      entries.set(key, {
-        value: String(value),
-        expiresAt: entry?.expiresAt ?? (ttlMs === undefined ? undefined : now() + ttlMs),
-      });
+      write(key, String(value), entry?.expiresAt ?? expiry(ttlMs));
       return { taken: true, value };
     },
   };

@@ -1,3 +1,4 @@
+import { evalScript, milliseconds, type RedisScriptClient } from './eval-script.ts';
 import type { Store } from './store.ts';
 
 /**
@@ -14,11 +15,7 @@ import type { Store } from './store.ts';
  * const store = createRedisStore({ client });
  * ```
  */
-export interface RedisStoreClient {
-  /** `EVAL script numkeys ...keys ...args`. */
-  eval(script: string, numkeys: number, ...keysAndArgs: Array<string | number>): Promise<unknown>;
-  /** `EVALSHA sha1 numkeys ...keys ...args`; when absent, every `take` sends the script with `EVAL`. */
-  evalsha?(sha1: string, numkeys: number, ...keysAndArgs: Array<string | number>): Promise<unknown>;
+export interface RedisStoreClient extends RedisScriptClient {
   /** `GET key`: the value, or `null`. */
   get(key: string): Promise<string | null>;
   /** `SET key value`, or `SET key value PX milliseconds`. */
@@ -59,14 +56,27 @@ if ttl > 0 and redis.call('PTTL', KEYS[1]) < 0 then
 end
 return {1, value}`;
 
-let takeScriptSha: Promise<string> | undefined;
+// KEYS[1]; ARGV value, ttl in ms (0: none). 1 when set, 0 when the key had a value.
+const SET_IF_ABSENT_SCRIPT = `local set
+if tonumber(ARGV[2]) > 0 then
+  set = redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])
+else
+  set = redis.call('SET', KEYS[1], ARGV[1], 'NX')
+end
+if set then return 1 end
+return 0`;
+
+// KEYS[1]. The value (nil when missing), removed. As GETDEL, which needs Redis 6.2.
+const GET_AND_DELETE_SCRIPT = `local value = redis.call('GET', KEYS[1])
+if value then redis.call('DEL', KEYS[1]) end
+return value`;
 
 /**
  * A {@link Store} on Redis, shared by every server instance that uses the
  * same Redis: rate-limit counters and budgets survive restarts and
- * serverless cold starts. `take` is one Lua script (`EVALSHA`, falling back to
- * `EVAL` when Redis does not know it yet), so the check and the increment are
- * atomic. Errors of the client (Redis down, a timeout) reject; the handlers
+ * serverless cold starts. `take`, `setIfAbsent` and `getAndDelete` are each
+ * one Lua script (`EVALSHA`, falling back to `EVAL` when Redis does not know
+ * it yet), so each is atomic across every instance. Errors of the client (Redis down, a timeout) reject; the handlers
  * using the store then follow their `onError` (fail closed by default).
  *
  * Configure the client to fail fast rather than queue commands for a long
@@ -94,29 +104,27 @@ export function createRedisStore({ client, prefix = 'ai-interventions:' }: Redis
     delete: async (key) => {
       await client.del(keyOf(key));
     },
+    setIfAbsent: async (key, value, options) => {
+      const ttl = options?.ttlMs === undefined ? 0 : milliseconds(options.ttlMs);
+      const reply = await evalScript(client, SET_IF_ABSENT_SCRIPT, [keyOf(key)], [value, ttl]);
+      if (reply === 0 || reply === 1) return reply === 1;
+      throw unexpected('setIfAbsent', reply);
+    },
+    getAndDelete: async (key) => {
+      const reply = await evalScript(client, GET_AND_DELETE_SCRIPT, [keyOf(key)]);
+      if (reply === null || reply === undefined) return undefined;
+      if (typeof reply === 'string') return reply;
+      throw unexpected('getAndDelete', reply);
+    },
     take: async (key, { amount, limit, ttlMs }) => {
       const args = [
-        keyOf(key),
         String(amount),
         limit === Number.POSITIVE_INFINITY ? 'inf' : String(limit),
         ttlMs === undefined ? 0 : milliseconds(ttlMs),
       ];
-      return parseTake(await evalTake(client, args));
+      return parseTake(await evalScript(client, TAKE_SCRIPT, [keyOf(key)], args));
     },
   };
-}
-
-async function evalTake(client: RedisStoreClient, args: Array<string | number>): Promise<unknown> {
-  if (client.evalsha !== undefined) {
-    takeScriptSha ??= sha1(TAKE_SCRIPT);
-    try {
-      return await client.evalsha(await takeScriptSha, 1, ...args);
-    } catch (error) {
-      // Redis does not have the script cached yet (new server, SCRIPT FLUSH): send it
-      if (!(error instanceof Error && error.message.startsWith('NOSCRIPT'))) throw error;
-    }
-  }
-  return client.eval(TAKE_SCRIPT, 1, ...args);
 }
 
 function parseTake(reply: unknown): { taken: boolean; value: number } {
@@ -127,15 +135,9 @@ function parseTake(reply: unknown): { taken: boolean; value: number } {
       return { taken: taken === 1, value: number };
     }
   }
-  throw new Error(`createRedisStore: unexpected reply to take: ${JSON.stringify(reply)}`);
+  throw unexpected('take', reply);
 }
 
-/** Redis wants whole, positive milliseconds. */
-function milliseconds(ttlMs: number): number {
-  return Math.max(1, Math.ceil(ttlMs));
-}
-
-async function sha1(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-1', new TextEncoder().encode(text));
-  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
+function unexpected(method: string, reply: unknown): Error {
+  return new Error(`createRedisStore: unexpected reply to ${method}: ${JSON.stringify(reply)}`);
 }

@@ -11,8 +11,11 @@ import {
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { humanApproval, type HumanApprovalOptions } from '../../src/builtins/human-approval.ts';
-import { createInterventions, type DecisionRecord, type Interventions } from '../../src/index.ts';
+import { createApprovalLedger, createInterventions, type DecisionRecord, type Interventions } from '../../src/index.ts';
 import { createMemoryStore } from '../../src/store/create-memory-store.ts';
+import { createRedisStore } from '../../src/store/create-redis-store.ts';
+import type { Store } from '../../src/store/store.ts';
+import { hasRedisServer, redisTitle, uniquePrefix, useRedisServer } from '../helpers/redis-server.ts';
 import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
 
 type Mode = 'generateText' | 'streamText';
@@ -421,5 +424,138 @@ describe('humanApproval', () => {
       expect(await third.text).toBe('Deleted b.');
       expect(deleted).toEqual(['/tmp/a', '/tmp/b']);
     });
+  });
+});
+
+/**
+ * Two server instances (two runtimes) sharing one store and one approval
+ * ledger answer the same approval at the same time.
+ */
+function acrossInstances(makeStore: () => Store): void {
+  /** The store, and every key written to it. */
+  function recordingStore() {
+    const store = makeStore();
+    const written: string[] = [];
+    const recording: Store = {
+      ...store,
+      set: (key, value, options) => (written.push(key), store.set(key, value, options)),
+      setIfAbsent: async (key, value, options) => {
+        const set = await store.setIfAbsent(key, value, options);
+        if (set) written.push(key);
+        return set;
+      },
+    };
+    return { store: recording, written };
+  }
+
+  function instances(store: Store) {
+    const approvalLedger = createApprovalLedger({ store });
+    const instance = () =>
+      createInterventions({
+        handlers: [humanApproval({ tools: 'delete_*', timeoutMs: 60_000, remember: { store } })],
+        approvalSecret: 'shared-secret',
+        approvalLedger,
+      });
+    return [instance(), instance()] as const;
+  }
+
+  const alice = { userId: 'alice', sessionId: 'chat-1' };
+  const ask = async (instance: Interventions, tools: ReturnType<typeof fileTools>['tools']) => {
+    const first = await turn(instance, 'generateText', {
+      model: scriptedModel(step(toolCall('d1', 'delete_file', { path: '/tmp/a' }))),
+      tools,
+      messages: [user('delete a')],
+      runtimeContext: alice,
+    });
+    const [request] = approvalRequests(first.content);
+    if (request === undefined) throw new Error('no approval request');
+    return { history: [user('delete a'), ...first.responseMessages], approvalId: request.approvalId };
+  };
+  const resumeOn = (instance: Interventions, tools: ReturnType<typeof fileTools>['tools'], messages: ModelMessage[]) =>
+    turn(instance, 'generateText', { model: scriptedModel(step(text('ok'))), tools, messages, runtimeContext: alice });
+  const handlerActions = (result: Turn) =>
+    result.decisions.filter((record) => record.handler === 'human-approval' && record.toolCallId === 'd1').map((record) => record.action);
+
+  it("should answer once when both resume the same 'always' approval at once: one remembers, every resume proceeds, the call runs once", async () => {
+    const { store, written } = recordingStore();
+    const [a, b] = instances(store);
+    const { tools, deleted } = fileTools();
+    const { history, approvalId } = await ask(a, tools);
+    const resume = [...history, answer(approvalId, true, 'always')];
+
+    const results = await Promise.all([a, b, a, b].map((instance) => resumeOn(instance, tools, resume)));
+
+    expect(deleted).toEqual(['/tmp/a']);
+    // no resume was refused as expired: the replays got the first resume's decision
+    expect(results.map(handlerActions)).toEqual([['proceed'], ['proceed'], ['proceed'], ['proceed']]);
+    expect(written.filter((key) => key.startsWith('human-approval:always:'))).toEqual(['human-approval:always:alice:delete_file']);
+    expect(written.filter((key) => key.startsWith('human-approval:answered:'))).toEqual([
+      `human-approval:answered:alice:${encodeURIComponent(approvalId)}`,
+    ]);
+    expect(await store.get('human-approval:pending:alice:d1')).toBeUndefined();
+    // remembered for both instances
+    const later = await turn(b, 'generateText', {
+      model: scriptedModel(step(toolCall('d2', 'delete_file', { path: '/tmp/b' })), step(text('done'))),
+      tools,
+      messages: [user('delete b')],
+      runtimeContext: alice,
+    });
+    expect(approvalRequests(later.content)).toEqual([]);
+    expect(deleted).toEqual(['/tmp/a', '/tmp/b']);
+  });
+
+  it("should take a refused request once when both receive the same 'never' at once, and deny later calls on both", async () => {
+    const { store, written } = recordingStore();
+    const [a, b] = instances(store);
+    const { tools, deleted } = fileTools();
+    const { history, approvalId } = await ask(b, tools);
+    const refusal = [...history, answer(approvalId, false, 'never')];
+
+    await Promise.all([a, b, a, b].map((instance) => resumeOn(instance, tools, refusal)));
+
+    expect(deleted).toEqual([]);
+    expect(written.filter((key) => key.startsWith('human-approval:never:'))).toEqual(['human-approval:never:alice:delete_file']);
+    for (const instance of [a, b]) {
+      const model = scriptedModel(step(toolCall('d2', 'delete_file', { path: '/tmp/b' })), step(text('refused')));
+      const later = await turn(instance, 'generateText', { model, tools, messages: [user('delete b')], runtimeContext: alice });
+      expect(approvalRequests(later.content)).toEqual([]);
+      expect(JSON.stringify(toolResultsSent(model, 1).d2)).toContain('The user chose never to allow');
+    }
+    expect(deleted).toEqual([]);
+  });
+
+  it('should give a replay arriving after the first resume the same decision, on the other instance', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-01-01T10:00:00Z'));
+    const { store } = recordingStore();
+    const [a, b] = instances(store);
+    const { tools, deleted } = fileTools();
+
+    const onTime = await ask(a, tools);
+    const approved = [...onTime.history, answer(onTime.approvalId, true)];
+    expect(handlerActions(await resumeOn(a, tools, approved))).toEqual(['proceed']);
+    vi.setSystemTime(new Date('2026-01-01T10:30:00Z')); // past timeoutMs: an unanswered request would have expired
+    expect(handlerActions(await resumeOn(b, tools, approved))).toEqual(['proceed']);
+    expect(deleted).toEqual(['/tmp/a']);
+
+    // and an approval answered too late stays refused on every replay (a new approval of the same call id)
+    const { tools: lateTools, deleted: lateDeleted } = fileTools();
+    const late = await ask(b, lateTools);
+    vi.setSystemTime(new Date('2026-01-01T11:31:00Z'));
+    const lateAnswer = [...late.history, answer(late.approvalId, true)];
+    expect(handlerActions(await resumeOn(b, lateTools, lateAnswer))).toEqual(['deny']);
+    expect(handlerActions(await resumeOn(a, lateTools, lateAnswer))).toEqual(['deny']);
+    expect(lateDeleted).toEqual([]);
+  });
+}
+
+describe('humanApproval on several instances sharing a store', () => {
+  describe('the memory store', () => {
+    acrossInstances(() => createMemoryStore());
+  });
+
+  describe.skipIf(!hasRedisServer)(redisTitle('a real redis-server'), () => {
+    const redis = useRedisServer();
+    acrossInstances(() => createRedisStore({ client: redis.client, prefix: uniquePrefix() }));
   });
 });

@@ -38,7 +38,7 @@ import {
   type Interventions,
   type InterventionsGenerateText,
   type InterventionsStreamText,
-  type MessageQueue,
+  type MemoryMessageQueue,
   type OnChatDoneContext,
   type ToolCallInfo,
   type TransformContextContext,
@@ -1091,7 +1091,7 @@ describe.each(MODES)('seed 003: drainFollowUp (%s)', (mode) => {
   });
 
   it("should deliver one follow-up per turn in 'one-at-a-time' mode", async () => {
-    const followUp: MessageQueue = createMessageQueue({ mode: 'one-at-a-time' });
+    const followUp: MemoryMessageQueue = createMessageQueue({ mode: 'one-at-a-time' });
     followUp.push('First follow-up.', 'Second follow-up.');
     const model = scriptedModel(step(text('Answer A.')), step(text('Answer B.')), step(text('Answer C.')));
     const observers = chatObservers();

@@ -6,58 +6,40 @@
  *
  * Skipped, with a message, on a machine without `redis-server`.
  */
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { isStepCount, tool } from 'ai';
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Redis } from 'ioredis';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { z } from 'zod';
 import { rateLimit } from '../../src/builtins/rate-limit.ts';
 import { createInterventions, InterventionHandlerError, type OnError } from '../../src/index.ts';
 import { createRedisStore, type RedisStoreClient } from '../../src/store/create-redis-store.ts';
+import { spawnChild } from '../helpers/child-process.ts';
+import {
+  connectRedis,
+  hasRedisServer,
+  redisTitle,
+  startRedisServer,
+  uniquePrefix,
+  useRedisServer,
+} from '../helpers/redis-server.ts';
 import { deniedText, MODES, run } from '../helpers/run-both.ts';
 import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
-import { hasRedisServer, startRedisServer, type RedisServer } from './redis-server.ts';
+import type { RateLimitChildMessage } from './redis-rate-limit-child.ts';
 import { storeContract } from './store-contract.ts';
-
-const title = hasRedisServer
-  ? 'createRedisStore on a real redis-server'
-  : 'createRedisStore on a real redis-server (SKIPPED: no `redis-server` on the PATH; on Debian: apt-get install redis-server)';
 
 /** What ioredis rejects with while Redis is away. */
 const REDIS_DOWN = /max retries per request|Connection is closed|ECONNREFUSED|writeable/i;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-let prefixes = 0;
-const uniquePrefix = () => `test-${process.pid}-${++prefixes}:`;
 
-/** A client that fails fast while Redis is away (the default would queue commands through 20 reconnects). */
-function connect(server: RedisServer): Redis {
-  const client = new Redis({ host: '127.0.0.1', port: server.port, maxRetriesPerRequest: 0 });
-  client.on('error', () => {}); // connection errors reach the store's callers; no log noise
-  return client;
-}
-
-if (!hasRedisServer) console.warn(`${title}`);
-
-describe.skipIf(!hasRedisServer)(title, () => {
-  let server: RedisServer;
-  let client: Redis;
-
-  beforeAll(async () => {
-    server = await startRedisServer();
-    client = connect(server);
-  });
-
-  afterAll(async () => {
-    client?.disconnect();
-    await server?.kill();
-  });
+describe.skipIf(!hasRedisServer)(redisTitle('createRedisStore on a real redis-server'), () => {
+  const redis = useRedisServer();
 
   describe('the Store contract', () => {
-    storeContract(() => ({ store: createRedisStore({ client, prefix: uniquePrefix() }), advance: sleep }));
+    storeContract(() => ({ store: createRedisStore({ client: redis.client, prefix: uniquePrefix() }), advance: sleep }));
   });
 
   it('should accept an ioredis client as it is, and keep its keys under the prefix', async () => {
+    const { client } = redis;
     const prefix = uniquePrefix();
     const store = createRedisStore({ client, prefix });
 
@@ -74,10 +56,18 @@ describe.skipIf(!hasRedisServer)(title, () => {
     expect(await client.pttl(`${prefix}plain`)).toBe(-1);
     await store.set('expiring', 'value', { ttlMs: 30_000 });
     expect(await client.pttl(`${prefix}expiring`)).toBeGreaterThan(25_000);
+    expect(await store.setIfAbsent('claimed', 'once', { ttlMs: 30_000 })).toBe(true);
+    expect(await client.get(`${prefix}claimed`)).toBe('once');
+    expect(await client.pttl(`${prefix}claimed`)).toBeGreaterThan(25_000);
+    expect(await store.setIfAbsent('claimed-forever', 'once')).toBe(true);
+    expect(await client.pttl(`${prefix}claimed-forever`)).toBe(-1);
+    expect(await store.getAndDelete('claimed')).toBe('once');
+    expect(await client.exists(`${prefix}claimed`)).toBe(0);
     expect(await createRedisStore({ client }).get('never-set')).toBeUndefined();
   });
 
   it('should take with one script call (EVALSHA), and send the script when Redis lost it', async () => {
+    const { client } = redis;
     const calls: string[] = [];
     const spy: RedisStoreClient = {
       eval: (script, numkeys, ...args) => {
@@ -121,6 +111,7 @@ describe.skipIf(!hasRedisServer)(title, () => {
   });
 
   it('should reject when the reply is not a take reply, or Redis refuses', async () => {
+    const { client } = redis;
     const prefix = uniquePrefix();
     const store = createRedisStore({ client, prefix });
     await client.set(`${prefix}text`, 'not a number');
@@ -129,45 +120,31 @@ describe.skipIf(!hasRedisServer)(title, () => {
     await expect(createRedisStore({ client: odd }).take('k', { amount: 1, limit: 1 })).rejects.toThrow(
       /createRedisStore: unexpected reply to take: "OK"/,
     );
+    await expect(createRedisStore({ client: odd }).setIfAbsent('k', 'v')).rejects.toThrow(
+      /createRedisStore: unexpected reply to setIfAbsent: "OK"/,
+    );
+    const numeric: RedisStoreClient = { ...wrap(client), eval: async () => 1 };
+    await expect(createRedisStore({ client: numeric }).getAndDelete('k')).rejects.toThrow(
+      /createRedisStore: unexpected reply to getAndDelete: 1/,
+    );
   });
 
   it('should never let two server instances in separate processes exceed a shared limit (2 × 250 concurrent calls)', async () => {
+    const { client } = redis;
     const prefix = uniquePrefix();
     const limit = 137;
-    const script = fileURLToPath(new URL('./redis-rate-limit-child.ts', import.meta.url));
     const children = [0, 1].map(() =>
-      spawn(
-        process.execPath,
-        ['--experimental-strip-types', '--disable-warning=ExperimentalWarning', '--conditions=ai-interventions-source', script, String(server.port), prefix, '250', String(limit)],
-        { cwd: fileURLToPath(new URL('../..', import.meta.url)), stdio: ['pipe', 'pipe', 'pipe'] },
-      ),
+      spawnChild<RateLimitChildMessage, { readonly type: 'go' }>(new URL('./redis-rate-limit-child.ts', import.meta.url), {
+        args: [redis.server.port, prefix, 250, limit],
+      }),
     );
-    const outputs = children.map((child) => {
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => {
-        stdout += chunk.toString();
-      });
-      child.stderr.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString();
-      });
-      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-      return { read: () => stdout, error: () => stderr, exited };
-    });
+    onTestFinished(() => Promise.all(children.map((child) => child.kill())).then(() => undefined));
     // start both at once, once both are connected
-    const deadline = Date.now() + 30_000;
-    while (!outputs.every((output) => output.read().includes('ready\n'))) {
-      const failed = outputs.find((output, index) => children[index]?.exitCode !== null && !output.read().includes('ready'));
-      if (failed !== undefined || Date.now() > deadline) throw new Error(`a child did not start:\n${failed?.error() ?? 'timeout'}`);
-      await sleep(20);
-    }
-    for (const child of children) child.stdin.end('go\n');
-    const codes = await Promise.all(outputs.map((output) => output.exited));
-    expect(codes, outputs.map((output) => output.error()).join('\n')).toEqual([0, 0]);
+    await Promise.all(children.map((child) => child.receive('ready', { timeoutMs: 30_000 })));
+    for (const child of children) child.send({ type: 'go' });
+    const reports = await Promise.all(children.map((child) => child.receive('report', { timeoutMs: 30_000 })));
+    await Promise.all(children.map((child) => child.close()));
 
-    const reports = outputs.map(
-      (output) => JSON.parse(output.read().trim().split('\n').at(-1) ?? '{}') as { executed: number; denied: number; errors: number; reasons: string[] },
-    );
     const executed = reports.reduce((sum, report) => sum + report.executed, 0);
     const denied = reports.reduce((sum, report) => sum + report.denied, 0);
     expect(executed).toBe(limit);
@@ -192,7 +169,7 @@ describe.skipIf(!hasRedisServer)(title, () => {
     for (const [onError, outcome] of cases) {
       it(`onError '${onError}': ${outcome}`, async () => {
         const doomed = await startRedisServer();
-        const doomedClient = connect(doomed);
+        const doomedClient = connectRedis(doomed.port);
         try {
           const ran: string[] = [];
           const tools = {

@@ -1,22 +1,34 @@
 /**
- * One server instance for the Redis store test, run as its own process:
- * `node --experimental-strip-types --conditions=ai-interventions-source
- * redis-rate-limit-child.ts <port> <prefix> <runs> <limit>`.
+ * One server instance for the Redis store test, run as its own process
+ * (`spawnChild`, args `<port> <prefix> <runs> <limit>`).
  *
- * Connects and warms up, prints `ready`, waits for a line on stdin, then makes `runs`
- * concurrent `interventions.generateText` calls of one tool call each (arriving
- * over 200 ms), all
- * counted by one `rateLimit` under the same Redis key. Prints one JSON line:
- * how many calls ran and how many were denied (and why).
+ * Connects and warms up, sends `ready`, waits for `go`, then makes `runs`
+ * concurrent `interventions.generateText` calls of one tool call each
+ * (arriving over 200 ms), all counted by one `rateLimit` under the same
+ * Redis key. Sends a `report`: how many calls ran and how many were denied
+ * (and why).
  */
 import { isStepCount, tool } from 'ai';
 import { Redis } from 'ioredis';
-import { once } from 'node:events';
 import { z } from 'zod';
 import { rateLimit } from '../../src/builtins/rate-limit.ts';
 import { createInterventions } from '../../src/index.ts';
 import { createRedisStore } from '../../src/store/create-redis-store.ts';
+import { connectParent } from '../helpers/child-process.ts';
 import { scriptedModel, step, text, toolCall } from '../helpers/scripted-model.ts';
+
+/** What the child sends. */
+export type RateLimitChildMessage =
+  | { readonly type: 'ready' }
+  | {
+      readonly type: 'report';
+      readonly executed: number;
+      readonly denied: number;
+      readonly errors: number;
+      readonly reasons: readonly string[];
+    };
+
+const parent = connectParent<{ readonly type: 'go' }, RateLimitChildMessage>();
 
 const [port, prefix, runs, limit] = process.argv.slice(2);
 const client = new Redis({ host: '127.0.0.1', port: Number(port), maxRetriesPerRequest: 1 });
@@ -51,8 +63,8 @@ await interventions.generateText({
   runtimeContext: { userId: `warm-up-${process.pid}` },
 });
 executed = 0;
-process.stdout.write('ready\n');
-await once(process.stdin, 'data');
+parent.send({ type: 'ready' });
+await parent.receive('go', { timeoutMs: Number.POSITIVE_INFINITY });
 
 // all runs in flight together, arriving over 200 ms (like requests), so the two processes' calls interleave at Redis
 const results = await Promise.all(
@@ -68,12 +80,11 @@ const results = await Promise.all(
   }),
 );
 const records = results.flatMap((result) => result.interventions.decisions);
-process.stdout.write(
-  `${JSON.stringify({
-    executed,
-    denied: records.filter((record) => record.action === 'deny').length,
-    errors: records.filter((record) => record.error !== undefined).length,
-    reasons: [...new Set(records.flatMap((record) => (record.reason === undefined ? [] : [record.reason.replace(/resets in \d+ \w+ \(at [^)]*\)/, 'resets in …')])))],
-  })}\n`,
-);
+parent.send({
+  type: 'report',
+  executed,
+  denied: records.filter((record) => record.action === 'deny').length,
+  errors: records.filter((record) => record.error !== undefined).length,
+  reasons: [...new Set(records.flatMap((record) => (record.reason === undefined ? [] : [record.reason.replace(/resets in \d+ \w+ \(at [^)]*\)/, 'resets in …')])))],
+});
 await client.quit();

@@ -90,6 +90,66 @@ export function storeContract(make: () => Promise<StoreUnderTest> | StoreUnderTe
     expect(await store.get('concurrent')).toBe('137');
   });
 
+  it('should set if absent only, and say whether it set', async () => {
+    const { store, advance } = await make();
+    expect(await store.setIfAbsent('claim', 'first')).toBe(true);
+    expect(await store.setIfAbsent('claim', 'second')).toBe(false);
+    expect(await store.get('claim')).toBe('first');
+    await store.delete('claim');
+    expect(await store.setIfAbsent('claim', 'third')).toBe(true);
+    expect(await store.get('claim')).toBe('third');
+    // an expired value counts as absent; the ttl applies to the value set
+    expect(await store.setIfAbsent('lease', 'a', { ttlMs: 200 })).toBe(true);
+    await advance(50);
+    expect(await store.setIfAbsent('lease', 'b', { ttlMs: 200 })).toBe(false);
+    await advance(250);
+    expect(await store.get('lease')).toBeUndefined();
+    expect(await store.setIfAbsent('lease', 'c')).toBe(true);
+    await advance(250);
+    expect(await store.get('lease')).toBe('c');
+  });
+
+  it('should get and delete: the value once, then undefined', async () => {
+    const { store, advance } = await make();
+    expect(await store.getAndDelete('missing')).toBeUndefined();
+    await store.set('pending', '{"requestedAt":1}');
+    expect(await store.getAndDelete('pending')).toBe('{"requestedAt":1}');
+    expect(await store.getAndDelete('pending')).toBeUndefined();
+    expect(await store.get('pending')).toBeUndefined();
+    await store.set('short', 'lived', { ttlMs: 100 });
+    await advance(200);
+    expect(await store.getAndDelete('short')).toBeUndefined();
+  });
+
+  it('should let exactly one of 500 concurrent setIfAbsent callers set the key', async () => {
+    const { store } = await make();
+    const results = await Promise.all(
+      Array.from({ length: 500 }, (_, index) => store.setIfAbsent('contended', `caller-${index}`, { ttlMs: 60_000 })),
+    );
+    const winners = results.flatMap((set, index) => (set ? [index] : []));
+    expect(winners).toHaveLength(1);
+    expect(await store.get('contended')).toBe(`caller-${winners[0]}`);
+  });
+
+  it('should give the value to exactly one of 500 concurrent getAndDelete callers', async () => {
+    const { store } = await make();
+    await store.set('once', 'the value');
+    const results = await Promise.all(Array.from({ length: 500 }, () => store.getAndDelete('once')));
+    expect(results.filter((value) => value !== undefined)).toEqual(['the value']);
+    expect(await store.get('once')).toBeUndefined();
+  });
+
+  it('should hand each of 100 values to exactly one taker when 100 setters and 300 takers race', async () => {
+    const { store } = await make();
+    const keys = Array.from({ length: 100 }, (_, index) => `item-${index}`);
+    const takers = keys.flatMap((key) => [store.getAndDelete(key), store.getAndDelete(key), store.getAndDelete(key)]);
+    const setters = keys.map((key) => store.setIfAbsent(key, key));
+    await Promise.all(setters);
+    const taken = [...(await Promise.all(takers)), ...(await Promise.all(keys.map((key) => store.getAndDelete(key))))];
+    // every value was set once and taken once, whichever ran first
+    expect(taken.filter((value) => value !== undefined).sort()).toEqual([...keys].sort());
+  });
+
   it('should keep keys apart', async () => {
     const { store } = await make();
     await store.take('a', { amount: 2, limit: 5 });

@@ -1,10 +1,14 @@
 /**
  * A throwaway `redis-server` for the tests: its own port on 127.0.0.1, no
- * persistence, killed after.
+ * persistence, killed after. `useRedisServer()` gives a describe block one
+ * server and one client; test files skip (with a message) where there is no
+ * `redis-server`.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll } from 'vitest';
 
 /** Whether a `redis-server` binary is on the PATH. */
 export const hasRedisServer: boolean = (() => {
@@ -18,6 +22,54 @@ export interface RedisServer {
   readonly exited: boolean;
   /** Kills the server (SIGKILL, as a crash would) and waits until it is gone. */
   kill(): Promise<void>;
+}
+
+/** A describe title that says why it is skipped on a machine without `redis-server`. */
+export function redisTitle(title: string): string {
+  if (hasRedisServer) return title;
+  const skipped = `${title} (SKIPPED: no \`redis-server\` on the PATH; on Debian: apt-get install redis-server)`;
+  console.warn(skipped);
+  return skipped;
+}
+
+/** A client that fails fast while Redis is away (the default would queue commands through 20 reconnects). */
+export function connectRedis(port: number): Redis {
+  const client = new Redis({ host: '127.0.0.1', port, maxRetriesPerRequest: 0 });
+  client.on('error', () => {}); // connection errors reach the callers; no log noise
+  return client;
+}
+
+/**
+ * One server and one client for the enclosing describe block (started in
+ * `beforeAll`, stopped in `afterAll`); read them inside tests.
+ */
+export function useRedisServer(): { readonly server: RedisServer; readonly client: Redis } {
+  let server: RedisServer | undefined;
+  let client: Redis | undefined;
+  beforeAll(async () => {
+    server = await startRedisServer();
+    client = connectRedis(server.port);
+  });
+  afterAll(async () => {
+    client?.disconnect();
+    await server?.kill();
+  });
+  return {
+    get server() {
+      if (server === undefined) throw new Error('useRedisServer: read the server inside a test');
+      return server;
+    },
+    get client() {
+      if (client === undefined) throw new Error('useRedisServer: read the client inside a test');
+      return client;
+    },
+  };
+}
+
+let prefixes = 0;
+/** A key prefix no other test (or test process) uses. */
+export function uniquePrefix(): string {
+  return `test-${process.pid}-${++prefixes}:`;
 }
 
 export async function startRedisServer(): Promise<RedisServer> {
