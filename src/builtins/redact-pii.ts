@@ -100,8 +100,10 @@ export interface RedactPiiOptions {
    */
   readonly replacement?: string | ((match: string, kind: PiiKind) => string);
   /**
-   * Characters the streamed text is held back by (default 128: the longest
-   * email that is not recognisable as one yet). See {@link createRedactor}.
+   * The lookahead of every rule (see {@link RedactionRule}). Default: each
+   * kind's own, from 16 (SSN) to 128 (email: the longest email that is not
+   * recognisable as one yet); the stream holds back their sum, 316
+   * characters for all kinds, while nothing matches.
    */
   readonly lookahead?: number;
   /** Told about each redacted arguments object or result, with the original. */
@@ -154,14 +156,16 @@ export function redactPii({
   name = 'redact-pii',
   kinds = PII_ORDER,
   replacement,
-  lookahead = 128,
+  lookahead,
   onRedacted,
 }: RedactPiiOptions = {}): RedactionHandler {
   const label = (match: string, kind: PiiKind): string =>
     typeof replacement === 'function' ? replacement(match, kind) : (replacement ?? PII_LABELS[kind]);
   const selected = new Set(kinds);
-  const rules = PII_ORDER.filter((kind) => selected.has(kind)).flatMap((kind) => piiRules(kind, label));
-  return createRedactionHandler({ name, rules, lookahead, onRedacted });
+  const rules = PII_ORDER.filter((kind) => selected.has(kind))
+    .flatMap((kind) => piiRules(kind, label))
+    .map((rule) => (lookahead === undefined ? rule : { ...rule, lookahead }));
+  return createRedactionHandler({ name, rules, onRedacted });
 }
 
 /**
@@ -317,6 +321,7 @@ function piiRules(kind: PiiKind, label: (match: string, kind: PiiKind) => string
         {
           pattern: /[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24}/g,
           replacement: (match) => label(match, kind),
+          lookahead: 128,
         },
       ];
     case 'phone':
@@ -325,21 +330,24 @@ function piiRules(kind: PiiKind, label: (match: string, kind: PiiKind) => string
         {
           pattern: /(?<![\w+])(?:\+?1[ .-]?)?(?:\(\d{3}\) ?|\d{3}[ .-])\d{3}[ .-]\d{4}(?!\d)/g,
           replacement: (match) => label(match, kind),
+          lookahead: 24,
         },
         // international, with a leading +: +44 20 7946 0958, +33 1 23 45 67 89
         {
           pattern: /(?<![\w+])\+\d{1,3}(?:[ .-]?\(?\d{1,4}\)?){2,5}(?!\d)/g,
           replacement: (match) => redactPhoneNumber(match, (phone) => label(phone, kind)),
+          lookahead: 48,
         },
       ];
     case 'ssn':
-      return [{ pattern: /(?<!\d)\d{3}([- ])\d{2}\1\d{4}(?!\d)/g, replacement: (match) => label(match, kind) }];
+      return [{ pattern: /(?<!\d)\d{3}([- ])\d{2}\1\d{4}(?!\d)/g, replacement: (match) => label(match, kind), lookahead: 16 }];
     case 'credit-card':
       return [
         {
           // a run of digit groups (cards are looked for inside it)
           pattern: /\d(?:[ -]?\d){12,79}/g,
           replacement: (match) => redactCardNumbers(match, (card) => label(card, kind)),
+          lookahead: 32,
         },
       ];
     case 'ip':
@@ -347,11 +355,13 @@ function piiRules(kind: PiiKind, label: (match: string, kind: PiiKind) => string
         {
           pattern: /(?<![\d.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?!\.?\d)/g,
           replacement: (match) => label(match, kind),
+          lookahead: 20,
         },
         {
           pattern:
             /(?<![\w:])(?:(?:[A-Fa-f0-9]{1,4}:){7}[A-Fa-f0-9]{1,4}|(?:[A-Fa-f0-9]{1,4}:){1,7}:(?:[A-Fa-f0-9]{1,4}(?::[A-Fa-f0-9]{1,4}){0,6})?|::[A-Fa-f0-9]{1,4}(?::[A-Fa-f0-9]{1,4}){0,6})(?![\w:])/g,
           replacement: (match) => label(match, kind),
+          lookahead: 48,
         },
       ];
   }

@@ -3,7 +3,7 @@ import { toUIMessageStream } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createInterventions, createRedactor } from '../../src/index.ts';
+import { createInterventions, createRedactor, type RedactionRule, type Redactor } from '../../src/index.ts';
 import { usage } from '../helpers/scripted-model.ts';
 
 const ssn = createRedactor({ name: 'ssn', rules: [{ pattern: /\b\d{3}-\d{2}-\d{4}\b/, replacement: '[SSN]' }] });
@@ -59,6 +59,52 @@ const chunked = document.chain((text) =>
   }),
 );
 
+/**
+ * Random rules with assertions: a lookbehind, `\b`, `^` (multiline or not)
+ * before; a lookahead, `\b`, `$` after; bodies that are bounded, growing or
+ * empty (zero-length matches). A body that can grow without bound is only
+ * combined with an end the end of the text satisfies, so every rule decides
+ * within its lookahead (16), as a redactor requires.
+ */
+const before = fc.constantFrom('', '\\b', '(?<=token=)', '(?<![A-Za-z0-9])', '^', '(?<=\\s)', '(?<!-)');
+const boundedBody = fc.constantFrom('[A-Za-z0-9]{3,8}', '\\d{3}-\\d{2}', 'ab{1,5}', '[a-z]{2}\\d', 'x?');
+const boundedAfter = fc.constantFrom('', '\\b', '(?=\\s)', '(?!\\d)', '$', '(?=;)', '(?!-)');
+const growingBody = fc.constantFrom('sk-[a-z0-9]{4,}', 'ab+', '\\d+', 'x*', '[A-Za-z0-9]{12,}');
+const growingAfter = fc.constantFrom('', '\\b', '(?!\\d)', '$');
+const rule = fc
+  .record({
+    before,
+    body: fc.oneof(
+      fc.tuple<[string, string]>(boundedBody, boundedAfter),
+      fc.tuple<[string, string]>(growingBody, growingAfter),
+      fc.constant<[string, string]>(['(?=\\d{2})', '']),
+    ),
+    flags: fc.constantFrom('', 'g', 'm', 'gm', 'i', 'u', 'mu'),
+    replacement: fc.constantFrom<RedactionRule['replacement']>(undefined, '[R]', '', (match: string) => `<${match.length}>`),
+  })
+  .map(({ before: head, body: [body, tail], flags, replacement }): RedactionRule => ({
+    pattern: new RegExp(`${head}${body}${tail}`, flags),
+    replacement,
+    lookahead: 16,
+  }));
+const piece = fc.constantFrom('token=', 'sk-', 'abc', 'abbb', 'Ab9x', '123', '45', '-', ' ', '\n', ';', 'x', 'xx', 'q', '😀', 'TOKEN=', 'a1b2c3d4e5f6g7');
+/** A text and a chunking of it (cuts anywhere, also inside a surrogate pair). */
+const textAndChunks = fc
+  .array(piece, { minLength: 1, maxLength: 40 })
+  .map((pieces) => pieces.join(''))
+  .chain((text) =>
+    fc.uniqueArray(fc.integer({ min: 1, max: Math.max(1, text.length - 1) }), { maxLength: Math.min(30, text.length) }).map((cuts) => {
+      const points = [0, ...cuts.filter((cut) => cut < text.length).sort((a, b) => a - b), text.length];
+      return { text, chunks: points.slice(1).map((point, index) => text.slice(points[index], point)) };
+    }),
+  );
+
+/** What a redactor streams for `chunks`. */
+function streamed(redactor: Redactor, chunks: readonly string[]): string {
+  const session = redactor.stream();
+  return chunks.map((chunk) => session.push(chunk)).join('') + session.flush();
+}
+
 const secretsIn = (text: string) => [...text.matchAll(/\b\d{3}-\d{2}-\d{4}\b|sk-[A-Za-z0-9]{20,}/g)].map((match) => match[0]);
 
 describe('createRedactor', () => {
@@ -108,5 +154,19 @@ describe('createRedactor', () => {
       }),
       { numRuns: Number(process.env.FUZZ_RUNS ?? 150), seed: Number(process.env.FUZZ_SEED ?? 20261122) },
     );
+  });
+
+  describe('when rules use lookbehinds, lookaheads, \\b, ^ or $', () => {
+    it('should stream exactly what redact gives for the whole text, for any rules and any chunking (fast-check)', () => {
+      fc.assert(
+        fc.property(fc.array(rule, { minLength: 1, maxLength: 3 }), textAndChunks, (rules, { text, chunks }) => {
+          const redactor = createRedactor({ name: 'random', rules });
+          expect(streamed(redactor, chunks)).toBe(redactor.redact(text));
+          // one character at a time, the worst case
+          expect(streamed(redactor, [...text])).toBe(redactor.redact(text));
+        }),
+        { numRuns: Number(process.env.FUZZ_RUNS ?? 1000), seed: Number(process.env.FUZZ_SEED ?? 20261123) },
+      );
+    });
   });
 });
