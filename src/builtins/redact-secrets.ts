@@ -121,8 +121,9 @@ export interface RedactSecretsOptions {
  * Redacts credentials (API keys, tokens, JWTs, private keys, passwords)
  * wherever they would reach the model or leave through a tool: tool
  * arguments before the tool runs, tool results before the model reads them
- * (keep the original with `onRedacted`), and, through `.redactor`, the
- * model's own text as it streams. Nested values are walked; the original is
+ * (keep the original with `onRedacted`), the errors tools throw (a failed
+ * request's message often quotes its credentials), and, through `.redactor`,
+ * the model's own text and reasoning as they stream. Nested values are walked; the original is
  * never mutated; `__proto__` keys stay plain data.
  *
  * @example

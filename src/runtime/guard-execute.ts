@@ -9,6 +9,7 @@ import {
   runOnToolCallResult,
   runPreToolCall,
 } from '../hooks/run-hooks.ts';
+import { redactsToolErrors, redactToolError } from '../redaction/redact-tool-error.ts';
 import { copyData } from '../util/copy-data.ts';
 import { isThenable } from '../util/is-thenable.ts';
 import type { ToolScope } from './tool-scope.ts';
@@ -28,7 +29,8 @@ export function needsExecuteGuard(scope: Pick<ToolScope, 'snapshot' | 'beforeExe
     hooks.onToolCallError.length > 0 ||
     handlers.afterToolCall.length > 0 ||
     hooks.onStatus.length > 0 ||
-    scope.beforeExecute !== undefined
+    scope.beforeExecute !== undefined ||
+    redactsToolErrors(scope.snapshot)
   );
 }
 
@@ -92,7 +94,8 @@ export function guardExecute({
   ) => {
     const { hooks, handlers } = scope.snapshot;
     if (!settled.ok) {
-      if (options.abortSignal?.aborted || hooks.onToolCallError.length === 0) throw settled.error;
+      // the error's text reaches the next request, the response messages and the UI: redacted
+      if (options.abortSignal?.aborted || hooks.onToolCallError.length === 0) throw await redactToolError(scope, call, settled.error);
       let replaced: unknown;
       try {
         replaced = await runOnToolCallError(hooks.onToolCallError, {
@@ -105,7 +108,7 @@ export function guardExecute({
         scope.fail(error);
         throw error;
       }
-      throw replaced;
+      throw await redactToolError(scope, call, replaced);
     }
     if (hooks.onToolCallResult.length === 0 && handlers.afterToolCall.length === 0) return settled.value;
     try {
