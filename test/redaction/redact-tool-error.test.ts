@@ -132,7 +132,7 @@ describe('the errors tools throw', () => {
     it('should apply only enforced handlers scoped to the tool, and withhold an error a handler fails to redact', async () => {
       const failing = new (class extends InterventionHandler implements ToolErrorRedacting {
         readonly name = 'failing';
-        override readonly tools = ['fetch_invoice'];
+        readonly tools = ['fetch_invoice'];
         redactToolError(): unknown {
           throw new Error('redaction backend down');
         }
