@@ -1,10 +1,10 @@
 import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { toUIMessageStream } from 'ai';
-import { MockLanguageModelV4 } from 'ai/test';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createInterventions, createRedactor, type RedactionRule, type Redactor } from '../../src/index.ts';
-import { usage } from '../helpers/scripted-model.ts';
+import { partsModel } from '../helpers/parts-model.ts';
+import { step, text, usage } from '../helpers/scripted-model.ts';
 
 const ssn = createRedactor({ name: 'ssn', rules: [{ pattern: /\b\d{3}-\d{2}-\d{4}\b/, replacement: '[SSN]' }] });
 const apiKeys = createRedactor({
@@ -15,29 +15,16 @@ const apiKeys = createRedactor({
 
 /** A model that streams `chunks` as the text deltas of one text block. */
 function chunkedModel(chunks: readonly string[]) {
-  const parts: LanguageModelV4StreamPart[] = [
-    { type: 'stream-start', warnings: [] },
-    { type: 'text-start', id: 't' },
-    ...chunks.map((delta): LanguageModelV4StreamPart => ({ type: 'text-delta', id: 't', delta })),
-    { type: 'text-end', id: 't' },
-    { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage },
-  ];
-  return new MockLanguageModelV4({
-    doStream: async () => ({
-      stream: new ReadableStream({
-        start(controller) {
-          for (const part of parts) controller.enqueue(part);
-          controller.close();
-        },
-      }),
-    }),
-    doGenerate: async () => ({
-      content: [{ type: 'text', text: chunks.join('') }],
-      finishReason: { unified: 'stop', raw: 'stop' },
-      usage,
-      warnings: [],
-    }),
-  });
+  return partsModel(
+    [
+      { type: 'stream-start', warnings: [] },
+      { type: 'text-start', id: 't' },
+      ...chunks.map((delta): LanguageModelV4StreamPart => ({ type: 'text-delta', id: 't', delta })),
+      { type: 'text-end', id: 't' },
+      { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage },
+    ],
+    step(text(chunks.join(''))),
+  );
 }
 
 const word = fc.constantFrom('the', 'key', 'is', 'my', 'number', 'call', 'me', 'at', 'ok', 'sk', 'sk-', '123', '-', '45');

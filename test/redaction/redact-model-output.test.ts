@@ -1,11 +1,11 @@
 import type { LanguageModelV4Content, LanguageModelV4GenerateResult, LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { createOpenAI } from '@ai-sdk/openai';
-import { isStepCount, readUIMessageStream, streamText, tool, type LanguageModel, type UIMessage } from 'ai';
-import { MockLanguageModelV4 } from 'ai/test';
+import { isStepCount, readUIMessageStream, streamText, tool, type LanguageModel, type UIMessage, type UIMessageChunk } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createInterventions, createRedactor, redactSecrets, type Interventions } from '../../src/index.ts';
+import { createInterventions, createRedactor, redactSecrets } from '../../src/index.ts';
 import { chunkedModel } from '../helpers/chunked-model.ts';
+import { partsModel } from '../helpers/parts-model.ts';
 import { MODES, run } from '../helpers/run-both.ts';
 import { step, text, usage } from '../helpers/scripted-model.ts';
 import {
@@ -22,21 +22,6 @@ const TOKEN = 'Abc123Def456Ghi789';
 const tokens = createRedactor({ name: 'tokens', rules: [{ pattern: /(?<=token=)[A-Za-z0-9]{12,}/, replacement: '[TOKEN]' }] });
 const ANSWER = `Here is the configuration you asked for, with the access token included: token=${TOKEN} and the rest of the answer.`;
 const REDACTED_ANSWER = 'Here is the configuration you asked for, with the access token included: token=[TOKEN] and the rest of the answer.';
-
-/** A model that streams `parts` and answers `generateText` with `response`. */
-function partsModel(parts: readonly LanguageModelV4StreamPart[], response?: LanguageModelV4GenerateResult) {
-  return new MockLanguageModelV4({
-    doStream: async () => ({
-      stream: new ReadableStream({
-        start(controller) {
-          for (const part of parts) controller.enqueue(part);
-          controller.close();
-        },
-      }),
-    }),
-    doGenerate: async () => response ?? step(),
-  });
-}
 
 /** The parts of one block of `kind`, its text split into `size`-character deltas. */
 function block(
@@ -63,7 +48,7 @@ const streamOf = (...blocks: LanguageModelV4StreamPart[][]): LanguageModelV4Stre
 ];
 
 /** The last UI message of a `streamText` result, as `useChat` would hold it. */
-async function uiMessage(result: { toUIMessageStream(): ReadableStream<never> } | ReturnType<Interventions['streamText']>) {
+async function uiMessage(result: { toUIMessageStream(): ReadableStream<UIMessageChunk> }) {
   let last: UIMessage | undefined;
   for await (const message of readUIMessageStream({ stream: result.toUIMessageStream() })) last = message;
   if (last === undefined) throw new Error('no UI message');
