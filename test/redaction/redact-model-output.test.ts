@@ -20,8 +20,10 @@ const KEY = 'sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z';
 const TOKEN = 'Abc123Def456Ghi789';
 /** The rule of issue 11: a lookbehind, so the token's context is on the other side of any cut. */
 const tokens = createRedactor({ name: 'tokens', rules: [{ pattern: /(?<=token=)[A-Za-z0-9]{12,}/, replacement: '[TOKEN]' }] });
-const ANSWER = `Here is the configuration you asked for, with the access token included: token=${TOKEN} and the rest of the answer.`;
-const REDACTED_ANSWER = 'Here is the configuration you asked for, with the access token included: token=[TOKEN] and the rest of the answer.';
+/** Long enough that a stream must release the token's neighbourhood before the text ends. */
+const REST = ' and the rest of the answer, which goes on for a while after the token, as answers do.';
+const ANSWER = `Here is the configuration you asked for, with the access token included: token=${TOKEN}${REST}`;
+const REDACTED_ANSWER = `Here is the configuration you asked for, with the access token included: token=[TOKEN]${REST}`;
 
 /** The parts of one block of `kind`, its text split into `size`-character deltas. */
 function block(
