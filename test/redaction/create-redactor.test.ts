@@ -100,6 +100,18 @@ describe('createRedactor', () => {
     expect(apiKeys.redact(`key sk-${'a'.repeat(30)} end`)).toBe('key [API KEY] end');
   });
 
+  it('should reject a lookahead that is not a non-negative integer, on the redactor or on a rule', () => {
+    expect(() => createRedactor({ name: 'bad', rules: [], lookahead: -1 })).toThrow(/lookahead must be a non-negative integer/);
+    expect(() => createRedactor({ name: 'bad', rules: [{ pattern: /x/, lookahead: 1.5 }] })).toThrow(/lookahead must be a non-negative integer/);
+  });
+
+  it('should hold back the sum of its rules\' lookaheads while nothing matches', () => {
+    const twoRules = createRedactor({ name: 'two', rules: [{ pattern: /a{3}/, lookahead: 4 }, { pattern: /b{3}/, lookahead: 6 }] });
+    expect(twoRules.lookahead).toBe(10);
+    const session = twoRules.stream();
+    expect([...'x'.repeat(50)].map((char) => session.push(char)).join('')).toBe('x'.repeat(40));
+  });
+
   it('should hold back no more than the lookahead while nothing matches', () => {
     const session = ssn.stream();
     const released = session.push('x'.repeat(100));
