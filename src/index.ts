@@ -115,6 +115,7 @@ export {
   type RedactionStream,
   type Redactor,
 } from './redaction/create-redactor.ts';
+export { type ToolErrorDetails, type ToolErrorRedacting } from './redaction/redact-tool-error.ts';
 
 // built-in handlers
 export {

@@ -12,6 +12,8 @@ import type {
   InterventionHandlerLike,
 } from '../handlers/intervention-handler.ts';
 import { createRedactor, type RedactionRule, type Redactor } from '../redaction/create-redactor.ts';
+import { redactData } from '../redaction/redact-data.ts';
+import type { ToolErrorDetails, ToolErrorRedacting } from '../redaction/redact-tool-error.ts';
 
 /**
  * A kind of personal data {@link redactPii} finds: email addresses, phone
@@ -48,8 +50,12 @@ export type PiiKind = 'email' | 'phone' | 'ssn' | 'credit-card' | 'ip';
 export interface RedactedToolValue {
   /** The tool call whose arguments or result were redacted. */
   readonly toolCall: ToolCallInfo;
-  /** `'arguments'`: before the tool ran; `'result'`: before the model reads it. */
-  readonly where: 'arguments' | 'result';
+  /**
+   * `'arguments'`: before the tool ran; `'result'`: before the model reads
+   * it; `'error'`: the error the tool threw, before the model, the response
+   * messages and the UI read its text.
+   */
+  readonly where: 'arguments' | 'result' | 'error';
   /** The value as it was (the same object, untouched). */
   readonly original: unknown;
   /** The redacted copy that replaces it. */
@@ -61,10 +67,10 @@ export interface RedactedToolValue {
 }
 
 /**
- * A handler that redacts tool arguments (`beforeToolCall`) and tool results
- * (`afterToolCall`), plus the {@link Redactor} with the same rules for the
- * model's own text. Register both: the handler in `handlers`, the redactor in
- * `redactors`.
+ * A handler that redacts tool arguments (`beforeToolCall`), tool results
+ * (`afterToolCall`) and the errors tools throw (`redactToolError`), plus the
+ * {@link Redactor} with the same rules for the model's own text. Register
+ * both: the handler in `handlers`, the redactor in `redactors`.
  *
  * @example
  * ```ts
@@ -72,7 +78,7 @@ export interface RedactedToolValue {
  * const interventions = createInterventions({ handlers: [secrets], redactors: [secrets.redactor] });
  * ```
  */
-export interface RedactionHandler extends InterventionHandlerLike {
+export interface RedactionHandler extends InterventionHandlerLike, ToolErrorRedacting {
   /** Redacts the model's streamed and final text with the same rules. */
   readonly redactor: Redactor;
   beforeToolCall(event: BeforeToolCallEvent): Awaitable<BeforeToolCallAction>;
@@ -100,8 +106,10 @@ export interface RedactPiiOptions {
    */
   readonly replacement?: string | ((match: string, kind: PiiKind) => string);
   /**
-   * Characters the streamed text is held back by (default 128: the longest
-   * email that is not recognisable as one yet). See {@link createRedactor}.
+   * The lookahead of every rule (see {@link RedactionRule}). Default: each
+   * kind's own, from 16 (SSN) to 128 (email: the longest email that is not
+   * recognisable as one yet); the stream holds back their sum, 316
+   * characters for all kinds, while nothing matches.
    */
   readonly lookahead?: number;
   /** Told about each redacted arguments object or result, with the original. */
@@ -130,7 +138,9 @@ const PII_ORDER: readonly PiiKind[] = ['ssn', 'email', 'ip', 'phone', 'credit-ca
  * - tool **results**, before the model reads them (the result the run
  *   reports, the UI stream included, is the redacted one: keep the original
  *   with `onRedacted`);
- * - the model's **text**, streamed or not, through `.redactor`.
+ * - the **errors** tools throw, before their text reaches the model, the
+ *   response messages or the UI (the error keeps its class);
+ * - the model's **text** and reasoning, streamed or not, through `.redactor`.
  *
  * Values are walked deeply (strings inside objects and arrays, object keys
  * too); the original value is never mutated, and `__proto__` or
@@ -154,20 +164,23 @@ export function redactPii({
   name = 'redact-pii',
   kinds = PII_ORDER,
   replacement,
-  lookahead = 128,
+  lookahead,
   onRedacted,
 }: RedactPiiOptions = {}): RedactionHandler {
   const label = (match: string, kind: PiiKind): string =>
     typeof replacement === 'function' ? replacement(match, kind) : (replacement ?? PII_LABELS[kind]);
   const selected = new Set(kinds);
-  const rules = PII_ORDER.filter((kind) => selected.has(kind)).flatMap((kind) => piiRules(kind, label));
-  return createRedactionHandler({ name, rules, lookahead, onRedacted });
+  const rules = PII_ORDER.filter((kind) => selected.has(kind))
+    .flatMap((kind) => piiRules(kind, label))
+    .map((rule) => (lookahead === undefined ? rule : { ...rule, lookahead }));
+  return createRedactionHandler({ name, rules, onRedacted });
 }
 
 /**
  * Builds a {@link RedactionHandler} from your own rules: the engine behind
  * {@link redactPii} and {@link redactSecrets}. Rules apply to every string in
- * tool arguments and results (object keys included) and to the model's text.
+ * tool arguments, results and thrown errors (object keys included) and to the
+ * model's text.
  *
  * @param options.sensitiveKeys Object keys whose string values are replaced
  * whole (`'[REDACTED]'`), whatever they contain, e.g. `/password$/i`.
@@ -199,16 +212,14 @@ export function createRedactionHandler({
   // a test on a `g` or `y` regex is stateful: use a copy without those flags
   const keys = sensitiveKeys === undefined ? undefined : new RegExp(sensitiveKeys.source, sensitiveKeys.flags.replace(/[gy]/g, ''));
 
-  /** The action for a redacted value, after telling `onRedacted` (if any). */
-  const report = <ACTION>(
-    action: ACTION,
+  /** `outcome` for a redacted value, after telling `onRedacted` (if any). */
+  const report = <OUTCOME>(
+    outcome: OUTCOME,
     value: Omit<RedactedToolValue, 'runId' | 'runtimeContext'>,
-    event: BeforeToolCallEvent | AfterToolCallEvent,
-  ): Awaitable<ACTION> => {
-    if (onRedacted === undefined) return action;
-    return Promise.resolve(
-      onRedacted({ ...value, runId: event.runId, runtimeContext: event.runtimeContext }),
-    ).then(() => action);
+    { runId, runtimeContext }: Pick<RedactedToolValue, 'runId' | 'runtimeContext'>,
+  ): Awaitable<OUTCOME> => {
+    if (onRedacted === undefined) return outcome;
+    return Promise.resolve(onRedacted({ ...value, runId, runtimeContext })).then(() => outcome);
   };
 
   return {
@@ -232,82 +243,13 @@ export function createRedactionHandler({
       });
       return report(action, { toolCall: event.toolCall, where: 'result', original, redacted }, event);
     },
+    redactToolError(original, details: ToolErrorDetails) {
+      const redacted = redactData(original, redactor.redact, keys);
+      if (redacted === original) return original;
+      return report(redacted, { toolCall: details.toolCall, where: 'error', original, redacted }, details);
+    },
   };
 }
-
-/**
- * `value` with `redact` applied to every string in it (object keys too) and
- * the values of `sensitiveKeys` replaced whole. Returns `value` itself when
- * nothing changed, a new value otherwise; `value` is never mutated. Plain
- * objects and arrays are copied (shared references and cycles included);
- * any other object (a `Date`, a class instance) is kept as is unless its
- * JSON, which is what the model would read, has something to redact.
- */
-function redactData(
-  value: unknown,
-  redact: (text: string) => string,
-  sensitiveKeys: RegExp | undefined,
-): unknown {
-  const copies = new Map<object, unknown>();
-  let changes = 0;
-
-  const visit = (item: unknown, sensitive: boolean): unknown => {
-    if (typeof item === 'string') {
-      const next = sensitive && item.length > 0 ? REDACTED : redact(item);
-      if (next !== item) changes++;
-      return next;
-    }
-    if (item === null || typeof item !== 'object') return item;
-    if (copies.has(item)) return copies.get(item);
-
-    if (Array.isArray(item)) {
-      const copy: unknown[] = new Array<unknown>(item.length);
-      copies.set(item, copy);
-      for (let index = 0; index < item.length; index++) copy[index] = visit(item[index], sensitive);
-      return copy;
-    }
-
-    const prototype: unknown = Object.getPrototypeOf(item);
-    if (prototype === Object.prototype || prototype === null) {
-      const copy: Record<string, unknown> = prototype === null ? Object.create(null) : {};
-      copies.set(item, copy);
-      for (const key of Object.keys(item)) {
-        let target = redact(key);
-        if (target !== key) changes++;
-        // two keys redacted to the same text: keep both values
-        for (let suffix = 2; Object.prototype.hasOwnProperty.call(copy, target); suffix++) {
-          target = `${redact(key)} (${suffix})`;
-        }
-        const entry = visit((item as Record<string, unknown>)[key], sensitiveKeys?.test(key) ?? false);
-        // defined, never assigned: a `__proto__` key stays an own property
-        Object.defineProperty(copy, target, { value: entry, enumerable: true, writable: true, configurable: true });
-      }
-      return copy;
-    }
-
-    // anything else reaches the model as its JSON: redact that if needed
-    let json: string | undefined;
-    try {
-      json = JSON.stringify(item);
-    } catch {
-      json = undefined;
-    }
-    if (json === undefined) {
-      copies.set(item, item);
-      return item;
-    }
-    const before = changes;
-    const parsed = visit(JSON.parse(json) as unknown, sensitive);
-    const result = changes === before ? item : parsed;
-    copies.set(item, result);
-    return result;
-  };
-
-  const result = visit(value, false);
-  return changes === 0 ? value : result;
-}
-
-const REDACTED = '[REDACTED]';
 
 /** The rules of one kind of personal data. */
 function piiRules(kind: PiiKind, label: (match: string, kind: PiiKind) => string): RedactionRule[] {
@@ -317,6 +259,7 @@ function piiRules(kind: PiiKind, label: (match: string, kind: PiiKind) => string
         {
           pattern: /[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24}/g,
           replacement: (match) => label(match, kind),
+          lookahead: 128,
         },
       ];
     case 'phone':
@@ -325,21 +268,24 @@ function piiRules(kind: PiiKind, label: (match: string, kind: PiiKind) => string
         {
           pattern: /(?<![\w+])(?:\+?1[ .-]?)?(?:\(\d{3}\) ?|\d{3}[ .-])\d{3}[ .-]\d{4}(?!\d)/g,
           replacement: (match) => label(match, kind),
+          lookahead: 24,
         },
         // international, with a leading +: +44 20 7946 0958, +33 1 23 45 67 89
         {
           pattern: /(?<![\w+])\+\d{1,3}(?:[ .-]?\(?\d{1,4}\)?){2,5}(?!\d)/g,
           replacement: (match) => redactPhoneNumber(match, (phone) => label(phone, kind)),
+          lookahead: 48,
         },
       ];
     case 'ssn':
-      return [{ pattern: /(?<!\d)\d{3}([- ])\d{2}\1\d{4}(?!\d)/g, replacement: (match) => label(match, kind) }];
+      return [{ pattern: /(?<!\d)\d{3}([- ])\d{2}\1\d{4}(?!\d)/g, replacement: (match) => label(match, kind), lookahead: 16 }];
     case 'credit-card':
       return [
         {
           // a run of digit groups (cards are looked for inside it)
           pattern: /\d(?:[ -]?\d){12,79}/g,
           replacement: (match) => redactCardNumbers(match, (card) => label(card, kind)),
+          lookahead: 32,
         },
       ];
     case 'ip':
@@ -347,11 +293,13 @@ function piiRules(kind: PiiKind, label: (match: string, kind: PiiKind) => string
         {
           pattern: /(?<![\d.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?!\.?\d)/g,
           replacement: (match) => label(match, kind),
+          lookahead: 20,
         },
         {
           pattern:
             /(?<![\w:])(?:(?:[A-Fa-f0-9]{1,4}:){7}[A-Fa-f0-9]{1,4}|(?:[A-Fa-f0-9]{1,4}:){1,7}:(?:[A-Fa-f0-9]{1,4}(?::[A-Fa-f0-9]{1,4}){0,6})?|::[A-Fa-f0-9]{1,4}(?::[A-Fa-f0-9]{1,4}){0,6})(?![\w:])/g,
           replacement: (match) => label(match, kind),
+          lookahead: 48,
         },
       ];
   }

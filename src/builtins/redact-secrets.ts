@@ -23,7 +23,9 @@ const CREDENTIAL =
  *   `api_key="…"` (the name is kept).
  *
  * Every pattern recognises a secret from a short prefix on, so a streamed
- * secret is held back long before it is complete.
+ * secret is held back long before it is complete; each has the `lookahead`
+ * its shape needs (the stream holds back their sum, 288 characters, while
+ * nothing matches).
  *
  * @example
  * ```ts
@@ -36,26 +38,32 @@ export const SECRET_PATTERNS = Object.freeze({
   privateKey: {
     pattern: /-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----|$)/g,
     replacement: '[PRIVATE_KEY]',
+    lookahead: 80,
   },
   bearer: {
     pattern: /\bBearer\s+[A-Za-z0-9._~+/-]{12,}=*/gi,
     replacement: (match: string) => `${match.slice(0, 6)} [TOKEN]`,
+    lookahead: 32,
   },
   jwt: {
     pattern: /\beyJ[A-Za-z0-9_-]{8,}(?:\.[A-Za-z0-9_-]+){0,2}/g,
     replacement: '[JWT]',
+    lookahead: 16,
   },
   apiKey: {
     pattern: /\bsk-(?:proj-|svcacct-|admin-|ant-)?[A-Za-z0-9_-]{20,}/g,
     replacement: '[API_KEY]',
+    lookahead: 40,
   },
   aws: {
     pattern: /\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b/g,
     replacement: '[AWS_ACCESS_KEY_ID]',
+    lookahead: 24,
   },
   github: {
     pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})/g,
     replacement: '[GITHUB_TOKEN]',
+    lookahead: 48,
   },
   credential: {
     pattern: new RegExp(CREDENTIAL.source, 'gi'),
@@ -63,6 +71,7 @@ export const SECRET_PATTERNS = Object.freeze({
       const parts = CREDENTIAL.exec(match);
       return parts === null ? '[REDACTED]' : `${parts[1] ?? ''}${parts[2] ?? ''}${parts[3] ?? ''}[REDACTED]`;
     },
+    lookahead: 48,
   },
 } satisfies Record<string, RedactionRule>);
 
@@ -99,7 +108,10 @@ export interface RedactSecretsOptions {
    * {@link SENSITIVE_KEYS}; `false`: none.
    */
   readonly sensitiveKeys?: RegExp | false;
-  /** Characters the streamed text is held back by (default 64). See {@link createRedactor}. */
+  /**
+   * The lookahead of every pattern (see {@link RedactionRule}). Default: each
+   * pattern's own, 64 for a pattern without one.
+   */
   readonly lookahead?: number;
   /** Told about each redacted arguments object or result, with the original. */
   readonly onRedacted?: (value: RedactedToolValue) => void | PromiseLike<void>;
@@ -109,8 +121,9 @@ export interface RedactSecretsOptions {
  * Redacts credentials (API keys, tokens, JWTs, private keys, passwords)
  * wherever they would reach the model or leave through a tool: tool
  * arguments before the tool runs, tool results before the model reads them
- * (keep the original with `onRedacted`), and, through `.redactor`, the
- * model's own text as it streams. Nested values are walked; the original is
+ * (keep the original with `onRedacted`), the errors tools throw (a failed
+ * request's message often quotes its credentials), and, through `.redactor`,
+ * the model's own text and reasoning as they stream. Nested values are walked; the original is
  * never mutated; `__proto__` keys stay plain data.
  *
  * @example
@@ -127,13 +140,12 @@ export function redactSecrets({
   name = 'redact-secrets',
   patterns = Object.values(SECRET_PATTERNS),
   sensitiveKeys = SENSITIVE_KEYS,
-  lookahead = 64,
+  lookahead,
   onRedacted,
 }: RedactSecretsOptions = {}): RedactionHandler {
   return createRedactionHandler({
     name,
-    rules: patterns,
-    lookahead,
+    rules: lookahead === undefined ? patterns : patterns.map((pattern) => ({ ...pattern, lookahead })),
     sensitiveKeys: sensitiveKeys === false ? undefined : sensitiveKeys,
     onRedacted,
   });

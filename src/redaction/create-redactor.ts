@@ -1,3 +1,5 @@
+import { replaceRule, streamRule, type CompiledRule } from './stream-rule.ts';
+
 /**
  * One thing to redact: every match of `pattern` is replaced.
  *
@@ -5,20 +7,30 @@
  * ```ts
  * const email: RedactionRule = { pattern: /[\w.+-]+@[\w-]+\.[\w.]+/, replacement: '[email]' };
  * const masked: RedactionRule = { pattern: /\b\d{16}\b/, replacement: (card) => `****${card.slice(-4)}` };
+ * const token: RedactionRule = { pattern: /(?<=token=)[A-Za-z0-9]{12,}/, lookahead: 24 };
  * ```
  */
 export interface RedactionRule {
-  /** What to find. The `g` flag is added if missing. */
+  /** What to find (lookbehinds, lookaheads, `\b`, `^` and `$` included). The `g` flag is added if missing. */
   readonly pattern: RegExp;
   /** The text that replaces a match (default `[REDACTED]`), or a function of the match. */
   readonly replacement?: string | ((match: string) => string);
+  /**
+   * How many characters around a position decide whether a match starts
+   * there: at least the length a match may have before it is complete, and
+   * the longest lookbehind or lookahead. A stream holds back this many
+   * characters for the rule (more only while a match is still growing).
+   * Default: the redactor's `lookahead`.
+   */
+  readonly lookahead?: number;
 }
 
 /**
- * Redacts model text, whole or as it streams. Streaming, it holds back at
- * most `lookahead` characters at the end of the text seen so far (more only
- * while a match is still growing), so a secret split across any number of
- * chunks is never released before it is redacted.
+ * Redacts model text, whole or as it streams. Streamed, the text comes out
+ * exactly as `redact` gives it for the whole text, whatever the chunking: it
+ * holds back at most `lookahead` characters at the end of the text seen so
+ * far (more only while a match is still growing), so a secret split across
+ * any number of chunks is never released before it is redacted.
  *
  * @example
  * ```ts
@@ -29,7 +41,7 @@ export interface RedactionRule {
  */
 export interface Redactor {
   readonly name: string;
-  /** How many trailing characters a stream holds back (the longest match that can still be incomplete). */
+  /** How many trailing characters a stream holds back while nothing matches (the sum of its rules' lookaheads). */
   readonly lookahead: number;
   /** Redacts a whole text. */
   redact(text: string): string;
@@ -54,10 +66,17 @@ export interface RedactionStream {
 }
 
 /**
- * Creates a {@link Redactor} from rules.
+ * Creates a {@link Redactor} from rules. A whole text is redacted rule by
+ * rule, in order (each rule reads the text the rules before it left). A
+ * stream gives exactly the same text, whatever the chunking: each rule
+ * works on the text the rules before it released, and holds back what it
+ * cannot decide yet.
  *
- * @param options.lookahead Characters held back while streaming (default 64).
- * Make it at least the length a match may have before it is complete.
+ * @param options.lookahead The default lookahead of each rule (64): how many
+ * characters around a position decide whether a match starts there, and so
+ * how many trailing characters a stream holds back per rule. Make it at least
+ * the length a match may have before it is complete (and the longest
+ * lookbehind or lookahead a rule uses).
  *
  * @example
  * ```ts
@@ -77,73 +96,35 @@ export function createRedactor({
   readonly rules: readonly RedactionRule[];
   readonly lookahead?: number;
 }): Redactor {
-  if (!Number.isInteger(lookahead) || lookahead < 0) {
-    throw new TypeError(`Redactor "${name}": lookahead must be a non-negative integer, received ${String(lookahead)}.`);
-  }
-  const compiled = rules.map(({ pattern, replacement = '[REDACTED]' }) => ({
-    pattern: pattern.flags.includes('g') ? pattern : new RegExp(pattern.source, `${pattern.flags}g`),
-    replacement,
-  }));
-
-  const redact = (text: string): string => {
-    let result = text;
-    for (const { pattern, replacement } of compiled) {
-      pattern.lastIndex = 0;
-      result =
-        typeof replacement === 'string'
-          ? result.replace(pattern, () => replacement)
-          : result.replace(pattern, (match) => replacement(match));
-    }
-    return result;
-  };
-
-  /** Where `text` can be cut: not inside a match, not before a match that reaches its end. */
-  const safeCut = (text: string): number => {
-    let cut = Math.max(0, text.length - lookahead);
-    if (cut === 0) return 0;
-    const intervals: Array<[number, number]> = [];
-    for (const { pattern } of compiled) {
-      pattern.lastIndex = 0;
-      for (const match of text.matchAll(pattern)) {
-        if (match[0].length === 0) continue;
-        intervals.push([match.index, match.index + match[0].length]);
-      }
-    }
-    let moved = true;
-    while (moved) {
-      moved = false;
-      for (const [start, end] of intervals) {
-        // inside a match, or a match that may still grow past the end
-        if (start < cut && (end > cut || end === text.length)) {
-          cut = start;
-          moved = true;
-        }
-      }
-    }
-    return cut;
-  };
+  checkLookahead(name, lookahead);
+  const compiled = rules.map((rule) => compileRule(name, rule, lookahead));
 
   return {
     name,
-    lookahead,
-    redact,
+    lookahead: compiled.reduce((total, rule) => total + rule.lookahead, 0),
+    redact: (text) => compiled.reduce((result, rule) => replaceRule(rule, result), text),
     stream() {
-      let pending = '';
+      const sessions = compiled.map(streamRule);
       return {
-        push(delta) {
-          pending += delta;
-          const cut = safeCut(pending);
-          if (cut === 0) return '';
-          const released = redact(pending.slice(0, cut));
-          pending = pending.slice(cut);
-          return released;
-        },
-        flush() {
-          const released = redact(pending);
-          pending = '';
-          return released;
-        },
+        push: (delta) => sessions.reduce((text, session) => session.push(text), delta),
+        flush: () => sessions.reduce((text, session) => session.push(text) + session.flush(), ''),
       };
     },
   };
+}
+
+function compileRule(name: string, { pattern, replacement = '[REDACTED]', lookahead }: RedactionRule, fallback: number): CompiledRule {
+  if (lookahead !== undefined) checkLookahead(name, lookahead);
+  return {
+    // a copy: the rule's own regex (shared, maybe global) keeps its lastIndex
+    pattern: new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`),
+    replace: typeof replacement === 'string' ? () => replacement : replacement,
+    lookahead: lookahead ?? fallback,
+  };
+}
+
+function checkLookahead(name: string, lookahead: number): void {
+  if (!Number.isInteger(lookahead) || lookahead < 0) {
+    throw new TypeError(`Redactor "${name}": lookahead must be a non-negative integer, received ${String(lookahead)}.`);
+  }
 }

@@ -1,10 +1,23 @@
 import type {
   LanguageModelV4GenerateResult,
   LanguageModelV4StreamPart,
+  SharedV4ProviderMetadata,
 } from '@ai-sdk/provider';
 import type { RedactionStream, Redactor } from './create-redactor.ts';
+import { redactData } from './redact-data.ts';
 
-/** The text parts of a whole response, redacted by every redactor in order. */
+/** `text` redacted by every redactor in order. */
+function redactText(redactors: readonly Redactor[], text: string): string {
+  return redactors.reduce((value, redactor) => redactor.redact(value), text);
+}
+
+/**
+ * The text and reasoning parts of a whole response, redacted by every
+ * redactor in order. A part whose text changed loses its provider metadata:
+ * it can point at the provider's stored, unredacted copy (an OpenAI
+ * Responses item id is sent back as an `item_reference`). The raw response
+ * body, when the provider returns one, is redacted as data.
+ */
 export function redactResponse(
   redactors: readonly Redactor[],
   response: LanguageModelV4GenerateResult,
@@ -12,61 +25,107 @@ export function redactResponse(
   if (redactors.length === 0) return response;
   let changed = false;
   const content = response.content.map((part) => {
-    if (part.type !== 'text') return part;
-    const text = redactors.reduce((value, redactor) => redactor.redact(value), part.text);
+    if (part.type !== 'text' && part.type !== 'reasoning') return part;
+    const text = redactText(redactors, part.text);
     if (text === part.text) return part;
     changed = true;
-    return { ...part, text };
+    const { providerMetadata: _original, ...rest } = part;
+    return { ...rest, text };
   });
-  return changed ? { ...response, content } : response;
+  const body = response.response?.body;
+  const redactedBody = body === undefined ? undefined : redactData(body, (value) => redactText(redactors, value));
+  if (!changed && redactedBody === body) return response;
+  return {
+    ...response,
+    content: changed ? content : response.content,
+    ...(redactedBody === body ? {} : { response: { ...response.response, body: redactedBody } }),
+  };
+}
+
+/** A streamed text or reasoning block being redacted. */
+interface Block {
+  readonly kind: 'text' | 'reasoning';
+  readonly id: string;
+  readonly sessions: RedactionStream[];
+  /** What the provider sent, and what was released. */
+  received: string;
+  released: string;
+  /** The provider's metadata so far (a later part's replaces an earlier one's, as the SDK merges them). */
+  providerMetadata: SharedV4ProviderMetadata | undefined;
 }
 
 /**
- * Redacts a provider stream's text as it flows: each text block gets its own
- * chain of redaction sessions; what they release is emitted as deltas, the
- * rest when the block ends.
+ * Redacts a provider stream's text and reasoning as they flow: each block
+ * gets its own chain of redaction sessions; what they release is emitted as
+ * deltas, the rest when the block ends.
+ *
+ * Whether a block changes is known only at its end, so its provider metadata
+ * moves from the start (and deltas) to the end part: a block that did not
+ * change ends with the metadata the SDK would have merged from the
+ * provider's parts (the result, the response messages and the UI message
+ * end up the same), a block that changed ends without it. Raw chunks
+ * (`includeRawChunks`) carry the provider's unredacted text and are not
+ * passed on.
  */
 export function redactStream(
   redactors: readonly Redactor[],
 ): TransformStream<LanguageModelV4StreamPart, LanguageModelV4StreamPart> {
-  const blocks = new Map<string, RedactionStream[]>();
-  const push = (sessions: RedactionStream[], delta: string) =>
-    sessions.reduce((text, session) => session.push(text), delta);
-  const flush = (sessions: RedactionStream[]) =>
-    sessions.reduce((text, session) => session.push(text) + session.flush(), '');
+  const blocks = new Map<string, Block>();
+  const delta = ({ kind, id }: Block, text: string): LanguageModelV4StreamPart =>
+    kind === 'text' ? { type: 'text-delta', id, delta: text } : { type: 'reasoning-delta', id, delta: text };
+  const release = (block: Block, text: string, controller: TransformStreamDefaultController<LanguageModelV4StreamPart>) => {
+    block.released += text;
+    if (text.length > 0) controller.enqueue(delta(block, text));
+  };
+  const flush = (block: Block) => block.sessions.reduce((text, session) => session.push(text) + session.flush(), '');
 
   return new TransformStream({
     transform(part, controller) {
       switch (part.type) {
         case 'text-start':
-          blocks.set(part.id, redactors.map((redactor) => redactor.stream()));
-          // provider metadata may reference the provider's stored, unredacted copy (OpenAI item ids)
-          controller.enqueue({ type: 'text-start', id: part.id });
-          return;
-        case 'text-delta': {
-          const sessions = blocks.get(part.id);
-          if (sessions === undefined) break;
-          const delta = push(sessions, part.delta);
-          if (delta.length > 0) controller.enqueue({ type: 'text-delta', id: part.id, delta });
-          return;
-        }
-        case 'text-end': {
-          const sessions = blocks.get(part.id);
-          if (sessions === undefined) break;
-          blocks.delete(part.id);
-          const delta = flush(sessions);
-          if (delta.length > 0) controller.enqueue({ type: 'text-delta', id: part.id, delta });
-          controller.enqueue({ type: 'text-end', id: part.id });
+        case 'reasoning-start': {
+          const { providerMetadata, ...start } = part;
+          const kind = part.type === 'text-start' ? 'text' : 'reasoning';
+          blocks.set(`${kind}:${part.id}`, {
+            kind,
+            id: part.id,
+            sessions: redactors.map((redactor) => redactor.stream()),
+            received: '',
+            released: '',
+            providerMetadata,
+          });
+          controller.enqueue(start);
           return;
         }
+        case 'text-delta':
+        case 'reasoning-delta': {
+          const block = blocks.get(`${part.type === 'text-delta' ? 'text' : 'reasoning'}:${part.id}`);
+          if (block === undefined) break;
+          block.providerMetadata = part.providerMetadata ?? block.providerMetadata;
+          block.received += part.delta;
+          release(block, block.sessions.reduce((text, session) => session.push(text), part.delta), controller);
+          return;
+        }
+        case 'text-end':
+        case 'reasoning-end': {
+          const key = `${part.type === 'text-end' ? 'text' : 'reasoning'}:${part.id}`;
+          const block = blocks.get(key);
+          if (block === undefined) break;
+          blocks.delete(key);
+          release(block, flush(block), controller);
+          const { providerMetadata = block.providerMetadata, ...end } = part;
+          // the metadata of a changed block may point at the provider's unredacted copy
+          const keep = block.released === block.received && providerMetadata !== undefined;
+          controller.enqueue(keep ? { ...end, providerMetadata } : end);
+          return;
+        }
+        case 'raw':
+          return;
       }
       controller.enqueue(part);
     },
     flush(controller) {
-      for (const [id, sessions] of blocks) {
-        const delta = flush(sessions);
-        if (delta.length > 0) controller.enqueue({ type: 'text-delta', id, delta });
-      }
+      for (const block of blocks.values()) release(block, flush(block), controller);
       blocks.clear();
     },
   });

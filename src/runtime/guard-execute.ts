@@ -9,6 +9,7 @@ import {
   runOnToolCallResult,
   runPreToolCall,
 } from '../hooks/run-hooks.ts';
+import { redactsToolErrors, redactToolError } from '../redaction/redact-tool-error.ts';
 import { copyData } from '../util/copy-data.ts';
 import { isThenable } from '../util/is-thenable.ts';
 import type { Run } from './run.ts';
@@ -22,14 +23,16 @@ export type DecideInExecute = (
   details: { readonly tool: Tool; readonly call: ToolCallInfo; readonly options: ToolExecutionOptions<Context> },
 ) => Promise<ToolCallInfo>;
 
-/** Whether anything runs around a tool's `execute`: tool hooks or `afterToolCall` handlers. */
-export function hasToolHooks({ hooks, handlers }: Run['snapshot']): boolean {
+/** Whether anything runs around a tool's `execute`: tool hooks, `afterToolCall` handlers, tool error redaction. */
+export function hasToolHooks(snapshot: Run['snapshot']): boolean {
+  const { hooks, handlers } = snapshot;
   return (
     hooks.preToolCall.length > 0 ||
     hooks.onToolCallResult.length > 0 ||
     hooks.onToolCallError.length > 0 ||
     handlers.afterToolCall.length > 0 ||
-    hooks.onStatus.length > 0
+    hooks.onStatus.length > 0 ||
+    redactsToolErrors(snapshot)
   );
 }
 
@@ -88,7 +91,8 @@ export function guardExecute({
   ) => {
     const { hooks, handlers } = run.snapshot;
     if (!settled.ok) {
-      if (options.abortSignal?.aborted || hooks.onToolCallError.length === 0) throw settled.error;
+      // the error's text reaches the next request, the response messages and the UI: redacted
+      if (options.abortSignal?.aborted || hooks.onToolCallError.length === 0) throw await redactToolError(run, call, settled.error);
       let replaced: unknown;
       try {
         replaced = await runOnToolCallError(hooks.onToolCallError, {
@@ -101,7 +105,7 @@ export function guardExecute({
         run.fail(error);
         throw error;
       }
-      throw replaced;
+      throw await redactToolError(run, call, replaced);
     }
     if (hooks.onToolCallResult.length === 0 && handlers.afterToolCall.length === 0) return settled.value;
     try {
