@@ -84,11 +84,10 @@ interface OpenRun {
  *
  * @example
  * ```ts
- * import { trace } from '@opentelemetry/api';
- *
+ * // trace is @opentelemetry/api's
  * const interventions = createInterventions({
  *   handlers: [new ToolGuard(['delete_file'])],
- *   hooks: mergeHooks(telemetry({ tracer: trace.getTracer('support-bot') }), otherHooks),
+ *   hooks: mergeHooks(telemetry({ tracer: trace.getTracer('support-bot') }), cache({ ttlMs: 60_000 })),
  * });
  * await interventions.generateText({ model, tools, prompt }); // one run span, one decision span per record
  * ```

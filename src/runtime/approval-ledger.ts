@@ -9,9 +9,9 @@
  * @example
  * ```ts
  * const ledger: ApprovalLedger = {
- *   consume: async (approvalId) => (await redis.set(`approval:${approvalId}`, '1', 'NX', 'EX', 86_400)) === 'OK',
+ *   consume: async (approvalId) => (await redis.set(`approval:${approvalId}`, '1', 'EX', 86_400, 'NX')) === 'OK',
  * };
- * const interventions = createInterventions({ handlers, approvalSecret, approvalLedger: ledger });
+ * const interventions = createInterventions({ handlers, approvalSecret: process.env.APPROVAL_SECRET, approvalLedger: ledger });
  * ```
  */
 export interface ApprovalLedger {

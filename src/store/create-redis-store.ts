@@ -8,6 +8,7 @@ import type { Store } from './store.ts';
  *
  * @example
  * ```ts
+ * import { createRedisStore, type RedisStoreClient } from 'ai-interventions';
  * import { Redis } from 'ioredis';
  *
  * const client: RedisStoreClient = new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: 1 });
@@ -33,7 +34,7 @@ export interface RedisStoreClient {
  *
  * @example
  * ```ts
- * const options: RedisStoreOptions = { client: new Redis(process.env.REDIS_URL!), prefix: 'my-app:interventions:' };
+ * const options: RedisStoreOptions = { client: redis, prefix: 'my-app:interventions:' };
  * const store = createRedisStore(options);
  * ```
  */
@@ -75,6 +76,7 @@ let takeScriptSha: Promise<string> | undefined;
  *
  * @example
  * ```ts
+ * import { createInterventions, createRedisStore, rateLimit } from 'ai-interventions';
  * import { Redis } from 'ioredis';
  *
  * const store = createRedisStore({ client: new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: 1 }) });
