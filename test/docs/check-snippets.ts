@@ -43,8 +43,8 @@ const VIRTUAL_DIR = 'test/docs/__snippets__';
  * in {@link AMBIENT}, so a fragment like
  * `interventions.addHook('onMessage', …)` needs no boilerplate but a typo or
  * an undefined class still fails. Named blocks (first line
- * `// app/api/chat/route.ts`) of one document can import each other as
- * `@/app/…`.
+ * `// lib/tools.ts`) can import each other as a Next.js app does
+ * (`@/lib/tools`).
  */
 export function checkSnippets(root: string, snippets: readonly Snippet[]): SnippetReport[] {
   const ambient = ambientExports(root);
@@ -78,8 +78,12 @@ export function checkSnippets(root: string, snippets: readonly Snippet[]): Snipp
     skipLibCheck: true,
     noEmit: true,
     types: ['node'],
-    baseUrl: root,
-    paths: { '@/*': [`${VIRTUAL_DIR}/README.md/*`] },
+    // `@/lib/tools` is a named block, as Next.js's `@/*` alias resolves it (without an extension)
+    paths: Object.fromEntries(
+      snippets.flatMap((snippet) =>
+        snippet.path === undefined ? [] : [[`@/${snippet.path.replace(/\.tsx?$/, '')}`, [join(root, VIRTUAL_DIR, virtualName(snippet))]]],
+      ),
+    ),
   };
   const host = ts.createCompilerHost(options, true);
   const { getSourceFile, fileExists, readFile } = host;

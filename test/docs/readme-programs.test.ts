@@ -7,11 +7,14 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as ai from 'ai';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { UIMessage, UIMessageChunk } from 'ai';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import * as zod from 'zod';
 import * as aiInterventions from '../../src/index.ts';
 import * as testing from '../../src/testing/index.ts';
 import { runHandler, scriptedModel, text, toolCall, type ScriptedModel } from '../../src/testing/index.ts';
+import { hasRedisServer, startRedisServer, type RedisServer } from '../store/redis-server.ts';
 import { runSnippet } from './run-snippet.ts';
 import { markdownSnippets } from './snippets.ts';
 
@@ -23,12 +26,15 @@ function program(marker: string): string {
   return (found[0] as (typeof found)[number]).code;
 }
 
+/** `node:fs/promises` for the programs: it lists two files and records what it is asked to delete. */
+const recordingFs = () => ({
+  readdir: vi.fn(async (dir: string) => [`${dir}/build-cache`, `${dir}/session.log`]),
+  rm: vi.fn(async (_path: string) => undefined),
+});
+
 /** Runs a README program against `model`, with a file system that records instead of deleting. */
 async function run(code: string, model: ScriptedModel, expose: readonly string[] = []) {
-  const fs = {
-    readdir: vi.fn(async (dir: string) => [`${dir}/build-cache`, `${dir}/session.log`]),
-    rm: vi.fn(async (_path: string) => undefined),
-  };
+  const fs = recordingFs();
   const printed: unknown[][] = [];
   vi.spyOn(console, 'log').mockImplementation((...values: unknown[]) => void printed.push(values));
   const exposed = await runSnippet(
@@ -118,5 +124,99 @@ describe('the README programs', () => {
       record: expect.objectContaining({ reason: 'Production database access is not allowed' }),
       executed: [],
     });
+  });
+});
+
+describe.skipIf(!hasRedisServer)('the README Next.js app (lib/interventions.ts, lib/tools.ts, app/api/chat/route.ts), on a real Redis', () => {
+  let server: RedisServer | undefined;
+  const clients: Redis[] = [];
+
+  beforeAll(async () => {
+    server = await startRedisServer();
+  });
+  afterAll(async () => {
+    for (const client of clients) client.disconnect();
+    await server?.kill();
+  });
+
+  /** The route's POST, with the README's lib files as its `@/lib/…` modules. */
+  async function route(model: ScriptedModel) {
+    vi.stubEnv('REDIS_URL', `redis://127.0.0.1:${server?.port}`);
+    vi.stubEnv('APPROVAL_SECRET', 'a-long-random-secret');
+    const ioredis = {
+      Redis: class extends Redis {
+        constructor(url: string) {
+          super(url, { maxRetriesPerRequest: 0 });
+          clients.push(this);
+        }
+      },
+    };
+    const lib = await runSnippet(program('// lib/interventions.ts'), { 'ai-interventions': aiInterventions, ioredis }, ['interventions']);
+    const fs = recordingFs();
+    const tools = await runSnippet(program('// lib/tools.ts'), { ai, zod, 'node:fs/promises': fs }, ['tools']);
+    const { POST } = await runSnippet(
+      program('// app/api/chat/route.ts'),
+      { ai, '@ai-sdk/openai': { openai: () => model }, '@/lib/interventions': lib, '@/lib/tools': tools },
+      ['POST'],
+    );
+    return { POST: POST as (request: Request) => Promise<Response>, fs };
+  }
+
+  const post = (body: unknown, userId?: string) =>
+    new Request('http://localhost/api/chat', {
+      method: 'POST',
+      headers: userId === undefined ? {} : { 'x-user-id': userId },
+      body: JSON.stringify(body),
+    });
+
+  /** The assistant message the client builds from the route's response (continuing `message`), as useChat does. */
+  async function assistantOf(response: Response, message?: UIMessage): Promise<UIMessage> {
+    const chunks = (await response.text())
+      .split('\n\n')
+      .map((event) => event.replace(/^data: /, ''))
+      .filter((data) => data !== '' && data !== '[DONE]')
+      .map((data) => JSON.parse(data) as UIMessageChunk);
+    const stream = new ReadableStream<UIMessageChunk>({
+      start: (controller) => {
+        for (const chunk of chunks) controller.enqueue(chunk);
+        controller.close();
+      },
+    });
+    let last = message;
+    for await (const update of ai.readUIMessageStream({ message, stream, onError: (error) => { throw error; } })) last = update;
+    if (last === undefined) throw new Error('no assistant message in the response');
+    return last;
+  }
+
+  it('should ask before delete_file, resume from the answer on the next request, and run it once', async () => {
+    const model = scriptedModel(toolCall('d1', 'delete_file', { path: '/tmp/report.txt' }), text('Deleted /tmp/report.txt.'));
+    const { POST, fs } = await route(model);
+    const user: UIMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Delete /tmp/report.txt' }] };
+
+    expect((await POST(post({ id: 'chat-1', messages: [user] }))).status).toBe(401);
+
+    const assistant = await assistantOf(await POST(post({ id: 'chat-1', messages: [user] }, 'alice')));
+    expect(fs.rm).not.toHaveBeenCalled();
+    const request = assistant.parts.find((part) => part.type === 'tool-delete_file');
+    expect(request).toMatchObject({ state: 'approval-requested', approval: { requestReason: 'Allow "delete_file" with {"path":"/tmp/report.txt"}?' } });
+
+    // what addToolApprovalResponse({ id, approved: true }) does to the part, before useChat sends the conversation back
+    const answered = {
+      ...assistant,
+      parts: assistant.parts.map((part) =>
+        'approval' in part && part.state === 'approval-requested'
+          ? { ...part, state: 'approval-responded' as const, approval: { ...part.approval, approved: true } }
+          : part,
+      ),
+    } as UIMessage;
+    const resumed = await POST(post({ id: 'chat-1', messages: [user, answered] }, 'alice'));
+    expect((await assistantOf(resumed, answered)).parts).toContainEqual(expect.objectContaining({ type: 'text', text: 'Deleted /tmp/report.txt.' }));
+    expect(fs.rm.mock.calls).toEqual([['/tmp/report.txt']]);
+
+    // the same request replayed (to any instance sharing the Redis) runs nothing again
+    const replayModel = scriptedModel(text('again'));
+    const replay = await route(replayModel);
+    await (await replay.POST(post({ id: 'chat-1', messages: [user, answered] }, 'alice'))).text();
+    expect(replay.fs.rm).not.toHaveBeenCalled();
   });
 });

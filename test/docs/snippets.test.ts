@@ -31,6 +31,13 @@ const broken = [
       '```ts',
       "interventions.addHook('preToolcall', () => {});",
       '```',
+      '',
+      '```tsx',
+      '// app/broken.tsx',
+      'export default function Page() {',
+      '  return <button onClick="not a function">Go</button>;',
+      '}',
+      '```',
     ].join('\n'),
     'broken.md',
   ),
@@ -54,7 +61,7 @@ const byId = new Map(reports.map((report) => [report.snippet.id, report]));
 describe('the documentation snippets', () => {
   it('should find the README blocks and the TSDoc examples', () => {
     const readme = documented.filter((snippet) => snippet.file === 'README.md');
-    expect(readme.length).toBeGreaterThanOrEqual(12);
+    expect(readme.length).toBeGreaterThanOrEqual(16);
     expect(documented.length - readme.length).toBeGreaterThanOrEqual(150);
   });
 
@@ -68,7 +75,7 @@ describe('the documentation snippets', () => {
     );
 
     it('should compile it with its own imports only', () => {
-      expect(programs.length).toBeGreaterThanOrEqual(5);
+      expect(programs.length).toBeGreaterThanOrEqual(9);
       for (const program of programs) expect(byId.get(program.id)?.autoImports, program.id).toEqual([]);
     });
   });
@@ -95,6 +102,12 @@ describe('checkSnippets', () => {
       expect(hook?.errors).toEqual([
         expect.stringMatching(/^broken\.md:15:23 TS2345 Argument of type '"preToolcall"' is not assignable/),
       ]);
+    });
+
+    it('should type-check JSX against React', () => {
+      const page = reports.filter((report) => report.snippet.file === 'broken.md')[3];
+      expect(page?.snippet.path).toBe('app/broken.tsx');
+      expect(page?.errors).toEqual([expect.stringMatching(/^broken\.md:21:18 TS2322 Type 'string' is not assignable to type/)]);
     });
 
     it('should report a wrong arity in a TSDoc example, at its line in the source', () => {
