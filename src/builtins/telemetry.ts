@@ -56,6 +56,10 @@ interface OpenRun {
  * Hooks that export a run and its decision records as OpenTelemetry spans,
  * through `@opentelemetry/api` only (bring your own SDK and exporter).
  *
+ * Import it from `ai-interventions/telemetry`, and install
+ * `@opentelemetry/api` (`npm install @opentelemetry/api`): it is an optional
+ * peer dependency that this entry point needs and the main one never loads.
+ *
  * - one span `ai_interventions.run` per run, from `onChatStart` to
  *   `onChatDone` / `onChatError` (status ERROR, exception recorded) /
  *   `onChatAbort` (`ai_interventions.aborted`), with
@@ -84,7 +88,8 @@ interface OpenRun {
  *
  * @example
  * ```ts
- * // trace is @opentelemetry/api's
+ * // import { trace } from '@opentelemetry/api';
+ * // import { telemetry } from 'ai-interventions/telemetry';
  * const interventions = createInterventions({
  *   handlers: [new ToolGuard(['delete_file'])],
  *   hooks: mergeHooks(telemetry({ tracer: trace.getTracer('support-bot') }), cache({ ttlMs: 60_000 })),
