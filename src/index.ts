@@ -163,6 +163,7 @@ export { rateLimit, type RateLimitKeyPart, type RateLimitOptions } from './built
 export { callBudget, type CallBudgetOptions } from './builtins/call-budget.ts';
 export { cache, type CacheHooks, type CacheOptions, type CacheStats } from './builtins/cache.ts';
 export { mergeHooks } from './hooks/merge-hooks.ts';
+export { thrownByHook } from './hooks/thrown-by-hook.ts';
 
 // stores
 export type { Store } from './store/store.ts';

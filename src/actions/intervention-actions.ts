@@ -26,9 +26,9 @@ export interface Proceed {
  *
  * @example
  * ```ts
- * // in a unit test of a handler
- * const action = new ToolGuard(['delete_file']).beforeToolCall(event);
- * expect(action).toEqual<Deny>({ type: 'deny', reason: "Tool 'delete_file' is not allowed in this environment" });
+ * const action: Deny = InterventionActions.deny('Production database access is not allowed');
+ * // returned for a tool call, the model reads: The call to "query" was blocked and was not executed.
+ * // Reason: Production database access is not allowed …
  * ```
  */
 export interface Deny {
@@ -118,6 +118,7 @@ export type InterventionAction =
  *
  * @example
  * ```ts
+ * const result = await interventions.generateText({ model, tools, prompt });
  * const counts = new Map<ActionType, number>();
  * for (const record of result.interventions.decisions) {
  *   if (record.action !== 'error') counts.set(record.action, (counts.get(record.action) ?? 0) + 1);

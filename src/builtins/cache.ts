@@ -40,6 +40,9 @@ export interface CacheOptions {
  *
  * @example
  * ```ts
+ * const responses = cache({ ttlMs: 60_000 });
+ * const interventions = createInterventions({ hooks: responses });
+ * // … later
  * const { hits, misses } = responses.stats;
  * console.log(`hit rate: ${((hits / Math.max(1, hits + misses)) * 100).toFixed(1)}%`);
  * ```

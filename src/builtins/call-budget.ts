@@ -13,6 +13,7 @@ import type {
 import { createMemoryStore } from '../store/create-memory-store.ts';
 import type { Store } from '../store/store.ts';
 import { durationOf } from '../util/duration-of.ts';
+import { defaultUser, noUserReason } from './run-user.ts';
 
 /**
  * Options of {@link callBudget}. Set at least one of `maxToolCalls`,
@@ -49,7 +50,8 @@ export interface CallBudgetOptions {
   readonly per: 'run' | 'user';
   /**
    * The user of a run, for `per: 'user'`. Default: `runtimeContext.userId`.
-   * A run without a user fails the check (see `onError`).
+   * A run without a user follows `onError`: with `'deny'` (default) its calls are denied,
+   * and the model and the record read that `runtimeContext.userId` is missing.
    */
   readonly user?: (runtimeContext: Context) => string | undefined;
   /**
@@ -157,9 +159,7 @@ export function callBudget(options: CallBudgetOptions): InterventionHandlerLike 
       owner = `run=${encodeURIComponent(event.runId)}`;
     } else {
       const id = user(event.runtimeContext);
-      if (id === undefined || id === '') {
-        throw new Error(`callBudget "${name}" counts per user, but the run has no user (set runtimeContext.userId, or pass \`user\`)`);
-      }
+      if (!id) throw new Error(noUserReason(name, 'budgets per user'));
       owner = `user=${encodeURIComponent(id)}`;
     }
     const resets =
@@ -174,8 +174,18 @@ export function callBudget(options: CallBudgetOptions): InterventionHandlerLike 
     };
   };
 
+  /** A deny that says the run has no user (fail closed), or a throw for the other `onError` policies. */
+  const withoutUser = (event: BeforeToolCallEvent | BeforeModelCallEvent) => {
+    if (per !== 'user' || user(event.runtimeContext)) return undefined;
+    const reason = noUserReason(name, 'budgets per user');
+    if (onError === 'deny') return InterventionActions.deny(reason);
+    throw new Error(reason);
+  };
+
   const beforeToolCall = async (event: BeforeToolCallEvent): Promise<BeforeToolCallAction> => {
     if (maxToolCalls === undefined) return InterventionActions.proceed();
+    const missing = withoutUser(event);
+    if (missing) return missing;
     const scope = scopeOf(event);
     const { taken } = await store.take(scope.key('tool-calls'), { amount: 1, limit: maxToolCalls, ttlMs });
     if (taken) return InterventionActions.proceed();
@@ -191,6 +201,8 @@ export function callBudget(options: CallBudgetOptions): InterventionHandlerLike 
   };
 
   const beforeModelCall = async (event: BeforeModelCallEvent): Promise<BeforeModelCallAction> => {
+    const missing = withoutUser(event);
+    if (missing) return missing;
     const scope = scopeOf(event);
     const fresh = event.steps.filter((step) => !counted.has(step));
     const used = async (budget: string, amountOf: (step: StepResult<ToolSet>) => number) => {
@@ -235,10 +247,6 @@ export function callBudget(options: CallBudgetOptions): InterventionHandlerLike 
   };
 }
 
-function defaultUser(runtimeContext: Context): string | undefined {
-  const { userId } = runtimeContext;
-  return typeof userId === 'string' || typeof userId === 'number' ? String(userId) : undefined;
-}
 
 function tokensOf(usage: LanguageModelUsage): number {
   return usage.totalTokens ?? (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0);

@@ -55,8 +55,14 @@ export type TypedBeforeToolCallEvent<TOOLS extends ToolSet, NAME extends keyof T
  *
  * @example
  * ```ts
+ * const lookup_user = tool({
+ *   inputSchema: z.object({ id: z.string() }),
+ *   execute: async ({ id }) => ({ id, name: 'Ada', ssn: '123-45-6789' }),
+ * });
+ * const tools = { lookup_user };
  * const redact = (event: TypedAfterToolCallEvent<typeof tools, 'lookup_user'>) =>
  *   InterventionActions.transform<TypedAfterToolCallEvent<typeof tools, 'lookup_user'>>((draft) => { draft.result.ssn = '[REDACTED]'; });
+ * interventions.use(forTool(tools, 'lookup_user', { name: 'redact-ssn', afterToolCall: redact }));
  * ```
  */
 export type TypedAfterToolCallEvent<TOOLS extends ToolSet, NAME extends keyof TOOLS & string> = {
@@ -105,6 +111,7 @@ export interface TypedToolHandler<TOOLS extends ToolSet, NAME extends keyof TOOL
  *
  * @example
  * ```ts
+ * const send = async ({ to }: { to: string }) => ({ sent: true, to });
  * const tools = { send_email: tool({ inputSchema: z.object({ to: z.string(), subject: z.string().optional(), body: z.string() }), execute: send }) };
  *
  * const emailRules = forTool(tools, 'send_email', {

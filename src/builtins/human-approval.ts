@@ -21,11 +21,11 @@ import type { Store } from '../store/store.ts';
  * on, without asking.
  *
  * @example
- * ```tsx
- * // in the useChat UI, on a tool part in the 'approval-requested' state
- * <button onClick={() => addToolApprovalResponse({ id: part.approval.id, approved: true, reason: 'always' satisfies ApprovalMemory })}>
- *   Always allow
- * </button>
+ * ```ts
+ * // in the useChat UI: the answer to a tool part in the 'approval-requested' state
+ * const remember: ApprovalMemory = 'always';
+ * const answer = (approvalId: string) => ({ id: approvalId, approved: true, reason: remember });
+ * // addToolApprovalResponse(answer(part.approval.id))
  * ```
  */
 export type ApprovalMemory = 'once' | 'session' | 'always' | 'never';
@@ -38,7 +38,7 @@ export type ApprovalMemory = 'once' | 'session' | 'always' | 'never';
  * const options: HumanApprovalOptions = {
  *   tools: ['delete_*', 'send_email'],
  *   prompt: ({ toolCall }) => `Allow ${toolCall.toolName}?`,
- *   remember: { store: redisStore, scope: ({ runtimeContext }) => String(runtimeContext.tenantId) },
+ *   remember: { store: createRedisStore({ client: redis }), scope: ({ runtimeContext }) => String(runtimeContext.tenantId) },
  *   timeoutMs: 15 * 60_000,
  * };
  * const approval = humanApproval(options);
@@ -145,7 +145,7 @@ const ANSWERED_TTL_MS = DAY_MS;
  * // a route handler: the runtime context is trusted, server-side
  * const result = interventions.streamText({
  *   model, tools, messages,
- *   runtimeContext: { userId: session.user.id, sessionId: chatId },
+ *   runtimeContext: { userId: session.userId, sessionId: session.chatId },
  * });
  * // the UI: addToolApprovalResponse({ id: part.approval.id, approved: true, reason: 'session' })
  * ```

@@ -96,7 +96,7 @@ const verdictSchema = z.object({
  *   timeoutMs: 5_000,
  * });
  * const interventions = createInterventions({ handlers: [judge] });
- * await interventions.generateText({ model, tools: { refund, send_email }, prompt });
+ * await interventions.generateText({ model, tools: { search, send_email }, prompt });
  * ```
  */
 export function llmSteering({

@@ -113,7 +113,10 @@ export interface LoopGuardOptions {
  * @example
  * ```ts
  * const interventions = createInterventions({
- *   handlers: [loopGuard({ maxRepeats: 3, tools: '!poll_status' }), toolPolicy({ rules, default: 'deny' })],
+ *   handlers: [
+ *     loopGuard({ maxRepeats: 3, tools: '!poll_status' }),
+ *     toolPolicy({ rules: [{ allow: ['search', 'poll_status'] }], default: 'deny' }),
+ *   ],
  * });
  * // 4th identical `search({ q: 'x' })` in a run: not run, the model is told to change approach;
  * // the 5th (or a retry of a call the policy denied twice) is denied.

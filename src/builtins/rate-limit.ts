@@ -12,6 +12,7 @@ import type {
 import { createMemoryStore } from '../store/create-memory-store.ts';
 import type { Store } from '../store/store.ts';
 import { durationOf } from '../util/duration-of.ts';
+import { defaultUser, noUserReason } from './run-user.ts';
 import { sha256, stableJson } from '../util/stable-json.ts';
 
 /**
@@ -59,7 +60,8 @@ export interface RateLimitOptions {
     | ((event: BeforeToolCallEvent) => Awaitable<string>);
   /**
    * The user of a run, for `per: 'user'`. Default: `runtimeContext.userId`.
-   * A call without a user fails the check (see `onError`).
+   * A call without a user follows `onError`: with `'deny'` (default) it is denied, and the
+   * model and the record read that `runtimeContext.userId` is missing.
    */
   readonly user?: (runtimeContext: Context) => string | undefined;
   /** Only calls to these tools are counted and limited. Default: every tool. */
@@ -143,6 +145,12 @@ export function rateLimit(options: RateLimitOptions): InterventionHandlerLike {
     beforeToolCall: async (event): Promise<BeforeToolCallAction> => {
       const { toolName } = event.toolCall;
       if (tools !== undefined && !tools.includes(toolName)) return InterventionActions.proceed();
+      if (parts?.includes('user') && !user(event.runtimeContext)) {
+        // say what is missing, to the model and in the record, rather than "the check failed"
+        const reason = noUserReason(name, 'counts calls per user');
+        if (onError === 'deny') return InterventionActions.deny(reason);
+        throw new Error(reason);
+      }
 
       const now = Date.now();
       const window = Math.floor(now / windowMs);
@@ -169,10 +177,6 @@ export function rateLimit(options: RateLimitOptions): InterventionHandlerLike {
   };
 }
 
-function defaultUser(runtimeContext: Context): string | undefined {
-  const { userId } = runtimeContext;
-  return typeof userId === 'string' || typeof userId === 'number' ? String(userId) : undefined;
-}
 
 async function keyPart(
   part: RateLimitKeyPart,
@@ -188,9 +192,7 @@ async function keyPart(
       return `run=${encodeURIComponent(event.runId)}`;
     case 'user': {
       const id = user(event.runtimeContext);
-      if (id === undefined || id === '') {
-        throw new Error(`rateLimit "${name}" counts per user, but the run has no user (set runtimeContext.userId, or pass \`user\`)`);
-      }
+      if (!id) throw new Error(noUserReason(name, 'counts calls per user'));
       return `user=${encodeURIComponent(id)}`;
     }
     case 'tool':

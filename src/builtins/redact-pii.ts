@@ -153,11 +153,11 @@ const PII_ORDER: readonly PiiKind[] = ['ssn', 'email', 'ip', 'phone', 'credit-ca
  * ```ts
  * const pii = redactPii({
  *   kinds: ['email', 'phone', 'credit-card'],
- *   onRedacted: ({ toolCall, where, original }) => auditLog.write({ toolCall, where, original }),
+ *   onRedacted: ({ toolCall, where, original }) => console.info('redacted', toolCall.toolName, where, original),
  * });
  * const interventions = createInterventions({ handlers: [pii], redactors: [pii.redactor] });
- * const result = await interventions.generateText({ model, tools: { crm_lookup }, prompt: 'Who is our contact at ACME?' });
- * // the model read "[EMAIL]" where the CRM returned "jane@acme.com"
+ * const result = await interventions.generateText({ model, tools: { search }, prompt: 'Who is our contact at ACME?' });
+ * // the model read "[EMAIL]" where the search returned "jane@acme.com"
  * ```
  */
 export function redactPii({

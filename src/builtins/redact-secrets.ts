@@ -129,7 +129,7 @@ export interface RedactSecretsOptions {
  * @example
  * ```ts
  * const secrets = redactSecrets({
- *   onRedacted: ({ toolCall, where }) => logger.warn(`redacted a secret in the ${where} of ${toolCall.toolName}`),
+ *   onRedacted: ({ toolCall, where }) => console.warn(`redacted a secret in the ${where} of ${toolCall.toolName}`),
  * });
  * const interventions = createInterventions({ handlers: [secrets], redactors: [secrets.redactor] });
  * await interventions.generateText({ model, tools: { read_file }, prompt: 'What is in .env?' });

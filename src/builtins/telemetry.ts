@@ -56,6 +56,10 @@ interface OpenRun {
  * Hooks that export a run and its decision records as OpenTelemetry spans,
  * through `@opentelemetry/api` only (bring your own SDK and exporter).
  *
+ * Import it from `ai-interventions/telemetry`, and install
+ * `@opentelemetry/api` (`npm install @opentelemetry/api`): it is an optional
+ * peer dependency that this entry point needs and the main one never loads.
+ *
  * - one span `ai_interventions.run` per run, from `onChatStart` to
  *   `onChatDone` / `onChatError` (status ERROR, exception recorded) /
  *   `onChatAbort` (`ai_interventions.aborted`), with
@@ -84,11 +88,11 @@ interface OpenRun {
  *
  * @example
  * ```ts
- * import { trace } from '@opentelemetry/api';
- *
+ * // import { trace } from '@opentelemetry/api';
+ * // import { telemetry } from 'ai-interventions/telemetry';
  * const interventions = createInterventions({
  *   handlers: [new ToolGuard(['delete_file'])],
- *   hooks: mergeHooks(telemetry({ tracer: trace.getTracer('support-bot') }), otherHooks),
+ *   hooks: mergeHooks(telemetry({ tracer: trace.getTracer('support-bot') }), cache({ ttlMs: 60_000 })),
  * });
  * await interventions.generateText({ model, tools, prompt }); // one run span, one decision span per record
  * ```

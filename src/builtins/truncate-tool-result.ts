@@ -15,7 +15,7 @@ import { toolMatcher, type ToolPatterns } from './tool-policy.ts';
  * @example
  * ```ts
  * const keepFullCopy = ({ toolCall, original, omitted }: TruncatedToolResult) =>
- *   logger.info({ toolCallId: toolCall.toolCallId, omitted, original });
+ *   console.info({ toolCallId: toolCall.toolCallId, omitted, original });
  * ```
  */
 export interface TruncatedToolResult {

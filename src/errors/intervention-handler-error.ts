@@ -11,8 +11,12 @@ const symbol = Symbol.for(marker);
  *
  * @example
  * ```ts
- * if (InterventionHandlerError.isInstance(error)) {
- *   console.error(`${error.handlerName} failed in ${error.lifecycle}`, error.cause);
+ * try {
+ *   await interventions.generateText({ model, tools, prompt });
+ * } catch (error) {
+ *   if (InterventionHandlerError.isInstance(error)) {
+ *     console.error(`${error.handlerName} failed in ${error.lifecycle}`, error.cause);
+ *   }
  * }
  * ```
  */

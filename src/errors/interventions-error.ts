@@ -17,6 +17,8 @@ export type InterventionsErrorCode =
   | 'invalid-action'
   | 'invalid-handler'
   | 'duplicate-handler'
+  | 'unknown-lifecycle'
+  | 'no-lifecycle'
   | 'invocation-denied'
   | 'invalid-hook'
   | 'invalid-hook-result'

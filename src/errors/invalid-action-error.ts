@@ -12,8 +12,10 @@ const symbol = Symbol.for(marker);
  *
  * @example
  * ```ts
- * if (InvalidActionError.isInstance(error)) {
- *   console.error(error.handlerName, error.lifecycle, error.received);
+ * try {
+ *   await interventions.generateText({ model, tools, prompt });
+ * } catch (error) {
+ *   if (InvalidActionError.isInstance(error)) console.error(error.handlerName, error.lifecycle, error.received);
  * }
  * ```
  */

@@ -5,16 +5,30 @@ const marker = `ai-interventions.error.${name}`;
 const symbol = Symbol.for(marker);
 
 /**
- * A handler could not be registered: it has no `name`, a second handler has
- * the same `name`, or one of its settings (`onError`, `timeoutMs`, `mode`) is
- * not valid. `code` tells which (`'duplicate-handler'` or `'invalid-handler'`).
+ * A handler could not be registered. `code` tells why:
+ * `'duplicate-handler'` (a second handler has the same `name`),
+ * `'unknown-lifecycle'` (a method that looks like a lifecycle method but is
+ * not one, e.g. `beforeToolcall`, or a hook name such as `preToolCall`: it
+ * would never be called; `key` names it and the message suggests the
+ * closest valid name), `'no-lifecycle'` (no lifecycle method at all), or
+ * `'invalid-handler'` (no `name`, or an invalid `onError`, `timeoutMs`,
+ * `mode` or `tools`). A handler that would silently do nothing is an error
+ * when it is registered, not a guard that never runs.
  *
  * @example
  * ```ts
+ * class NoDeletes extends InterventionHandler {
+ *   readonly name = 'no-deletes';
+ *   beforeToolcall() { // a typo: never called
+ *     return InterventionActions.deny('Deleting is not allowed.');
+ *   }
+ * }
  * try {
- *   interventions.use(new ToolGuard(['delete_file'])); // 'tool-guard' again
+ *   interventions.use(new NoDeletes());
  * } catch (error) {
- *   if (InvalidHandlerError.isInstance(error)) console.error(error.handlerName);
+ *   if (InvalidHandlerError.isInstance(error) && error.code === 'unknown-lifecycle') {
+ *     console.error(error.message); // … has a method "beforeToolcall" … Did you mean beforeToolCall? …
+ *   }
  * }
  * ```
  */
@@ -24,18 +38,23 @@ export class InvalidHandlerError extends InterventionsError {
 
   /** The `name` of the handler at fault (`undefined` when it has none). */
   readonly handlerName: string | undefined;
+  /** The method at fault, for `'unknown-lifecycle'`. */
+  readonly key: string | undefined;
 
   constructor({
     handlerName,
     message,
     code = 'invalid-handler',
+    key,
   }: {
     handlerName: string | undefined;
     message: string;
-    code?: 'invalid-handler' | 'duplicate-handler';
+    code?: 'invalid-handler' | 'duplicate-handler' | 'unknown-lifecycle' | 'no-lifecycle';
+    key?: string;
   }) {
     super({ name, code, message });
     this.handlerName = handlerName;
+    this.key = key;
   }
 
   static override isInstance(error: unknown): error is InvalidHandlerError {

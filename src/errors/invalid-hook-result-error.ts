@@ -11,7 +11,9 @@ const symbol = Symbol.for(marker);
  *
  * @example
  * ```ts
- * if (InvalidHookResultError.isInstance(error)) console.error(error.hook, error.received);
+ * interventions.addHook('onChatError', ({ error }) => {
+ *   if (InvalidHookResultError.isInstance(error)) console.error(error.hook, error.received);
+ * });
  * ```
  */
 export class InvalidHookResultError extends InterventionsError {

@@ -10,13 +10,14 @@ const symbol = Symbol.for(marker);
  *
  * @example
  * ```ts
- * try {
- *   await interventions.generateText({ model, prompt });
- * } catch (error) {
- *   if (InvocationDeniedError.isInstance(error)) {
- *     return new Response(error.reason, { status: 403 });
+ * export async function POST(request: Request): Promise<Response> {
+ *   try {
+ *     const { text } = await interventions.generateText({ model, prompt: await request.text() });
+ *     return new Response(text);
+ *   } catch (error) {
+ *     if (InvocationDeniedError.isInstance(error)) return new Response(error.reason, { status: 403 });
+ *     throw error;
  *   }
- *   throw error;
  * }
  * ```
  */

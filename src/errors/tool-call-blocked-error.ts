@@ -12,7 +12,7 @@ const symbol = Symbol.for(marker);
  *
  * @example
  * ```ts
- * const { toolResults } = await generateText({ model, tools: guardTools(tools, [guard]), prompt });
+ * const { toolResults } = await generateText({ model, tools: guardTools(tools, [new ToolGuard(['delete_file'])]), prompt });
  * // the model read: The call to "delete_file" was blocked and was not executed. …
  * ```
  */

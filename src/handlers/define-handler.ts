@@ -2,7 +2,9 @@ import type { InterventionHandlerLike } from './intervention-handler.ts';
 
 /**
  * Declares a handler as a plain object, with every lifecycle method typed.
- * Returns its argument unchanged.
+ * Returns its argument unchanged. A key that is not part of a handler (a
+ * typo such as `beforeToolcall`) is a type error, as it would be a method
+ * that is never called.
  *
  * @example
  * ```ts
@@ -17,7 +19,12 @@ import type { InterventionHandlerLike } from './intervention-handler.ts';
  * ```
  */
 export function defineHandler<HANDLER extends InterventionHandlerLike>(
-  handler: HANDLER,
+  handler: HANDLER & OnlyHandlerKeys<HANDLER>,
 ): HANDLER {
   return handler;
 }
+
+/** Every key of `HANDLER` that `InterventionHandlerLike` does not have, typed `never`. */
+type OnlyHandlerKeys<HANDLER> = {
+  readonly [KEY in Exclude<keyof HANDLER, keyof InterventionHandlerLike>]: never;
+};

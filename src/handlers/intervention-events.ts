@@ -61,10 +61,13 @@ export interface RunEventContext {
  *
  * @example
  * ```ts
- * override beforeInvocation(event: BeforeInvocationEvent) {
- *   return InterventionActions.transform<BeforeInvocationEvent>((draft) => {
- *     draft.instructions = `${draft.instructions ?? ''}\nCurrent time: ${new Date().toISOString()}`;
- *   });
+ * class Timestamp extends InterventionHandler {
+ *   readonly name = 'timestamp';
+ *   override beforeInvocation(event: BeforeInvocationEvent) {
+ *     return InterventionActions.transform<BeforeInvocationEvent>((draft) => {
+ *       draft.instructions = `${draft.instructions ?? ''}\nCurrent time: ${new Date().toISOString()}`;
+ *     });
+ *   }
  * }
  * ```
  */
@@ -105,10 +108,13 @@ export type ModelCallSettings = LanguageModelCallOptions & {
  *
  * @example
  * ```ts
- * override beforeModelCall(event: BeforeModelCallEvent) {
- *   return event.stepNumber > 8
- *     ? InterventionActions.guide('Wrap up: answer with what you have.')
- *     : InterventionActions.proceed();
+ * class WrapUp extends InterventionHandler {
+ *   readonly name = 'wrap-up';
+ *   override beforeModelCall(event: BeforeModelCallEvent) {
+ *     return event.stepNumber > 8
+ *       ? InterventionActions.guide('Wrap up: answer with what you have.')
+ *       : InterventionActions.proceed();
+ *   }
  * }
  * ```
  */
@@ -133,11 +139,14 @@ export interface BeforeModelCallEvent extends RunEventContext {
  *
  * @example
  * ```ts
- * override afterModelCall(event: AfterModelCallEvent) {
- *   const text = event.response.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
- *   return /\bstupid\b/i.test(text)
- *     ? InterventionActions.guide('Use a more professional tone.')
- *     : InterventionActions.proceed();
+ * class Tone extends InterventionHandler {
+ *   readonly name = 'tone';
+ *   override afterModelCall(event: AfterModelCallEvent) {
+ *     const text = event.response.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+ *     return /\bstupid\b/i.test(text)
+ *       ? InterventionActions.guide('Use a more professional tone.')
+ *       : InterventionActions.proceed();
+ *   }
  * }
  * ```
  */
@@ -158,11 +167,14 @@ export interface AfterModelCallEvent extends RunEventContext {
  *
  * @example
  * ```ts
- * override beforeToolCall(event: BeforeToolCallEvent) {
- *   const input = event.toolCall.input as Record<string, string>;
- *   return input.database?.includes('prod')
- *     ? InterventionActions.deny('Production database access is not allowed')
- *     : InterventionActions.proceed();
+ * class EnvironmentGuard extends InterventionHandler {
+ *   readonly name = 'environment-guard';
+ *   override beforeToolCall(event: BeforeToolCallEvent) {
+ *     const input = event.toolCall.input as Record<string, string>;
+ *     return input.database?.includes('prod')
+ *       ? InterventionActions.deny('Production database access is not allowed')
+ *       : InterventionActions.proceed();
+ *   }
  * }
  * ```
  */
@@ -192,10 +204,13 @@ export interface BeforeToolCallEvent extends RunEventContext {
  *
  * @example
  * ```ts
- * override afterToolCall(event: AfterToolCallEvent) {
- *   return InterventionActions.transform<AfterToolCallEvent>((draft) => {
- *     draft.result = JSON.parse(JSON.stringify(draft.result).replaceAll(/\d{3}-\d{2}-\d{4}/g, '[REDACTED]'));
- *   });
+ * class SsnRedactor extends InterventionHandler {
+ *   readonly name = 'ssn-redactor';
+ *   override afterToolCall(event: AfterToolCallEvent) {
+ *     return InterventionActions.transform<AfterToolCallEvent>((draft) => {
+ *       draft.result = JSON.parse(JSON.stringify(draft.result).replaceAll(/\d{3}-\d{2}-\d{4}/g, '[REDACTED]'));
+ *     });
+ *   }
  * }
  * ```
  */

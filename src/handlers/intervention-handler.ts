@@ -211,7 +211,10 @@ export interface InterventionHandlerLike {
  * Base class for intervention handlers. Override only the lifecycle methods
  * you need; a method you do not override is never called (and costs
  * nothing). Declare `onError`, `timeoutMs` or `mode` as fields to change the
- * defaults (`'throw'`, none, `'enforce'`).
+ * defaults (`'throw'`, none, `'enforce'`). Registering a handler without any
+ * lifecycle method, or with a method that looks like one but is not
+ * (`beforeToolcall`, a hook name such as `preToolCall`), throws an
+ * `InvalidHandlerError`: such a handler would never run.
  *
  * @example
  * ```ts

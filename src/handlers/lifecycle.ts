@@ -63,6 +63,7 @@ export const ACTION_EFFECTS: Readonly<
  *
  * @example
  * ```ts
+ * const result = await interventions.generateText({ model, tools, prompt });
  * for (const lifecycle of LIFECYCLES) {
  *   const count = result.interventions.decisions.filter((record) => record.lifecycle === lifecycle).length;
  *   console.log(`${lifecycle}: ${count} decisions`);

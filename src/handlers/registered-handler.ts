@@ -1,4 +1,6 @@
 import { InvalidHandlerError } from '../errors/invalid-handler-error.ts';
+import { HOOK_NAMES } from '../hooks/hook-registry.ts';
+import { closestName } from '../util/closest-name.ts';
 import type {
   HandlerMode,
   InterventionHandlerLike,
@@ -19,13 +21,23 @@ export interface RegisteredHandler {
 
 const ON_ERROR: readonly OnError[] = ['throw', 'proceed', 'deny'];
 const MODES: readonly HandlerMode[] = ['enforce', 'shadow'];
+const SETTINGS: readonly string[] = ['name', 'onError', 'timeoutMs', 'mode', 'tools'];
+const LIFECYCLE_LIST = 'beforeInvocation, beforeModelCall, afterModelCall, beforeToolCall or afterToolCall';
 
-/** Validates a handler's shape and settings; throws `InvalidHandlerError`. */
-export function registerHandler(handler: unknown): RegisteredHandler {
+/**
+ * Validates a handler's shape and settings; throws `InvalidHandlerError`.
+ * `position` says where it was given (`handlers[2]`), for the messages.
+ *
+ * A handler must have at least one lifecycle method, and no method that
+ * looks like one but is not (a typo such as `beforeToolcall`, `afterToolUse`,
+ * or a hook name such as `preToolCall`): either would make a guard that
+ * never runs.
+ */
+export function registerHandler(handler: unknown, position?: string): RegisteredHandler {
   if (handler == null || typeof handler !== 'object') {
     throw new InvalidHandlerError({
       handlerName: undefined,
-      message: `An intervention handler must be an object, received ${handler === null ? 'null' : typeof handler}.`,
+      message: `${position === undefined ? 'An intervention handler' : `The intervention handler ${position}`} must be an object, received ${handler === null ? 'null' : typeof handler}.`,
     });
   }
   const { name, onError = 'throw', timeoutMs, mode = 'enforce', tools } =
@@ -34,13 +46,15 @@ export function registerHandler(handler: unknown): RegisteredHandler {
   if (typeof name !== 'string' || name.length === 0) {
     throw new InvalidHandlerError({
       handlerName: undefined,
-      message: 'An intervention handler must have a non-empty string `name`.',
+      message: `${position === undefined ? 'An intervention handler' : `The intervention handler ${position}`} (${kindOf(handler)}) has no name: give it a unique, non-empty string \`name\` (it tags its decision records and feedback).`,
     });
   }
+  // a named handler is known by its name; the position only locates nameless ones
+  const label = `Intervention handler "${name}"`;
   if (!ON_ERROR.includes(onError)) {
     throw new InvalidHandlerError({
       handlerName: name,
-      message: `Intervention handler "${name}" has an invalid onError ${JSON.stringify(onError)}; expected 'throw', 'proceed' or 'deny'.`,
+      message: `${label} has an invalid onError ${JSON.stringify(onError)}; expected 'throw', 'proceed' or 'deny'.`,
     });
   }
   if (
@@ -49,13 +63,13 @@ export function registerHandler(handler: unknown): RegisteredHandler {
   ) {
     throw new InvalidHandlerError({
       handlerName: name,
-      message: `Intervention handler "${name}" has an invalid timeoutMs ${String(timeoutMs)}; expected a positive number of milliseconds.`,
+      message: `${label} has an invalid timeoutMs ${String(timeoutMs)}; expected a positive number of milliseconds.`,
     });
   }
   if (!MODES.includes(mode)) {
     throw new InvalidHandlerError({
       handlerName: name,
-      message: `Intervention handler "${name}" has an invalid mode ${JSON.stringify(mode)}; expected 'enforce' or 'shadow'.`,
+      message: `${label} has an invalid mode ${JSON.stringify(mode)}; expected 'enforce' or 'shadow'.`,
     });
   }
   if (
@@ -64,18 +78,38 @@ export function registerHandler(handler: unknown): RegisteredHandler {
   ) {
     throw new InvalidHandlerError({
       handlerName: name,
-      message: `Intervention handler "${name}" has an invalid tools list; expected an array of tool names.`,
+      message: `${label} has an invalid tools list; expected an array of tool names.`,
     });
   }
   const methods = handler as Record<string, unknown>;
+  let lifecycles = 0;
   for (const lifecycle of LIFECYCLES) {
     const method = methods[lifecycle];
     if (method !== undefined && typeof method !== 'function') {
       throw new InvalidHandlerError({
         handlerName: name,
-        message: `Intervention handler "${name}" has a ${lifecycle} that is not a function.`,
+        message: `${label} has a ${lifecycle} that is not a function.`,
       });
     }
+    if (method !== undefined) lifecycles++;
+  }
+  for (const key of methodNames(handler)) {
+    const mistake = misnamedLifecycle(key);
+    if (mistake === undefined) continue;
+    throw new InvalidHandlerError({
+      handlerName: name,
+      code: 'unknown-lifecycle',
+      key,
+      message: `${label} has a method "${key}", which is not a lifecycle method, so it would never be called. ${mistake}`,
+    });
+  }
+  // a handler that only redacts the errors tools throw (`redactToolError`) is called too
+  if (lifecycles === 0 && typeof methods.redactToolError !== 'function') {
+    throw new InvalidHandlerError({
+      handlerName: name,
+      code: 'no-lifecycle',
+      message: `${label} has no lifecycle method, so it would never be called: define ${LIFECYCLE_LIST}.`,
+    });
   }
 
   return {
@@ -86,6 +120,49 @@ export function registerHandler(handler: unknown): RegisteredHandler {
     mode,
     tools: tools === undefined ? undefined : new Set(tools),
   };
+}
+
+/**
+ * What is wrong with a method named `key`, when it looks like a lifecycle
+ * method (a hook name, a `before…` / `after…` name, or a near miss of a
+ * lifecycle name); `undefined` for any other method (a class's own helpers).
+ */
+function misnamedLifecycle(key: string): string | undefined {
+  if ((LIFECYCLES as readonly string[]).includes(key) || SETTINGS.includes(key)) return undefined;
+  if ((HOOK_NAMES as readonly string[]).includes(key)) {
+    return `${key} is a hook, not a handler method: register it with interventions.addHook('${key}', …) or createInterventions({ hooks: { ${key} } }).`;
+  }
+  const near = closestName(key, LIFECYCLES);
+  if (near === undefined && !/^(before|after)/i.test(key)) return undefined;
+  const suggestion = near ?? closestName(key, LIFECYCLES, { within: Number.POSITIVE_INFINITY });
+  return `Did you mean ${suggestion}? The lifecycle methods are ${LIFECYCLE_LIST}.`;
+}
+
+/**
+ * The names of the handler's function-valued properties: its own, and its
+ * class's methods up the prototype chain (below `Object.prototype`). Getters
+ * are not called.
+ */
+function methodNames(handler: object): string[] {
+  const names = new Set<string>();
+  for (let level: object | null = handler; level !== null && level !== Object.prototype; level = Object.getPrototypeOf(level)) {
+    for (const key of Object.getOwnPropertyNames(level)) {
+      if (key !== 'constructor' && typeof Object.getOwnPropertyDescriptor(level, key)?.value === 'function') names.add(key);
+    }
+  }
+  return [...names];
+}
+
+/** `an instance of ToolGuard`, or `an object with beforeToolCall`, to say which handler a message is about. */
+function kindOf(handler: object): string {
+  const prototype: unknown = Object.getPrototypeOf(handler);
+  const constructorName =
+    prototype === null || prototype === Object.prototype
+      ? undefined
+      : (prototype as { constructor?: { name?: unknown } }).constructor?.name;
+  if (typeof constructorName === 'string' && constructorName !== '') return `an instance of ${constructorName}`;
+  const keys = Object.keys(handler);
+  return keys.length === 0 ? 'an empty object' : `an object with ${keys.join(', ')}`;
 }
 
 /** Whether the handler defines the lifecycle method. */

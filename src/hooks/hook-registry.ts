@@ -1,4 +1,6 @@
 import { InvalidHookError } from '../errors/invalid-hook-error.ts';
+import { LIFECYCLES } from '../handlers/lifecycle.ts';
+import { closestName } from '../util/closest-name.ts';
 import type { HookName, HooksConfig, InterventionHooks } from './hook-types.ts';
 
 /** A registered hook and how errors name it. */
@@ -13,7 +15,8 @@ export type HookSnapshot = {
   readonly [K in HookName]: ReadonlyArray<HookEntry<K>>;
 };
 
-const HOOK_NAMES: readonly HookName[] = [
+/** Every hook event, in the order of `HookSnapshot`. */
+export const HOOK_NAMES: readonly HookName[] = [
   'onChatStart',
   'onChatDone',
   'onChatAbort',
@@ -61,7 +64,7 @@ export class HookRegistry {
     if (!HOOK_NAMES.includes(event)) {
       throw new InvalidHookError({
         event: String(event),
-        message: `Unknown hook event ${JSON.stringify(event)}; expected one of ${HOOK_NAMES.join(', ')}.`,
+        message: `Unknown hook event ${JSON.stringify(event)}${suggestion(String(event))}; expected one of ${HOOK_NAMES.join(', ')}.`,
       });
     }
     if (typeof hook !== 'function') {
@@ -73,7 +76,8 @@ export class HookRegistry {
     const position = this.lists[event].length + 1;
     const entry: HookEntry<K> = {
       hook,
-      label: `${event} hook ${hook.name ? JSON.stringify(hook.name) : `#${position}`}`,
+      // an arrow function in `hooks: { preToolCall: … }` is named after the event: its position says more
+      label: `${event} hook ${hook.name && hook.name !== event ? JSON.stringify(hook.name) : `#${position}`}`,
     };
     this.set(event, [...this.lists[event], entry]);
 
@@ -99,4 +103,13 @@ export class HookRegistry {
   ): void {
     this.lists = { ...this.lists, [event]: list };
   }
+}
+
+/** ` (did you mean preToolCall?)` for a near miss, or nothing. */
+function suggestion(event: string): string {
+  if ((LIFECYCLES as readonly string[]).includes(event)) {
+    return ` (${event} is a handler lifecycle method: put it on a handler, see defineHandler)`;
+  }
+  const near = closestName(event, HOOK_NAMES);
+  return near === undefined ? '' : ` (did you mean ${near}?)`;
 }

@@ -26,9 +26,10 @@ import type { Lifecycle } from '../handlers/lifecycle.ts';
  *
  * @example
  * ```ts
+ * const responses = new Map<string, ProviderResponse>();
  * const cacheKey = (request: ProviderRequest) => JSON.stringify([request.prompt, request.tools]);
  * interventions.addHook('preRequest', ({ request }) => {
- *   const cached = cache.get(cacheKey(request));
+ *   const cached = responses.get(cacheKey(request));
  *   if (cached) return { response: cached };
  * });
  * ```
@@ -215,8 +216,9 @@ export interface PreRequestContext extends ModelHookContext {
  *
  * @example
  * ```ts
+ * const responses = new Map<string, ProviderResponse>();
  * interventions.addHook('preRequest', ({ request }): PreRequestResult => {
- *   const cached = cache.get(JSON.stringify(request.prompt));
+ *   const cached = responses.get(JSON.stringify(request.prompt));
  *   if (cached) return { response: cached };
  *   return { request: { ...request, maxOutputTokens: Math.min(request.maxOutputTokens ?? 4_096, 4_096) } };
  * });
@@ -233,8 +235,9 @@ export type PreRequestResult =
  *
  * @example
  * ```ts
+ * const responses = new Map<string, ProviderResponse>();
  * interventions.addHook('onResponse', ({ request, response }: OnResponseContext) => {
- *   cache.set(JSON.stringify(request.prompt), response);
+ *   responses.set(JSON.stringify(request.prompt), response);
  * });
  * ```
  */

@@ -1,6 +1,7 @@
 import { InvalidHookResultError } from '../errors/invalid-hook-result-error.ts';
 import type { ToolCallInfo } from '../handlers/intervention-events.ts';
 import type { HookEntry } from './hook-registry.ts';
+import { markThrownByHook } from './thrown-by-hook.ts';
 import type {
   HookName,
   InterventionHooks,
@@ -17,14 +18,12 @@ import type { ModelMessage } from 'ai';
 
 type ContextOf<K extends HookName> = Parameters<InterventionHooks[K]>[0];
 
-/** Runs observers in order, awaiting each; a throw propagates. */
+/** Runs observers in order, awaiting each; a throw propagates, marked with the hook (see `thrownByHook`). */
 export async function runObservers<K extends HookName>(
   entries: ReadonlyArray<HookEntry<K>>,
   context: ContextOf<K>,
 ): Promise<void> {
-  for (const { hook } of entries) {
-    await (hook as (context: ContextOf<K>) => unknown)(context);
-  }
+  for (const entry of entries) await callHook(entry, context);
 }
 
 /** Runs observers and swallows their throws (`onChatError`, `onChatAbort`). */
@@ -50,8 +49,9 @@ export async function runPreRequest(
   | { readonly request: ProviderRequest; readonly response: ProviderResponse }
 > {
   let request = context.request;
-  for (const { hook, label } of entries) {
-    const returned: unknown = await hook({ ...context, request });
+  for (const entry of entries) {
+    const { label } = entry;
+    const returned = await callHook(entry, { ...context, request });
     if (isNothing(returned)) continue;
     if (isObjectWith(returned, 'response')) {
       return { request, response: returned.response as ProviderResponse };
@@ -71,8 +71,9 @@ export async function runOnResponse(
   context: OnResponseContext,
 ): Promise<ProviderResponse> {
   let response = context.response;
-  for (const { hook, label } of entries) {
-    const returned: unknown = await hook({ ...context, response });
+  for (const entry of entries) {
+    const { label } = entry;
+    const returned = await callHook(entry, { ...context, response });
     if (isNothing(returned)) continue;
     if (!isObjectWith(returned, 'response')) {
       throw invalid(label, returned, 'undefined or { response }');
@@ -97,8 +98,9 @@ export async function runPreToolCall(
   context: PreToolCallContext,
 ): Promise<PreToolCallOutcome> {
   let call = context.call;
-  for (const { hook, label } of entries) {
-    const returned: unknown = await hook({ ...context, call });
+  for (const entry of entries) {
+    const { label } = entry;
+    const returned = await callHook(entry, { ...context, call });
     if (isNothing(returned)) continue;
     if (isObjectWith(returned, 'error')) {
       return { type: 'error', call, error: returned.error };
@@ -134,8 +136,9 @@ export async function runOnToolCallResult(
   context: OnToolCallResultContext,
 ): Promise<unknown> {
   let result = context.result;
-  for (const { hook, label } of entries) {
-    const returned: unknown = await hook({ ...context, result });
+  for (const entry of entries) {
+    const { label } = entry;
+    const returned = await callHook(entry, { ...context, result });
     if (isNothing(returned)) continue;
     if (!isObjectWith(returned, 'result')) {
       throw invalid(label, returned, 'undefined or { result }');
@@ -151,8 +154,9 @@ export async function runOnToolCallError(
   context: OnToolCallErrorContext,
 ): Promise<unknown> {
   let error = context.error;
-  for (const { hook, label } of entries) {
-    const returned: unknown = await hook({ ...context, error });
+  for (const entry of entries) {
+    const { label } = entry;
+    const returned = await callHook(entry, { ...context, error });
     if (isNothing(returned)) continue;
     if (!isObjectWith(returned, 'error')) {
       throw invalid(label, returned, 'undefined or { error }');
@@ -168,13 +172,26 @@ export async function runTransformContext(
   context: TransformContextContext,
 ): Promise<ModelMessage[]> {
   let messages = context.messages;
-  for (const { hook, label } of entries) {
-    const returned: unknown = await hook({ ...context, messages });
+  for (const entry of entries) {
+    const { label } = entry;
+    const returned = await callHook(entry, { ...context, messages });
     if (isNothing(returned)) continue;
     if (!Array.isArray(returned)) throw invalid(label, returned, 'undefined or an array of messages');
     messages = returned as ModelMessage[];
   }
   return messages;
+}
+
+/**
+ * Calls one hook. A throw ends the call with that same error (seed 004),
+ * marked with the hook's label so `thrownByHook(error)` can say which hook it was.
+ */
+export async function callHook<K extends HookName>(entry: HookEntry<K>, context: ContextOf<K>): Promise<unknown> {
+  try {
+    return await (entry.hook as (context: ContextOf<K>) => unknown)(context);
+  } catch (error) {
+    throw markThrownByHook(error, entry.label);
+  }
 }
 
 /** `undefined`, or an empty object (seed 002's "no change": `return {}`). */

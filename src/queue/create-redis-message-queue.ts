@@ -84,8 +84,6 @@ const PUSH_BATCH = 1_000;
  *
  * @example
  * ```ts
- * import { Redis } from 'ioredis';
- *
  * const client = new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: 1 });
  * // the instance streaming the run
  * const result = interventions.streamText({

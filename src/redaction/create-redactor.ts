@@ -55,6 +55,7 @@ export interface Redactor {
  *
  * @example
  * ```ts
+ * const redactor = createRedactor({ name: 'ssn', rules: [{ pattern: /\b\d{3}-\d{2}-\d{4}\b/, replacement: '[SSN]' }] });
  * const session = redactor.stream();
  * const out = session.push('My SSN is 123-4') + session.push('5-6789.') + session.flush();
  * // out === 'My SSN is [SSN].'

@@ -9,13 +9,9 @@ const REDACTED = '[REDACTED]';
  * redacted (message, stack, cause, and fields such as an HTTP error's
  * response body), since its text is what the model and the UI read. Any
  * other object (a `Date`, a class instance) is kept as is unless its JSON,
- * which is what the model would read, has something to redact.
- *
- * @example
- * ```ts
- * redactData({ note: 'mail a@b.io', password: 'x' }, redactor.redact, /password$/i);
- * // { note: 'mail [EMAIL]', password: '[REDACTED]' }
- * ```
+ * which is what the model would read, has something to redact. For
+ * example, `redactData({ note: 'mail a@b.io', password: 'x' }, emailRedactor.redact, /password$/i)`
+ * is `{ note: 'mail [EMAIL]', password: '[REDACTED]' }`.
  */
 export function redactData(
   value: unknown,

@@ -28,7 +28,7 @@ export type ApprovalOutcome =
  * @example
  * ```ts
  * const claim: ApprovalClaim = await ledger.claim(approvalId);
- * if (claim.type === 'done') return claim.outcome;
+ * if (claim.type === 'done') console.log('executed before:', claim.outcome);
  * ```
  */
 export type ApprovalClaim =
@@ -41,7 +41,7 @@ export type ApprovalClaim =
  *
  * @example
  * ```ts
- * const options: ApprovalWaitOptions = { timeoutMs: 10_000, abortSignal: request.signal };
+ * const options: ApprovalWaitOptions = { timeoutMs: 10_000, abortSignal };
  * const outcome = await ledger.waitFor(approvalId, options);
  * ```
  */
@@ -140,8 +140,6 @@ const RUNNING = JSON.stringify({ state: 'running' } satisfies Entry);
  *
  * @example
  * ```ts
- * import { Redis } from 'ioredis';
- *
  * const store = createRedisStore({ client: new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: 1 }) });
  * const interventions = createInterventions({ handlers, approvalLedger: createApprovalLedger({ store }) });
  * ```
@@ -197,11 +195,6 @@ export function createApprovalLedger({
  * (`output` is the tool's own value); `'replayed'`, the call was executed by
  * an earlier (or concurrent) resume of the same approval, and `outcome` is
  * what it recorded.
- *
- * @example
- * ```ts
- * const execution: ApprovalExecution<string> = { type: 'replayed', outcome: { type: 'result', output: 'sent' } };
- * ```
  */
 export type ApprovalExecution<OUTPUT> =
   | { readonly type: 'executed'; readonly output: OUTPUT }
@@ -219,15 +212,6 @@ export type ApprovalExecution<OUTPUT> =
  * still returned; the claim then stays without an outcome until it expires,
  * so replays reject with {@link ApprovalOutcomeUnavailableError} rather than
  * execute again.
- *
- * @example
- * ```ts
- * const execution = await executeOnce({
- *   ledger, approvalId, abortSignal,
- *   execute: () => tools.delete_file.execute(input, options),
- * });
- * if (execution.type === 'replayed' && execution.outcome.type === 'error') throw execution.outcome.text;
- * ```
  */
 export async function executeOnce<OUTPUT>({
   ledger,

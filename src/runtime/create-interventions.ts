@@ -49,8 +49,8 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
   let registered: readonly RegisteredHandler[] = [];
   let lists: HandlerLists = buildHandlerLists(registered);
 
-  const use = (handler: InterventionHandlerLike): (() => void) => {
-    const entry = registerHandler(handler);
+  const use = (handler: InterventionHandlerLike, position?: string): (() => void) => {
+    const entry = registerHandler(handler, position);
     if (registered.some((other) => other.name === entry.name)) {
       throw new InvalidHandlerError({
         handlerName: entry.name,
@@ -68,7 +68,7 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
       lists = buildHandlerLists(registered);
     };
   };
-  for (const handler of options.handlers ?? []) use(handler);
+  (options.handlers ?? []).forEach((handler, index) => use(handler, `handlers[${index}]`));
 
   const snapshot = (): RuntimeSnapshot => ({
     handlers: lists,
@@ -100,7 +100,7 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
       runGenerateText({ ...shared(), options: unwrapped(options) })) as unknown as Interventions['generateText'],
     streamText: ((options: CallOptions) =>
       runStreamText({ ...shared(), options: unwrapped(options) })) as unknown as Interventions['streamText'],
-    use,
+    use: (handler) => use(handler),
     addHook: (event, hook) => hooks.add(event, hook),
     wrapTools: (tools) => {
       const wrapped = guardToolsStandalone(tools, snapshot);

@@ -1,4 +1,5 @@
 import { InvalidHookResultError } from '../errors/invalid-hook-result-error.ts';
+import { callHook } from '../hooks/run-hooks.ts';
 import type { ToolCallInfo } from '../handlers/intervention-events.ts';
 import type { RegisteredHandler } from '../handlers/registered-handler.ts';
 import type { Run } from './run.ts';
@@ -16,10 +17,10 @@ export async function gateToolCalls(
   calls: readonly ToolCallInfo[],
 ): Promise<RegisteredHandler[][]> {
   const perCall: RegisteredHandler[][] = calls.map(() => []);
-  for (const { hook, label } of run.snapshot.hooks.gateToolCalls) {
+  for (const entry of run.snapshot.hooks.gateToolCalls) {
     const actions: unknown = await run.critical(() =>
       run.untilAborted(
-        hook({
+        callHook(entry, {
           calls,
           messages: step.messages,
           stepNumber: step.number,
@@ -31,7 +32,7 @@ export async function gateToolCalls(
     );
     if (!Array.isArray(actions) || actions.length !== calls.length) {
       const error = new InvalidHookResultError({
-        hook: label,
+        hook: entry.label,
         received: actions,
         expected: `an array of ${calls.length} actions, one per call, in the order of the calls`,
       });
@@ -40,12 +41,12 @@ export async function gateToolCalls(
     }
     actions.forEach((action: unknown, position) => {
       perCall[position]?.push({
-        name: label,
+        name: entry.label,
         onError: 'throw',
         timeoutMs: undefined,
         mode: 'enforce',
         tools: undefined,
-        handler: { name: label, beforeToolCall: () => action as never },
+        handler: { name: entry.label, beforeToolCall: () => action as never },
       });
     });
   }

@@ -9,7 +9,7 @@ import {
 } from 'ai';
 import type { InterventionHooks } from '../hooks/hook-types.ts';
 import type { HookEntry } from '../hooks/hook-registry.ts';
-import { isNothing } from '../hooks/run-hooks.ts';
+import { callHook, isNothing } from '../hooks/run-hooks.ts';
 import { InvalidHookResultError } from '../errors/invalid-hook-result-error.ts';
 import type { MessageQueue } from '../queue/create-message-queue.ts';
 import type { Run } from './run.ts';
@@ -102,8 +102,8 @@ export function createLoopControl({
   ): Promise<UserModelMessage[]> => {
     const texts: string[] = [];
     const messages: UserModelMessage[] = [];
-    for (const { hook, label } of hooks) {
-      const result: unknown = await (hook as InterventionHooks['drainSteering'])({
+    for (const entry of hooks) {
+      const result: unknown = await callHook(entry as HookEntry<'drainSteering'>, {
         steps,
         runtimeContext: run.runtimeContext,
         runId: run.runId,
@@ -115,7 +115,7 @@ export function createLoopControl({
         messages.push(...(input as UserModelMessage[]));
       } else if (!isNothing(input)) {
         throw new InvalidHookResultError({
-          hook: label,
+          hook: entry.label,
           received: result,
           expected: 'a string, an array of user messages, { input }, or nothing',
         });

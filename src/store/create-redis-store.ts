@@ -9,6 +9,7 @@ import type { Store } from './store.ts';
  *
  * @example
  * ```ts
+ * import { createRedisStore, type RedisStoreClient } from 'ai-interventions';
  * import { Redis } from 'ioredis';
  *
  * const client: RedisStoreClient = new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: 1 });
@@ -30,7 +31,7 @@ export interface RedisStoreClient extends RedisScriptClient {
  *
  * @example
  * ```ts
- * const options: RedisStoreOptions = { client: new Redis(process.env.REDIS_URL!), prefix: 'my-app:interventions:' };
+ * const options: RedisStoreOptions = { client: redis, prefix: 'my-app:interventions:' };
  * const store = createRedisStore(options);
  * ```
  */
@@ -85,6 +86,7 @@ return value`;
  *
  * @example
  * ```ts
+ * import { createInterventions, createRedisStore, rateLimit } from 'ai-interventions';
  * import { Redis } from 'ioredis';
  *
  * const store = createRedisStore({ client: new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: 1 }) });

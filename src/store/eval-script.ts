@@ -6,8 +6,6 @@
  *
  * @example
  * ```ts
- * import { Redis } from 'ioredis';
- *
  * const client: RedisScriptClient = new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: 1 });
  * const steering = createRedisMessageQueue({ client, key: `steering:${chatId}` });
  * ```

@@ -50,7 +50,9 @@ export interface ApprovalRoundTripOptions<TOOLS extends ToolSet> {
  *
  * @example
  * ```ts
- * const { requests, second }: ApprovalRoundTripResult<typeof tools> = await approvalRoundTrip(options);
+ * const { requests, second }: ApprovalRoundTripResult<typeof tools> = await approvalRoundTrip({
+ *   interventions, model, tools, prompt: 'Delete /tmp/report.txt', approve: true,
+ * });
  * console.log(requests.map((request) => request.reason), second.text);
  * ```
  */

@@ -5,9 +5,10 @@
  *
  * @example
  * ```ts
- * import { runHandler, scriptedModel, text, toolCall, approvalRoundTrip, createFakeClock } from 'ai-interventions/testing';
+ * import { toolPolicy } from 'ai-interventions';
+ * import { runHandler } from 'ai-interventions/testing';
  *
- * const { action, record } = await runHandler(new ToolGuard(['delete_file']), {
+ * const { action, record } = await runHandler(toolPolicy({ rules: [{ deny: 'delete_file' }], default: 'allow' }), {
  *   lifecycle: 'beforeToolCall',
  *   toolCall: { toolName: 'delete_file', input: { path: '/tmp/x' } },
  * });

@@ -29,7 +29,7 @@ import { toolCall as toolCallPart } from './tool-call.ts';
  * @example
  * ```ts
  * const call: RunHandlerToolCall = { toolName: 'delete_file', input: { path: '/etc/passwd' } };
- * await runHandler(new ToolGuard(), { lifecycle: 'beforeToolCall', toolCall: call });
+ * await runHandler(new ToolGuard(['delete_file']), { lifecycle: 'beforeToolCall', toolCall: call });
  * ```
  */
 export interface RunHandlerToolCall {
@@ -50,7 +50,7 @@ export interface RunHandlerToolCall {
  *   prompt: 'Delete the report',
  *   options: { wording: { deniedToolCall: ({ reason }) => `Blocked: ${reason}` } },
  * };
- * await runHandler(handler, { ...base, lifecycle: 'beforeToolCall', toolCall: { toolName: 'delete_file', input: {} } });
+ * await runHandler(new ToolGuard(['delete_file']), { ...base, lifecycle: 'beforeToolCall', toolCall: { toolName: 'delete_file', input: {} } });
  * ```
  */
 export interface RunHandlerBaseOptions {
@@ -106,7 +106,7 @@ export type RunHandlerOptions =
  *
  * @example
  * ```ts
- * const outcome: RunHandlerResult<'beforeToolCall'> = await runHandler(guard, {
+ * const outcome: RunHandlerResult<'beforeToolCall'> = await runHandler(new ToolGuard(['delete_file']), {
  *   lifecycle: 'beforeToolCall',
  *   toolCall: { toolName: 'delete_file', input: { path: '/tmp/x' } },
  * });

@@ -7,7 +7,7 @@ import { guardTools, type GuardOptions } from './guard-tools.ts';
  *
  * @example
  * ```ts
- * const deleteFile = guardTool(rawDeleteFile, { name: 'delete_file', guards: [new DeleteApproval()] });
+ * const deleteFile = guardTool(delete_file, { name: 'delete_file', guards: [new DeleteApproval()] });
  * const result = await generateText({ model, tools: { delete_file: deleteFile }, prompt });
  * ```
  */

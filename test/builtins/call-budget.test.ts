@@ -107,6 +107,19 @@ describe.each(MODES)('callBudget through interventions.%s', (mode) => {
       );
     });
 
+    it('per user, in a run without a user: the model reads what is missing (tool calls and model calls)', async () => {
+      const { tools } = recordingTools();
+      const missing = '"call-budget" needs runtimeContext.userId (it budgets per user), and this run has none, so the call was not run.';
+      const calls = createInterventions({ handlers: [callBudget({ per: 'user', maxToolCalls: 2 })] });
+      const model = scriptedModel(step(search('1')), step(text('ok')));
+      await run(calls, mode, { model, tools, stopWhen: isStepCount(3), prompt: 'go' });
+      expect(deniedText(toolResultsSent(model, 1)['1'])).toContain(missing);
+
+      const tokens = createInterventions({ handlers: [callBudget({ per: 'user', maxTokens: 1_000 })] });
+      const result = await run(tokens, mode, { model: scriptedModel(step(text('never'))), prompt: 'go' });
+      expect(result.text).toContain(missing);
+    });
+
     it("exit 'guide': the model reads the budget as feedback", async () => {
       const { tools, ran } = recordingTools();
       const interventions = createInterventions({ handlers: [callBudget({ per: 'run', maxToolCalls: 1, exit: 'guide' })] });
@@ -309,7 +322,7 @@ describe.each(MODES)('callBudget through interventions.%s', (mode) => {
       const result = await run(interventions, mode, { model, tools, stopWhen: isStepCount(3), prompt: 'go' });
 
       expect(ran).toEqual([]);
-      expect(String(result.decisions[0]?.error)).toContain('the run has no user');
+      expect(result.decisions[0]).toMatchObject({ action: 'deny', reason: expect.stringContaining('needs runtimeContext.userId') });
     });
 
     it("'proceed': the run goes on", async () => {

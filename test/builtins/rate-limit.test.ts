@@ -155,11 +155,19 @@ describe.each(MODES)('rateLimit through interventions.%s', (mode) => {
 
       expect(inputsOf('search')).toEqual([{ q: 'a1' }, { q: 'a2' }, { q: 'b1' }]);
       expect(deniedText(toolResultsSent(models.a3, 1).a3)).toContain('Rate limit reached: 2 calls per hour for this user.');
-      // no user: the check fails, and fails closed (the default onError is 'deny')
-      expect(deniedText(toolResultsSent(models.anon, 1).anon)).toContain('The "rate-limit" check failed, so this was blocked');
-      const [record] = anonymous.decisions;
-      expect(record).toMatchObject({ handler: 'rate-limit', action: 'deny' });
-      expect(String(record?.error)).toContain('the run has no user (set runtimeContext.userId, or pass `user`)');
+      // no user: fails closed (the default onError is 'deny'), and the model and the record say what is missing
+      const missing = '"rate-limit" needs runtimeContext.userId (it counts calls per user), and this run has none, so the call was not run.';
+      expect(deniedText(toolResultsSent(models.anon, 1).anon)).toContain(missing);
+      expect(anonymous.decisions).toEqual([expect.objectContaining({ handler: 'rate-limit', action: 'deny', reason: expect.stringContaining(missing) })]);
+    });
+
+    it('should follow onError when a run has no user: proceed lets the call run and records why', async () => {
+      const { tools, inputsOf } = recordingTools();
+      const interventions = createInterventions({ handlers: [rateLimit({ limit: 2, windowMs: HOUR, per: 'user', onError: 'proceed' })] });
+      const model = scriptedModel(step(toolCall('c1', 'search', { q: 'x' })), step(text('ok')));
+      const result = await run(interventions, mode, { model, tools, stopWhen: isStepCount(3), prompt: 'go' });
+      expect(inputsOf('search')).toEqual([{ q: 'x' }]);
+      expect(String(result.decisions[0]?.error)).toContain('needs runtimeContext.userId');
     });
 
     it('should read the user with `user` when given', async () => {

@@ -18,20 +18,13 @@ import {
   type BeforeToolCallEvent,
 } from '../../src/index.ts';
 import { scriptedModel, step, text, toolCall } from '../helpers/scripted-model.ts';
+import { rejectionOf } from '../helpers/rejection-of.ts';
 
 const tools = () => ({
   t: tool({ inputSchema: z.object({ tag: z.string() }), execute: async () => 'ran' }),
 });
 const toolStep = () => step(toolCall('c1', 't', { tag: 'x' }));
 
-async function failureOf(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => {
-      throw new Error('expected the call to fail');
-    },
-    (error: unknown) => error,
-  );
-}
 
 describe('typed errors', () => {
   describe('when a lifecycle method returns an action it may not return', () => {
@@ -44,7 +37,7 @@ describe('typed errors', () => {
         }
       }
       const interventions = createInterventions({ handlers: [new ConfirmsResponses()] });
-      const error = await failureOf(interventions.generateText({ model: scriptedModel(step(text('hi'))), prompt: 'x' }));
+      const error = await rejectionOf(interventions.generateText({ model: scriptedModel(step(text('hi'))), prompt: 'x' }));
       expect(InvalidActionError.isInstance(error)).toBe(true);
       expect(InterventionsError.isInstance(error)).toBe(true);
       expect(error).toMatchObject({
@@ -63,7 +56,7 @@ describe('typed errors', () => {
         handlers: [defineHandler({ name: 'returns-a-string', beforeToolCall: () => 'deny' as never })],
       });
       const model = scriptedModel(toolStep(), step(text('ok')));
-      const error = await failureOf(interventions.generateText({ model, tools: tools(), stopWhen: isStepCount(3), prompt: 'x' }));
+      const error = await rejectionOf(interventions.generateText({ model, tools: tools(), stopWhen: isStepCount(3), prompt: 'x' }));
       expect(InvalidActionError.isInstance(error)).toBe(true);
       expect(error).toMatchObject({ handlerName: 'returns-a-string', lifecycle: 'beforeToolCall', received: 'deny' });
     });
@@ -127,7 +120,7 @@ describe('typed errors', () => {
         handlers: [defineHandler({ name: 'slow-policy', timeoutMs: 20, beforeToolCall: () => new Promise<never>(() => {}) })],
       });
       const model = scriptedModel(toolStep(), step(text('ok')));
-      const error = await failureOf(interventions.generateText({ model, tools: tools(), stopWhen: isStepCount(3), prompt: 'x' }));
+      const error = await rejectionOf(interventions.generateText({ model, tools: tools(), stopWhen: isStepCount(3), prompt: 'x' }));
       expect(HandlerTimeoutError.isInstance(error)).toBe(true);
       expect(error).toMatchObject({ code: 'handler-timeout', handlerName: 'slow-policy', lifecycle: 'beforeToolCall', timeoutMs: 20 });
     });
@@ -158,7 +151,7 @@ describe('typed errors', () => {
         handlers: [defineHandler({ name: 'critical-validator', beforeToolCall: () => { throw cause; } })],
       });
       const model = scriptedModel(toolStep(), step(text('ok')));
-      const error = await failureOf(interventions.generateText({ model, tools: tools(), stopWhen: isStepCount(3), prompt: 'x' }));
+      const error = await rejectionOf(interventions.generateText({ model, tools: tools(), stopWhen: isStepCount(3), prompt: 'x' }));
       expect(InterventionHandlerError.isInstance(error)).toBe(true);
       expect(error).toMatchObject({ handlerName: 'critical-validator', lifecycle: 'beforeToolCall', cause });
     });
@@ -176,7 +169,7 @@ describe('typed errors', () => {
         ],
       });
       const model = scriptedModel(toolStep(), step(text('ok')));
-      const error = await failureOf(interventions.generateText({ model, tools: tools(), stopWhen: isStepCount(3), prompt: 'x' }));
+      const error = await rejectionOf(interventions.generateText({ model, tools: tools(), stopWhen: isStepCount(3), prompt: 'x' }));
       expect(error).toMatchObject({ handlerName: 'broken-redactor', message: expect.stringContaining('regex exploded') });
     });
   });
@@ -187,7 +180,7 @@ describe('typed errors', () => {
         handlers: [defineHandler({ name: 'moderation', beforeInvocation: () => InterventionActions.deny('Off-topic request') })],
       });
       const model = scriptedModel(step(text('never')));
-      const error = await failureOf(interventions.generateText({ model, prompt: 'x' }));
+      const error = await rejectionOf(interventions.generateText({ model, prompt: 'x' }));
       expect(InvocationDeniedError.isInstance(error)).toBe(true);
       expect(error).toMatchObject({ handlerName: 'moderation', reason: 'Off-topic request' });
       expect(model.calls).toHaveLength(0);
@@ -206,7 +199,7 @@ describe('typed errors', () => {
         hooks: { preToolCall: function checkPermissions() { return { response: 'nope' } as never; } },
       });
       const model = scriptedModel(toolStep(), step(text('ok')));
-      const error = await failureOf(interventions.generateText({ model, tools: tools(), stopWhen: isStepCount(3), prompt: 'x' }));
+      const error = await rejectionOf(interventions.generateText({ model, tools: tools(), stopWhen: isStepCount(3), prompt: 'x' }));
       expect(InvalidHookResultError.isInstance(error)).toBe(true);
       expect(error).toMatchObject({ hook: 'preToolCall hook "checkPermissions"' });
     });

@@ -34,18 +34,10 @@ import {
 } from '../../src/index.ts';
 import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
 import { MODES, run, type CallOptions } from '../helpers/run-both.ts';
+import { rejectionOf } from '../helpers/rejection-of.ts';
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Catches a rejection and returns the reason (fails the test if it resolves). */
-async function rejectionOf(promise: PromiseLike<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the call to fail, but it completed');
-}
 
 // ---------------------------------------------------------------- tools
 

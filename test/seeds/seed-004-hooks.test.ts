@@ -22,6 +22,7 @@ import {
   type ProviderResponse,
 } from '../../src/index.ts';
 import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
+import { rejectionOf } from '../helpers/rejection-of.ts';
 
 // ---------------------------------------------------------------- helpers
 
@@ -115,15 +116,6 @@ function lifecycleRecorder() {
   };
 }
 
-/** Catches a rejection and returns the reason (fails the test if it resolves). */
-async function rejectionOf(promise: PromiseLike<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the call to reject, but it resolved');
-}
 
 // ---------------------------------------------------------------- addHook
 

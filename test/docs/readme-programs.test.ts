@@ -1,0 +1,222 @@
+/**
+ * The README's programs, run as they are written: `@ai-sdk/openai` answers
+ * with a scripted model and `node:fs/promises` is a recording stand-in, the
+ * rest is the real package. Each test checks what the text around the
+ * program says it does.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import * as ai from 'ai';
+import type { UIMessage, UIMessageChunk } from 'ai';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import * as zod from 'zod';
+import * as aiInterventions from '../../src/index.ts';
+import * as testing from '../../src/testing/index.ts';
+import { runHandler, scriptedModel, text, toolCall, type ScriptedModel } from '../../src/testing/index.ts';
+import { hasRedisServer, startRedisServer, type RedisServer } from '../helpers/redis-server.ts';
+import { runSnippet } from './run-snippet.ts';
+import { markdownSnippets } from './snippets.ts';
+
+const readme = markdownSnippets(readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8'), 'README.md');
+
+function program(marker: string): string {
+  const found = readme.filter((snippet) => snippet.code.includes(marker));
+  if (found.length !== 1) throw new Error(`expected one README block with ${JSON.stringify(marker)}, found ${found.length}`);
+  return (found[0] as (typeof found)[number]).code;
+}
+
+/** `node:fs/promises` for the programs: it lists two files and records what it is asked to delete. */
+const recordingFs = () => ({
+  readdir: vi.fn(async (dir: string) => [`${dir}/build-cache`, `${dir}/session.log`]),
+  rm: vi.fn(async (_path: string) => undefined),
+});
+
+/** Runs a README program against `model`, with a file system that records instead of deleting. */
+async function run(code: string, model: ScriptedModel, expose: readonly string[] = []) {
+  const fs = recordingFs();
+  const printed: unknown[][] = [];
+  vi.spyOn(console, 'log').mockImplementation((...values: unknown[]) => void printed.push(values));
+  const exposed = await runSnippet(
+    code,
+    {
+      ai,
+      zod,
+      'ai-interventions': aiInterventions,
+      'ai-interventions/testing': testing,
+      '@ai-sdk/openai': { openai: () => model },
+      'node:fs/promises': fs,
+    },
+    expose,
+  );
+  return { fs, printed, exposed };
+}
+
+const sent = (model: ScriptedModel, call: number) => JSON.stringify(model.calls[call]?.prompt);
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.unstubAllGlobals();
+  vi.unstubAllEnvs();
+});
+
+describe('the README programs', () => {
+  it('the opening example: delete_file never runs; the model reads why and answers without it', async () => {
+    const model = scriptedModel(
+      toolCall('c1', 'list_files', { dir: '/tmp' }),
+      toolCall('c2', 'delete_file', { path: '/tmp/build-cache' }),
+      text('I could not delete /tmp/build-cache: deleting files is not allowed here.'),
+    );
+    const { fs, printed } = await run(program("rules: [{ deny: 'delete_file'"), model);
+
+    expect(fs.readdir).toHaveBeenCalledWith('/tmp');
+    expect(fs.rm).not.toHaveBeenCalled();
+    expect(sent(model, 2)).toContain('Deleting files is not allowed here');
+    expect(printed).toEqual([['I could not delete /tmp/build-cache: deleting files is not allowed here.']]);
+  });
+
+  it('the quick start: ToolGuard denies delete_file, and the decisions say who decided', async () => {
+    const model = scriptedModel(toolCall('c1', 'delete_file', { path: '/tmp/build-cache' }), text('Not allowed, sorry.'));
+    const { fs, printed } = await run(program('class ToolGuard extends InterventionHandler'), model);
+
+    expect(fs.rm).not.toHaveBeenCalled();
+    expect(sent(model, 1)).toContain("Tool 'delete_file' is not allowed in this environment");
+    expect(printed[0]).toEqual(['Not allowed, sorry.']);
+    expect(printed[1]?.[0]).toEqual([
+      expect.objectContaining({ handler: 'tool-guard', lifecycle: 'beforeToolCall', action: 'deny', toolName: 'delete_file' }),
+    ]);
+  });
+
+  it('StrictAuth: the auth service decides; when it fails, the call is denied (fail closed)', async () => {
+    const { exposed } = await run(program('class StrictAuth'), scriptedModel(), ['StrictAuth']);
+    const StrictAuth = exposed.StrictAuth as new () => aiInterventions.InterventionHandler;
+    const call = { lifecycle: 'beforeToolCall', toolCall: { toolName: 'delete_file', input: { path: '/tmp/x' } }, runtimeContext: { userId: 'u1' } } as const;
+
+    vi.stubGlobal('fetch', vi.fn(async () => Response.json({ allowed: true })));
+    expect((await runHandler(new StrictAuth(), call)).action).toBe('proceed');
+
+    vi.stubGlobal('fetch', vi.fn(async () => Response.json({ allowed: false })));
+    expect((await runHandler(new StrictAuth(), call)).record).toMatchObject({ action: 'deny', reason: 'You may not use this tool.' });
+
+    vi.stubGlobal('fetch', vi.fn(async () => new Response('down', { status: 503 })));
+    const failed = await runHandler(new StrictAuth(), call);
+    expect(failed.executed).toEqual([]);
+    expect(failed.record).toMatchObject({
+      action: 'deny',
+      error: expect.objectContaining({ cause: new Error('auth service answered 503') }),
+    });
+  });
+
+  it('human approval: the first call stops at the request, the second runs delete_file once', async () => {
+    vi.stubEnv('APPROVAL_SECRET', 'a-long-random-secret');
+    const model = scriptedModel(toolCall('c1', 'delete_file', { path: '/tmp/report.txt' }), text('Deleted /tmp/report.txt.'));
+    const { fs, printed } = await run(program('class DeleteApproval'), model);
+
+    expect(printed[0]).toEqual([expect.any(String), 'Approve deleting "/tmp/report.txt"?']);
+    expect(fs.rm.mock.calls).toEqual([['/tmp/report.txt']]);
+    expect(printed[1]).toEqual(['Deleted /tmp/report.txt.']);
+  });
+
+  it('the testing kit: runHandler says the guard denied and nothing ran', async () => {
+    const { exposed } = await run(program("from 'ai-interventions/testing'"), scriptedModel(), ['action', 'record', 'executed']);
+    expect(exposed).toEqual({
+      action: 'deny',
+      record: expect.objectContaining({ reason: 'Production database access is not allowed' }),
+      executed: [],
+    });
+  });
+});
+
+describe.skipIf(!hasRedisServer)('the README Next.js app (lib/interventions.ts, lib/tools.ts, app/api/chat/route.ts), on a real Redis', () => {
+  let server: RedisServer | undefined;
+  const clients: Redis[] = [];
+
+  beforeAll(async () => {
+    server = await startRedisServer();
+  });
+  afterAll(async () => {
+    for (const client of clients) client.disconnect();
+    await server?.kill();
+  });
+
+  /** The route's POST, with the README's lib files as its `@/lib/…` modules. */
+  async function route(model: ScriptedModel) {
+    vi.stubEnv('REDIS_URL', `redis://127.0.0.1:${server?.port}`);
+    vi.stubEnv('APPROVAL_SECRET', 'a-long-random-secret');
+    const ioredis = {
+      Redis: class extends Redis {
+        constructor(url: string) {
+          super(url, { maxRetriesPerRequest: 0 });
+          clients.push(this);
+        }
+      },
+    };
+    const lib = await runSnippet(program('// lib/interventions.ts'), { 'ai-interventions': aiInterventions, ioredis }, ['interventions']);
+    const fs = recordingFs();
+    const tools = await runSnippet(program('// lib/tools.ts'), { ai, zod, 'node:fs/promises': fs }, ['tools']);
+    const { POST } = await runSnippet(
+      program('// app/api/chat/route.ts'),
+      { ai, '@ai-sdk/openai': { openai: () => model }, '@/lib/interventions': lib, '@/lib/tools': tools },
+      ['POST'],
+    );
+    return { POST: POST as (request: Request) => Promise<Response>, fs };
+  }
+
+  const post = (body: unknown, userId?: string) =>
+    new Request('http://localhost/api/chat', {
+      method: 'POST',
+      headers: userId === undefined ? {} : { 'x-user-id': userId },
+      body: JSON.stringify(body),
+    });
+
+  /** The assistant message the client builds from the route's response (continuing `message`), as useChat does. */
+  async function assistantOf(response: Response, message?: UIMessage): Promise<UIMessage> {
+    const chunks = (await response.text())
+      .split('\n\n')
+      .map((event) => event.replace(/^data: /, ''))
+      .filter((data) => data !== '' && data !== '[DONE]')
+      .map((data) => JSON.parse(data) as UIMessageChunk);
+    const stream = new ReadableStream<UIMessageChunk>({
+      start: (controller) => {
+        for (const chunk of chunks) controller.enqueue(chunk);
+        controller.close();
+      },
+    });
+    let last = message;
+    for await (const update of ai.readUIMessageStream({ message, stream, onError: (error) => { throw error; } })) last = update;
+    if (last === undefined) throw new Error('no assistant message in the response');
+    return last;
+  }
+
+  it('should ask before delete_file, resume from the answer on the next request, and run it once', async () => {
+    const model = scriptedModel(toolCall('d1', 'delete_file', { path: '/tmp/report.txt' }), text('Deleted /tmp/report.txt.'));
+    const { POST, fs } = await route(model);
+    const user: UIMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Delete /tmp/report.txt' }] };
+
+    expect((await POST(post({ id: 'chat-1', messages: [user] }))).status).toBe(401);
+
+    const assistant = await assistantOf(await POST(post({ id: 'chat-1', messages: [user] }, 'alice')));
+    expect(fs.rm).not.toHaveBeenCalled();
+    const request = assistant.parts.find((part) => part.type === 'tool-delete_file');
+    expect(request).toMatchObject({ state: 'approval-requested', approval: { requestReason: 'Allow "delete_file" with {"path":"/tmp/report.txt"}?' } });
+
+    // what addToolApprovalResponse({ id, approved: true }) does to the part, before useChat sends the conversation back
+    const answered = {
+      ...assistant,
+      parts: assistant.parts.map((part) =>
+        'approval' in part && part.state === 'approval-requested'
+          ? { ...part, state: 'approval-responded' as const, approval: { ...part.approval, approved: true } }
+          : part,
+      ),
+    } as UIMessage;
+    const resumed = await POST(post({ id: 'chat-1', messages: [user, answered] }, 'alice'));
+    expect((await assistantOf(resumed, answered)).parts).toContainEqual(expect.objectContaining({ type: 'text', text: 'Deleted /tmp/report.txt.' }));
+    expect(fs.rm.mock.calls).toEqual([['/tmp/report.txt']]);
+
+    // the same request replayed (to any instance sharing the Redis) runs nothing again
+    const replayModel = scriptedModel(text('again'));
+    const replay = await route(replayModel);
+    await (await replay.POST(post({ id: 'chat-1', messages: [user, answered] }, 'alice'))).text();
+    expect(replay.fs.rm).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,102 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+/** A ```ts / ```tsx code block of the docs, and where it is. */
+export interface Snippet {
+  /** `README.md:42`: the file (relative to the repository) and the line of the code's first line. */
+  readonly id: string;
+  readonly file: string;
+  /** 1-based line of the code's first line in `file`. */
+  readonly line: number;
+  readonly lang: 'ts' | 'tsx';
+  readonly code: string;
+  /**
+   * A file name for the block, from a first line like `// app/api/chat/route.ts`:
+   * blocks of one document with names can import each other (`@/lib/tools`).
+   */
+  readonly path: string | undefined;
+}
+
+const FENCE = /^(\s*)```(\w+)?[^\n]*$/;
+const NAMED = /^\/\/ ((?:[\w.@-]+\/)*[\w.-]+\.tsx?)\s*$/;
+
+/** The ```ts and ```tsx blocks of a markdown text (other fences are skipped). */
+export function markdownSnippets(text: string, file: string): Snippet[] {
+  return fencedBlocks(text.split('\n'), 1, file);
+}
+
+/**
+ * The ```ts and ```tsx blocks inside the `@example` tags of a source file's
+ * TSDoc comments (`/** … *\/`), with the ` * ` margins removed.
+ */
+export function exampleSnippets(text: string, file: string): Snippet[] {
+  const snippets: Snippet[] = [];
+  for (const comment of text.matchAll(/\/\*\*[\s\S]*?\*\//g)) {
+    const firstLine = lineAt(text, comment.index);
+    const lines = comment[0].split('\n').map((line) => line.replace(/^\s*\/?\*\*?\/?\s?/, '').replace(/\s*\*\/$/, ''));
+    let inExample = false;
+    let start = -1;
+    const flush = (end: number) => {
+      if (inExample && start >= 0) snippets.push(...fencedBlocks(lines.slice(start, end), firstLine + start, file));
+    };
+    lines.forEach((line, index) => {
+      // a tag at the start of a line (outside a fence) ends the previous tag's text
+      const tag = /^@(\w+)/.exec(line)?.[1];
+      if (tag === undefined) return;
+      flush(index);
+      inExample = tag === 'example';
+      start = index + 1;
+    });
+    flush(lines.length);
+  }
+  return snippets;
+}
+
+/** Every `@example` snippet of the `.ts` files below `dir`. */
+export function sourceSnippets(root: string, dir: string): Snippet[] {
+  return sourceFiles(join(root, dir)).flatMap((path) =>
+    exampleSnippets(readFileSync(path, 'utf8'), relative(root, path)),
+  );
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .flatMap((entry) => {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) return sourceFiles(path);
+      return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [path] : [];
+    })
+    .sort();
+}
+
+function fencedBlocks(lines: readonly string[], firstLine: number, file: string): Snippet[] {
+  const snippets: Snippet[] = [];
+  let open: { lang: string; indent: number; start: number } | undefined;
+  lines.forEach((text, index) => {
+    const fence = FENCE.exec(text);
+    if (fence === null) return;
+    if (open === undefined) {
+      open = { lang: fence[2] ?? '', indent: fence[1]?.length ?? 0, start: index + 1 };
+      return;
+    }
+    if (fence[2] !== undefined) return; // a fence with a language inside a block is text
+    const { lang, indent, start } = open;
+    open = undefined;
+    if (lang !== 'ts' && lang !== 'tsx') return;
+    const body = lines.slice(start, index).map((body) => body.slice(Math.min(indent, leadingSpaces(body))));
+    const code = body.join('\n');
+    const line = firstLine + start;
+    snippets.push({ id: `${file}:${line}`, file, line, lang, code, path: NAMED.exec(body[0] ?? '')?.[1] });
+  });
+  return snippets;
+}
+
+function leadingSpaces(text: string): number {
+  return text.length - text.trimStart().length;
+}
+
+function lineAt(text: string, index: number): number {
+  let line = 1;
+  for (let at = text.indexOf('\n'); at !== -1 && at < index; at = text.indexOf('\n', at + 1)) line++;
+  return line;
+}
