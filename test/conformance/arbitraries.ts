@@ -70,6 +70,8 @@ export const FEATURES = [
   'no-callbacks',
   /** Text, reasoning and other parts after a tool call in the same step. */
   'parts-after-tool-calls',
+  /** Empty text and reasoning deltas. */
+  'empty-deltas',
 ] as const;
 export type Feature = (typeof FEATURES)[number];
 
@@ -230,7 +232,10 @@ function turnArbitrary(tools: readonly ToolSpec[], options: OptionsSpec, allowed
       .record({
         deltas: options.output && type === 'text'
           ? fc.constantFrom<string[]>(['{"answer":', '"yes"}'], ['{"answer":"no"}'], ['not json'])
-          : fc.array(fc.constantFrom('Hello', ' world', '!', ' and', ' more', ''), { minLength: 1, maxLength: 4 }),
+          : fc.array(fc.constantFrom(...['Hello', ' world', '!', ' and', ' more', ...(allowed.has('empty-deltas') ? [''] : [])]), {
+              minLength: 1,
+              maxLength: 4,
+            }),
         start: metadata,
         delta: metadata,
         end: metadata,

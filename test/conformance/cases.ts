@@ -99,6 +99,183 @@ export const CASES: readonly ConformanceCase[] = [
     },
   },
   {
+    id: 'empty-text-block',
+    about: 'a text block whose only delta is empty, then a provider-executed call and more text',
+    script: {
+      turns: [
+        turn(
+          ...text('empty', ''),
+          { type: 'tool-call', toolCallId: 'ws_1', toolName: 'web_search', input: '{"q":"a"}', providerExecuted: true, dynamic: true },
+          { type: 'tool-result', toolCallId: 'ws_1', toolName: 'web_search', result: { hits: ['a'] }, dynamic: true },
+          ...text('m', 'Hello'),
+        ),
+      ],
+      tools: [],
+      options: { stop: { kind: 'default' }, callbacks: true },
+    },
+  },
+  {
+    id: 'held-stream-random-1234',
+    about: 'found by the random property (seed 1234): raw chunks, an empty text delta with metadata, a provider-executed call, an unknown tool, then text',
+    modes: ['streamText'],
+    script: {
+      turns: [
+        {
+          parts: [
+            {
+              type: "stream-start",
+              warnings: []
+            },
+            {
+              type: "raw",
+              rawValue: {
+                sse: "data 0"
+              }
+            },
+            {
+              type: "text-start",
+              id: "txt-0"
+            },
+            {
+              type: "text-delta",
+              id: "txt-0",
+              delta: "",
+              providerMetadata: {
+                mock: {
+                  signature: "sig-a"
+                }
+              }
+            },
+            {
+              type: "text-end",
+              id: "txt-0"
+            },
+            {
+              type: "tool-call",
+              toolCallId: "call-0-0",
+              toolName: "web_search",
+              input: "{\"q\":\"alpha\"}",
+              providerExecuted: true,
+              dynamic: true
+            },
+            {
+              type: "tool-result",
+              toolCallId: "call-0-0",
+              toolName: "web_search",
+              result: {
+                hits: [
+                  "alpha"
+                ]
+              },
+              dynamic: true
+            },
+            {
+              type: "tool-call",
+              toolCallId: "call-0-1",
+              toolName: "unknown_tool",
+              input: "{\"q\":\"alpha\"}"
+            },
+            {
+              type: "text-start",
+              id: "txt-3"
+            },
+            {
+              type: "text-delta",
+              id: "txt-3",
+              delta: "Hello"
+            },
+            {
+              type: "text-end",
+              id: "txt-3"
+            },
+            {
+              type: "finish",
+              finishReason: {
+                unified: "tool-calls",
+                raw: "tool_calls"
+              },
+              usage: {
+                inputTokens: {
+                  total: 10,
+                  noCache: 10
+                },
+                outputTokens: {
+                  total: 10,
+                  text: 10
+                }
+              }
+            }
+          ]
+        },
+        {
+          parts: [
+            {
+              type: "stream-start",
+              warnings: []
+            },
+            {
+              type: "raw",
+              rawValue: {
+                sse: "data 0"
+              }
+            },
+            {
+              type: "finish",
+              finishReason: {
+                unified: "stop",
+                raw: "stop"
+              },
+              usage: {
+                inputTokens: {
+                  total: 10,
+                  noCache: 10
+                },
+                outputTokens: {
+                  total: 1,
+                  text: 1
+                }
+              }
+            }
+          ]
+        }
+      ],
+      tools: [],
+      options: {
+        stop: {
+          kind: "default"
+        },
+        prepareStep: [
+          {
+            activeTools: [],
+            instructions: "Be brief.",
+            temperature: 0.5
+          },
+          null,
+          {
+            activeTools: [],
+            toolChoice: "none",
+            temperature: 0
+          },
+          null
+        ],
+        toolChoice: "required",
+        output: false,
+        includeRawChunks: true,
+        abortSignal: false,
+        settings: {
+          temperature: 0.7,
+          maxOutputTokens: 256,
+          seed: 7,
+          providerOptions: false
+        },
+        instructions: "You are a test.",
+        runtimeContext: false,
+        callbacks: true,
+        prompt: "messages"
+      }
+    } as Script,
+  },
+  {
     id: 'raw-chunks',
     about: 'includeRawChunks: the provider\'s raw chunks reach the stream',
     script: {
@@ -362,6 +539,16 @@ export const CASES: readonly ConformanceCase[] = [
       turns: [{ parts: [start(), ...text('m', 'one ', 'two'), finish('stop')], fault: { kind: 'stall', at: 3 } }],
       tools: [],
       options: { stop: { kind: 'default' }, callbacks: true, timeout: { chunkMs: 50 } },
+    },
+  },
+  {
+    id: 'chunk-timeout-after-tool-call',
+    about: 'timeout.chunkMs and firstChunkMs: the provider stalls right after a tool call',
+    modes: ['streamText'],
+    script: {
+      turns: [{ parts: [start(), call('c1', 'a', { q: 'x' }), finish('tool-calls')], fault: { kind: 'stall', at: 2 } }],
+      tools: [fn('a')],
+      options: { ...loop, timeout: { chunkMs: 40, firstChunkMs: 40 } },
     },
   },
   // approvals

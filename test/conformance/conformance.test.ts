@@ -8,7 +8,7 @@
  * pending defects (`pending.ts`).
  *
  * CONFORMANCE_RUNS sets the number of random scripts per configuration and
- * mode (default 25; `npm run test:conformance` runs 300), CONFORMANCE_SEED
+ * mode (default 25; `npm run test:conformance` runs 1000), CONFORMANCE_SEED
  * the seed (default fixed). A failure prints the seed, the path and the
  * script (fast-check's counterexample), and what differed.
  */
