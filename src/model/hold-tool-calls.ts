@@ -16,43 +16,76 @@ type Part = LanguageModelV4StreamPart;
  * first call streams without delay.
  *
  * If deciding fails, the held parts are dropped and the stream ends with an
- * `error` part carrying the failure, as a provider reports one.
+ * `error` part carrying the failure, as a provider reports one. A provider
+ * stream that ends or throws before finishing releases what was held as it
+ * came (the run decides such calls when the SDK asks), then ends the same way.
  */
 export function holdToolCalls(
+  stream: ReadableStream<Part>,
   decide: (response: LanguageModelV4GenerateResult) => Promise<LanguageModelV4GenerateResult>,
-): TransformStream<Part, Part> {
+): ReadableStream<Part> {
+  const reader = stream.getReader();
   let held: Part[] | undefined;
-  return new TransformStream<Part, Part>({
-    async transform(part, controller) {
-      if (held === undefined) {
-        if (!startsClientCall(part)) {
-          controller.enqueue(part);
+  // what the provider's stream threw, raised once the held parts are read (erroring drops queued parts)
+  let thrown: { readonly error: unknown } | undefined;
+  return new ReadableStream<Part>({
+    async pull(controller) {
+      if (thrown !== undefined) {
+        controller.error(thrown.error);
+        return;
+      }
+      for (;;) {
+        let next: ReadableStreamReadResult<Part>;
+        try {
+          next = await reader.read();
+        } catch (error) {
+          if (held === undefined || held.length === 0) {
+            controller.error(error);
+            return;
+          }
+          for (const part of held) controller.enqueue(part);
+          held = undefined;
+          thrown = { error };
           return;
         }
-        held = [];
-      }
-      if (part.type !== 'finish') {
-        held.push(part);
+        if (next.done) {
+          for (const part of held ?? []) controller.enqueue(part);
+          held = undefined;
+          controller.close();
+          return;
+        }
+        const part = next.value;
+        if (held === undefined) {
+          if (!startsClientCall(part)) {
+            controller.enqueue(part);
+            return;
+          }
+          held = [];
+        }
+        if (part.type !== 'finish') {
+          held.push(part);
+          continue;
+        }
+        const parts = held;
+        held = undefined;
+        const calls = parts.filter(isClientCall);
+        let inputs: ReadonlyMap<string, string>;
+        try {
+          const decided = await decide({ content: calls, finishReason: part.finishReason, usage: part.usage, warnings: [] });
+          inputs = changedInputs(calls, decided);
+        } catch (error) {
+          controller.enqueue({ type: 'error', error });
+          controller.close();
+          await reader.cancel(error).catch(() => {});
+          return;
+        }
+        for (const released of release(parts, inputs)) controller.enqueue(released);
+        controller.enqueue(part);
         return;
       }
-      const parts = held;
-      held = undefined;
-      const calls = parts.filter(isClientCall);
-      let inputs: ReadonlyMap<string, string>;
-      try {
-        const decided = await decide({ content: calls, finishReason: part.finishReason, usage: part.usage, warnings: [] });
-        inputs = changedInputs(calls, decided);
-      } catch (error) {
-        controller.enqueue({ type: 'error', error });
-        controller.terminate();
-        return;
-      }
-      for (const released of release(parts, inputs)) controller.enqueue(released);
-      controller.enqueue(part);
     },
-    flush(controller) {
-      // the provider ended without finishing: release as it came (the SDK decides what to do)
-      for (const part of held ?? []) controller.enqueue(part);
+    cancel(reason) {
+      return reader.cancel(reason);
     },
   });
 }

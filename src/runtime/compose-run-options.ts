@@ -21,9 +21,11 @@ import { SETTING_KEYS } from './setting-keys.ts';
 export function composeRunOptions<OPTIONS extends CallOptions>(
   run: Run,
   options: OPTIONS,
+  { streaming = false }: { readonly streaming?: boolean } = {},
 ): OPTIONS {
   const { hooks, handlers } = run.snapshot;
   const composed: CallOptions = { ...options };
+  if (streaming) moveChunkTimeouts(run, options, composed);
 
   if (run.resume.dropped.length > 0) {
     if (options.messages !== undefined) composed.messages = [...run.resume.messages];
@@ -40,6 +42,7 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
     run.snapshot.redactors.length > 0 ||
     run.decidesToolCalls;
   const wrapped = new WeakMap<object, LanguageModel>();
+  const originals = new WeakMap<object, LanguageModel>();
   const wrapModel = (model: LanguageModel): LanguageModel => {
     if (!needsModel) return model;
     // a model id resolves the way the SDK resolves it: the global default provider, or the gateway
@@ -48,9 +51,13 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
     if (result === undefined) {
       result = wrapLanguageModel({ model: resolved, middleware: createModelMiddleware(() => run) });
       wrapped.set(resolved, result);
+      originals.set(result as object, model);
     }
     return result;
   };
+  // the caller's prepareStep sees the model it gave, not the wrapper
+  const unwrapModel = (model: LanguageModel): LanguageModel =>
+    typeof model === 'string' ? model : (originals.get(model) ?? model);
   composed.model = wrapModel(options.model);
 
   if (options.tools !== undefined && (hasToolHooks(run.snapshot) || handlers.beforeInvocation.length > 0)) {
@@ -92,6 +99,7 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
     settings,
     activeTools: options.activeTools,
     wrapModel,
+    unwrapModel,
     afterResume: loop?.afterResume,
   });
 
@@ -117,6 +125,24 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
     composed.experimental_toolApprovalSecret = run.snapshot.approvalSecret;
   }
   return composed as OPTIONS;
+}
+
+/**
+ * A stream the run holds (a whole step, or its tool calls) reaches the SDK
+ * only once decided, so the SDK's chunk timers would measure the release,
+ * not the provider: the run applies `firstChunkMs` / `chunkMs` to the
+ * provider's stream itself, and the SDK gets the rest of `timeout`.
+ */
+function moveChunkTimeouts(run: Run, options: CallOptions, composed: CallOptions): void {
+  const { timeout } = options;
+  if (timeout === null || typeof timeout !== 'object') return;
+  const { firstChunkMs, chunkMs, ...rest } = timeout as { firstChunkMs?: number; chunkMs?: number };
+  if (firstChunkMs === undefined && chunkMs === undefined) return;
+  const { hooks, handlers } = run.snapshot;
+  const holds = hooks.onResponse.length > 0 || handlers.afterModelCall.length > 0 || run.decidesToolCalls;
+  if (!holds) return;
+  run.streamTimeouts = { firstChunkMs, chunkMs };
+  composed.timeout = rest;
 }
 
 /** Whether the call uses steering, follow-up or a step cap (options or hooks). */

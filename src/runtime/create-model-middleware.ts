@@ -12,6 +12,7 @@ import { releaseParts } from '../model/release-parts.ts';
 import { replayParts } from '../model/replay-parts.ts';
 import { responseToParts } from '../model/response-to-parts.ts';
 import { watchStreamErrors } from '../model/watch-stream-errors.ts';
+import { watchStreamTimeouts } from '../model/stream-timeouts.ts';
 import { redactResponse, redactStream } from '../redaction/redact-model-output.ts';
 import { withInvocationChanges } from './before-invocation.ts';
 import { modelHookContext, respond } from './respond.ts';
@@ -100,7 +101,7 @@ async function streamHeldStep(
     const { raw, final } = await respond(run, model, first, async (request) => {
       const { stream, ...rest } = await open(request);
       meta = rest;
-      const result = await collectStream(stream);
+      const result = await collectStream(run.streamTimeouts === undefined ? stream : watchStreamTimeouts(stream, run.streamTimeouts));
       if (!result.ok) throw new FailedStream(result);
       collected = result;
       return result.response;
@@ -143,6 +144,9 @@ async function streamLive(
   let stream = result.stream;
   if (run.streamFailed !== undefined) stream = watchStreamErrors(stream, run.streamFailed);
   if (redactors.length > 0) stream = stream.pipeThrough(redactStream(redactors));
-  if (run.decidesToolCalls) stream = stream.pipeThrough(holdToolCalls((response) => run.decideToolCalls(response)));
+  if (run.decidesToolCalls) {
+    if (run.streamTimeouts !== undefined) stream = watchStreamTimeouts(stream, run.streamTimeouts);
+    stream = holdToolCalls(stream, (response) => run.decideToolCalls(response));
+  }
   return stream === result.stream ? result : { ...result, stream };
 }

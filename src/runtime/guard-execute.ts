@@ -1,27 +1,15 @@
 import type { Context } from '@ai-sdk/provider-utils';
 import type { Tool, ToolExecutionOptions } from 'ai';
-import type {
-  AfterToolCallEvent,
-  ToolCallInfo,
-} from '../handlers/intervention-events.ts';
-import {
-  runOnToolCallError,
-  runOnToolCallResult,
-  runPreToolCall,
-} from '../hooks/run-hooks.ts';
-import { redactsToolErrors, redactToolError } from '../redaction/redact-tool-error.ts';
-import { copyData } from '../util/copy-data.ts';
+import type { ToolCallInfo } from '../handlers/intervention-events.ts';
+import { redactsToolErrors } from '../redaction/redact-tool-error.ts';
 import { isThenable } from '../util/is-thenable.ts';
+import { finishToolCall, type Settled } from './finish-tool-call.ts';
+import { needsPreparing, prepareToolCall, type DecideInExecute, type ToolExecution } from './prepare-tool-call.ts';
 import type { Run } from './run.ts';
 
-type Execute = NonNullable<Tool['execute']>;
-type Settled = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: unknown };
+export type { DecideInExecute } from './prepare-tool-call.ts';
 
-/** Decides a call inside `execute` (tools guarded without a run's `toolApproval`): the call to run, or a throw. */
-export type DecideInExecute = (
-  run: Run,
-  details: { readonly tool: Tool; readonly call: ToolCallInfo; readonly options: ToolExecutionOptions<Context> },
-) => Promise<ToolCallInfo>;
+type Execute = NonNullable<Tool['execute']>;
 
 /** Whether anything runs around a tool's `execute`: tool hooks, `afterToolCall` handlers, tool error redaction. */
 export function hasToolHooks(snapshot: Run['snapshot']): boolean {
@@ -38,15 +26,14 @@ export function hasToolHooks(snapshot: Run['snapshot']): boolean {
 
 /**
  * Wraps a tool's `execute` with the tool-level pipeline:
- * `decide` (tools guarded without a run) → `preToolCall` hooks →
- * `execute` → `onToolCallResult` hooks → `afterToolCall` handlers, or on
- * failure `onToolCallError` hooks → rethrow (the SDK turns it into the
- * model's error result). A hook or handler failure is recorded on the run,
- * which ends with it at its next step.
- *
- * Async-generator tools keep streaming: every preliminary value passes
- * through, and only the final one goes through the result pipeline (it is
- * held back by one value so an untransformed final is never emitted).
+ * `prepareToolCall` (decide, `preToolCall` hooks) → the tool →
+ * `finishToolCall` (result hooks and `afterToolCall` handlers, or
+ * `onToolCallError` hooks). When nothing must happen first, the tool is
+ * called at once, as the SDK would call it, and what it returns keeps its
+ * shape: an async iterable stays one (each preliminary value passes through;
+ * the final one, held back by one value, goes through the result pipeline).
+ * After preparing, only an async generator function keeps streaming; a
+ * plain function that returns an iterable gives its last value.
  */
 export function guardExecute({
   runOf,
@@ -62,159 +49,65 @@ export function guardExecute({
   execute: Execute;
   decide?: DecideInExecute | undefined;
 }): Execute {
-  const prepare = async (run: Run, input: unknown, options: ToolExecutionOptions<Context>) => {
-    const starting = run.ensureStarted();
-    if (starting !== undefined) await starting;
-    let call: ToolCallInfo = { toolCallId: options.toolCallId, toolName, input };
-    if (decide !== undefined) call = await decide(run, { tool, call, options });
-    const { onStatus, preToolCall } = run.snapshot.hooks;
-    if (onStatus.length === 0 && preToolCall.length === 0) return { type: 'call' as const, call };
-    // hooks here run where the SDK would swallow their throw: it ends the run instead
-    try {
-      if (onStatus.length > 0) {
-        await run.status({ type: 'tool-call', toolCallId: call.toolCallId, toolName: call.toolName });
-      }
-      return preToolCall.length === 0
-        ? { type: 'call' as const, call }
-        : await runPreToolCall(preToolCall, { ...base(run, options), call, tool });
-    } catch (error) {
-      run.fail(error);
-      throw error;
-    }
-  };
-
-  const finish = async (
-    run: Run,
-    call: ToolCallInfo,
-    options: ToolExecutionOptions<Context>,
-    settled: Settled,
-  ) => {
-    const { hooks, handlers } = run.snapshot;
-    if (!settled.ok) {
-      // the error's text reaches the next request, the response messages and the UI: redacted
-      if (options.abortSignal?.aborted || hooks.onToolCallError.length === 0) throw await redactToolError(run, call, settled.error);
-      let replaced: unknown;
-      try {
-        replaced = await runOnToolCallError(hooks.onToolCallError, {
-          ...base(run, options),
-          call,
-          tool,
-          error: settled.error,
-        });
-      } catch (error) {
-        run.fail(error);
-        throw error;
-      }
-      throw await redactToolError(run, call, replaced);
-    }
-    if (hooks.onToolCallResult.length === 0 && handlers.afterToolCall.length === 0) return settled.value;
-    try {
-      const context = base(run, options);
-      let result = settled.value;
-      if (hooks.onToolCallResult.length > 0) {
-        result = await runOnToolCallResult(hooks.onToolCallResult, { ...context, call, tool, result });
-      }
-      if (handlers.afterToolCall.length > 0) {
-        const evaluation = run.evaluate<AfterToolCallEvent>({
-          event: { lifecycle: 'afterToolCall', ...context, toolCall: call, tool, result },
-          makeDraft: draftResult,
-          subject: subject(run, call),
-        });
-        const verdict = isThenable(evaluation) ? await evaluation : evaluation;
-        if (verdict.type !== 'deny') result = verdict.event.result;
-      }
-      return result;
-    } catch (error) {
-      run.fail(error);
-      throw error;
-    }
-  };
-
-  async function* streaming(
-    run: Run,
-    target: Tool,
-    perform: Execute,
-    input: unknown,
-    options: ToolExecutionOptions<Context>,
-  ) {
-    const prepared = await prepare(run, input, options);
-    if (prepared.type !== 'call') {
-      yield await finish(run, prepared.call, options, shortCircuit(prepared));
-      return;
-    }
-    let previous: { value: unknown } | undefined;
-    try {
-      const iterable = perform.call(target, prepared.call.input, options) as AsyncIterable<unknown>;
-      for await (const value of iterable) {
-        if (previous !== undefined) yield previous.value;
-        previous = { value };
-      }
-    } catch (error) {
-      yield await finish(run, prepared.call, options, { ok: false, error });
-      return;
-    }
-    yield await finish(run, prepared.call, options, { ok: true, value: previous?.value });
-  }
-
-  async function single(
-    run: Run,
-    target: Tool,
-    perform: Execute,
-    input: unknown,
-    options: ToolExecutionOptions<Context>,
-  ) {
-    const prepared = await prepare(run, input, options);
-    if (prepared.type !== 'call') return finish(run, prepared.call, options, shortCircuit(prepared));
-    let settled: Settled;
-    try {
-      let value: unknown = perform.call(target, prepared.call.input, options);
-      if (isThenable(value)) value = await value;
-      // a function that returns (rather than is) an async generator: keep its last value
-      if (isAsyncIterable(value)) value = await lastOf(value);
-      settled = { ok: true, value };
-    } catch (error) {
-      settled = { ok: false, error };
-    }
-    return finish(run, prepared.call, options, settled);
-  }
-
   // which implementation runs is known per call (a run may have replaced the tool)
   return function guardedExecute(input: unknown, options: ToolExecutionOptions<Context>) {
     const run = runOf();
     const target = run.invocation?.replacedTools.get(toolName) ?? tool;
     const perform = target.execute ?? execute;
-    return Object.prototype.toString.call(perform) === '[object AsyncGeneratorFunction]'
-      ? streaming(run, target, perform, input, options)
-      : single(run, target, perform, input, options);
+    const execution: ToolExecution = { run, tool, options };
+    const call: ToolCallInfo = { toolCallId: options.toolCallId, toolName, input };
+    const runTool = (prepared: ToolCallInfo) => invoke(execution, prepared, () => perform.call(target, prepared.input, options));
+    if (!needsPreparing(run, decide)) return runTool(call);
+    if (Object.prototype.toString.call(perform) === '[object AsyncGeneratorFunction]') {
+      return (async function* () {
+        const prepared = await prepareToolCall(execution, call, decide);
+        if (prepared.type !== 'call') yield await finishToolCall(execution, prepared.call, shortCircuit(prepared));
+        else yield* runTool(prepared.call) as AsyncIterable<unknown>;
+      })();
+    }
+    return prepareToolCall(execution, call, decide).then(async (prepared) => {
+      if (prepared.type !== 'call') return finishToolCall(execution, prepared.call, shortCircuit(prepared));
+      const result = runTool(prepared.call);
+      return isAsyncIterable(result) ? lastOf(result) : result;
+    });
   } as Execute;
 }
 
-/** An afterToolCall draft: the result is copied, so a transform never edits the tool's own object. */
-function draftResult(event: AfterToolCallEvent): AfterToolCallEvent {
-  return { ...event, result: copyData(event.result) };
+/** Calls the tool and routes what it gives through the result pipeline, keeping its shape. */
+function invoke(execution: ToolExecution, call: ToolCallInfo, perform: () => unknown): unknown {
+  let value: unknown;
+  try {
+    value = perform();
+  } catch (error) {
+    return finishToolCall(execution, call, { ok: false, error });
+  }
+  if (isAsyncIterable(value)) return streamResults(execution, call, value);
+  if (isThenable(value)) {
+    return Promise.resolve(value).then(
+      (resolved) => finishToolCall(execution, call, { ok: true, value: resolved }),
+      (error: unknown) => finishToolCall(execution, call, { ok: false, error }),
+    );
+  }
+  return finishToolCall(execution, call, { ok: true, value });
 }
 
-function shortCircuit(
-  prepared: { type: 'result'; result: unknown } | { type: 'error'; error: unknown },
-): Settled {
-  return prepared.type === 'result'
-    ? { ok: true, value: prepared.result }
-    : { ok: false, error: prepared.error };
+/** Preliminary results pass through; the final one goes through the result pipeline. */
+async function* streamResults(execution: ToolExecution, call: ToolCallInfo, iterable: AsyncIterable<unknown>) {
+  let previous: { value: unknown } | undefined;
+  try {
+    for await (const value of iterable) {
+      if (previous !== undefined) yield previous.value;
+      previous = { value };
+    }
+  } catch (error) {
+    yield await finishToolCall(execution, call, { ok: false, error });
+    return;
+  }
+  yield await finishToolCall(execution, call, { ok: true, value: previous?.value });
 }
 
-function base(run: Run, options: ToolExecutionOptions<Context>) {
-  return {
-    messages: options.messages,
-    runtimeContext: run.runtimeContext,
-    runId: run.runId,
-    toolContext: options.context,
-    stepNumber: run.stepNumber,
-    abortSignal: options.abortSignal,
-  };
-}
-
-function subject(run: Run, call: ToolCallInfo) {
-  return { toolCallId: call.toolCallId, toolName: call.toolName, stepNumber: run.stepNumber };
+function shortCircuit(prepared: { type: 'result'; result: unknown } | { type: 'error'; error: unknown }): Settled {
+  return prepared.type === 'result' ? { ok: true, value: prepared.result } : { ok: false, error: prepared.error };
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {

@@ -17,6 +17,8 @@ type StepMessages = ReadonlyArray<{ readonly stepNumber: number; readonly respon
  */
 export class HistoryPatch {
   private readonly injections: Array<{ readonly afterStep: number; readonly messages: readonly ModelMessage[] }> = [];
+  private result: object | undefined;
+  private attached = false;
 
   /** Makes `error` read as `text` wherever the SDK turns it into text (`toString()`). */
   rewriteError(error: unknown, text: string): void {
@@ -27,6 +29,7 @@ export class HistoryPatch {
   /** Records messages injected after step `afterStep` (-1: before step 0). */
   inject(afterStep: number, messages: readonly ModelMessage[]): void {
     this.injections.push({ afterStep, messages });
+    if (this.result !== undefined) this.install(this.result);
   }
 
   /** `responseMessages` with the injected messages where they were injected. */
@@ -43,8 +46,19 @@ export class HistoryPatch {
     return merged;
   }
 
-  /** Makes a result's `responseMessages` (a value or a promise) include the injected messages. */
+  /**
+   * Makes a result's `responseMessages` (a value or a promise) include the
+   * injected messages, once there are any (a result the run injected nothing
+   * into is left as the SDK made it).
+   */
   attachTo(result: object): void {
+    this.result = result;
+    if (this.injections.length > 0) this.install(result);
+  }
+
+  private install(result: object): void {
+    if (this.attached) return;
+    this.attached = true;
     const prototype: object | null = Object.getPrototypeOf(result);
     const patch = this;
     Object.defineProperty(result, 'responseMessages', {
@@ -54,8 +68,9 @@ export class HistoryPatch {
         const original: unknown = prototype === null ? undefined : Reflect.get(prototype, 'responseMessages', result);
         const steps: unknown = Reflect.get(result, 'steps');
         if (isThenable<readonly ModelMessage[]>(original)) {
-          return Promise.all([original, steps as PromiseLike<StepMessages>]).then(([messages, all]) =>
-            patch.applyTo(messages, all),
+          // the SDK's own rejection, if any, comes first
+          return Promise.resolve(original).then((messages) =>
+            Promise.resolve(steps as PromiseLike<StepMessages>).then((all) => patch.applyTo(messages, all)),
           );
         }
         return patch.applyTo(original as readonly ModelMessage[], steps as StepMessages);

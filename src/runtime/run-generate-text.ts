@@ -7,13 +7,18 @@ import { attachReport, EMPTY_REPORT } from './interventions-report.ts';
 import { needsRun } from './is-idle.ts';
 import { Run } from './run.ts';
 import type { RuntimeSnapshot } from './runtime-snapshot.ts';
+import { settleAfterAbort } from '../util/settle-after-abort.ts';
+
+/** How long an aborted call may take to end on its own before it ends with the abort. */
+const ABORT_GRACE_MS = 1_000;
 
 /**
  * `interventions.generateText`: one run around one `generateText` call. A
  * failure raised where the SDK would have swallowed it (a hook inside a
  * tool) is what the caller gets; exactly one of `onChatDone` /
  * `onChatError` / `onChatAbort` fires. When the caller aborts, the call
- * ends then, even if a tool or hook ignores the signal.
+ * ends as the SDK ends it, or a second later if a tool or hook ignores the
+ * signal (the SDK alone would wait for it forever).
  */
 export async function runGenerateText({
   options,
@@ -27,7 +32,7 @@ export async function runGenerateText({
   if (!needsRun(snapshot, options)) return attachReport(await generateText(options as never), EMPTY_REPORT);
   const run = new Run({ snapshot, input: options, approvalLedger });
   try {
-    const result = await run.untilAborted(generateText(composeRunOptions(run, options) as never));
+    const result = await settleAfterAbort(generateText(composeRunOptions(run, options) as never), run.abortSignal, ABORT_GRACE_MS);
     if (run.failed !== undefined) throw run.failed.error;
     if (needsLoopControl(run, options)) run.patch.attachTo(result);
     await run.complete(chatResponseOf(result));

@@ -35,6 +35,7 @@ export function createRunPrepareStep({
   settings,
   activeTools,
   wrapModel,
+  unwrapModel,
   afterResume,
 }: {
   run: Run;
@@ -43,6 +44,7 @@ export function createRunPrepareStep({
   settings: ModelCallSettings;
   activeTools: readonly string[] | undefined;
   wrapModel: (model: LanguageModel) => LanguageModel;
+  unwrapModel: (model: LanguageModel) => LanguageModel;
   /** Steering to inject once a resumed turn's results are in (loop control). */
   afterResume: (() => Promise<UserModelMessage[]>) | undefined;
 }): PrepareStepFunction<ToolSet, Context> {
@@ -50,7 +52,7 @@ export function createRunPrepareStep({
     const starting = run.ensureStarted();
     if (starting !== undefined) await starting;
     // a hook that failed where the SDK swallows errors ends the run here
-    await run.throwIfFailed();
+    if (run.failed !== undefined) await run.throwIfFailed();
     run.runtimeContext = options.runtimeContext;
 
     let messages = options.messages;
@@ -73,13 +75,6 @@ export function createRunPrepareStep({
         instructions = invocation.instructions;
         instructionsChanged = true;
       }
-      if (run.resume.refused.size > 0) {
-        const patched = rewordRejections(run, messages);
-        if (patched !== messages) {
-          messages = patched;
-          messagesChanged = true;
-        }
-      }
       if (options.responseMessages.length > 0 && afterResume !== undefined) {
         const steering = await run.critical(afterResume);
         if (steering.length > 0) {
@@ -90,7 +85,7 @@ export function createRunPrepareStep({
     }
 
     const user: StepResult | undefined = prepareStep
-      ? ((await prepareStep({ ...options, messages, instructions })) ?? undefined)
+      ? ((await prepareStep({ ...options, model: unwrapModel(options.model), messages, instructions })) ?? undefined)
       : undefined;
     const result: StepResult = { ...user };
     if (user?.messages !== undefined) {
@@ -196,28 +191,6 @@ export function createRunPrepareStep({
     if (user?.model !== undefined) result.model = wrapModel(user.model);
     return result;
   };
-}
-
-/** Words the results of calls a human refused (the SDK sends their bare reason). */
-function rewordRejections(run: Run, messages: ModelMessage[]): ModelMessage[] {
-  let changed = false;
-  const patched = messages.map((message) => {
-    if (message.role !== 'tool') return message;
-    const content = message.content.map((part) => {
-      const rejected = part.type === 'tool-result' ? run.resume.refused.get(part.toolCallId) : undefined;
-      if (part.type !== 'tool-result' || rejected === undefined || part.output.type !== 'execution-denied') return part;
-      changed = true;
-      return {
-        ...part,
-        output: {
-          type: 'execution-denied' as const,
-          reason: run.snapshot.wording.rejectedCall({ toolCall: rejected, reason: rejected.reason }),
-        },
-      };
-    });
-    return content.some((part, index) => part !== message.content[index]) ? { ...message, content } : message;
-  });
-  return changed ? patched : messages;
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {

@@ -28,7 +28,7 @@ export function runStreamText({
 }) {
   if (!needsRun(snapshot, options)) return attachReport(streamText(options as never), EMPTY_REPORT);
   const run = new Run({ snapshot, input: options, approvalLedger });
-  const composed = composeRunOptions(run, options);
+  const composed = composeRunOptions(run, options, { streaming: true });
   const onEnd = (options.onEnd ?? options.onFinish) as Callback;
   const onError = options.onError as Callback;
   const onAbort = options.onAbort as Callback;

@@ -9,6 +9,7 @@ import type { ChatResponse, RunStatus } from '../hooks/hook-types.ts';
 import { notifyObservers, runObservers } from '../hooks/run-hooks.ts';
 import { settle } from '../util/settle.ts';
 import type { ApprovalLedger } from './approval-ledger.ts';
+import type { StreamTimeouts } from '../model/stream-timeouts.ts';
 import type { InvocationChanges } from './before-invocation.ts';
 import type { RunInput } from './call-options.ts';
 import { decideTurn } from './decide-turn.ts';
@@ -18,7 +19,7 @@ import { HistoryPatch } from './history-patch.ts';
 import type { InterventionsReport } from './interventions-report.ts';
 import { readResume, type Resume } from './read-resume.ts';
 import type { RuntimeSnapshot } from './runtime-snapshot.ts';
-import { startRun } from './start-run.ts';
+import { needsStart, startRun } from './start-run.ts';
 import { createStep, type Step } from './step.ts';
 
 /**
@@ -63,6 +64,8 @@ export class Run {
   step: Step;
   /** What the `beforeInvocation` handlers changed. */
   invocation: InvocationChanges | undefined = undefined;
+  /** Chunk timeouts the run applies itself, to streams it holds. */
+  streamTimeouts: StreamTimeouts | undefined = undefined;
 
   private readonly detached: boolean;
   private started: Promise<void> | undefined;
@@ -122,6 +125,11 @@ export class Run {
   /** Fires the start observers and `beforeInvocation` once, whoever asks first. */
   ensureStarted(): Promise<void> | undefined {
     if (this.startedUp || this.detached) return undefined;
+    if (!needsStart(this)) {
+      // nothing to start: no promise, no microtask (the SDK's own timing is kept)
+      this.startedUp = true;
+      return undefined;
+    }
     this.started ??= this.critical(() => startRun(this)).then(() => {
       this.startedUp = true;
     });

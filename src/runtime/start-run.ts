@@ -36,6 +36,17 @@ export async function startRun(run: Run): Promise<void> {
   if (handlers.beforeInvocation.length > 0) run.invocation = await beforeInvocation(run);
 }
 
+/** Whether starting the run does anything at all. */
+export function needsStart(run: Run): boolean {
+  const { hooks, handlers } = run.snapshot;
+  return (
+    run.resume.dropped.length > 0 ||
+    hooks.onChatStart.length > 0 ||
+    hooks.onMessage.length > 0 ||
+    handlers.beforeInvocation.length > 0
+  );
+}
+
 /** The messages after the last assistant message: what this call adds. */
 function newTurnOf(messages: readonly ModelMessage[]): readonly ModelMessage[] {
   for (let index = messages.length - 1; index >= 0; index--) {

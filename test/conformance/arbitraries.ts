@@ -34,6 +34,8 @@ export const FEATURES = [
   'generator-tools',
   /** Tools written as classes (prototype `execute` / `toModelOutput`). */
   'class-tools',
+  /** Class tools whose (plain) execute returns an async iterable. */
+  'class-iterable-tools',
   /** Tools without `execute`. */
   'client-tools',
   /** Tools with `needsApproval`. */
@@ -120,7 +122,7 @@ function toolArbitrary(allowed: Allowed): fc.Arbitrary<ToolSpec> {
     inputCallbacks: fc.boolean(),
     toModelOutput: fc.boolean(),
     metadata: fc.boolean(),
-  });
+  }).filter((tool) => allowed.has('class-iterable-tools') || !(tool.kind === 'class' && tool.behavior === 'generator'));
 }
 
 function optionsArbitrary(tools: readonly ToolSpec[], allowed: Allowed): fc.Arbitrary<OptionsSpec> {

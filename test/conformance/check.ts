@@ -24,8 +24,12 @@ export interface Verdict {
   readonly fixed: readonly PendingDifference[];
 }
 
-export function knownFor(configuration: Wrapped, known: readonly KnownDifference[] = KNOWN_DIFFERENCES): KnownDifference[] {
-  return known.filter((entry) => entry.configurations.includes(configuration));
+export function knownFor(scope: Scope, known: readonly KnownDifference[] = KNOWN_DIFFERENCES): KnownDifference[] {
+  return known.filter(
+    (entry) =>
+      entry.configurations.includes(scope.configuration) &&
+      (entry.cases === undefined || (scope.caseId !== undefined && entry.cases.includes(scope.caseId))),
+  );
 }
 
 /** The pending entries that relax the comparison in this scope. */
@@ -46,6 +50,9 @@ function shows(entry: PendingDifference, scope: Scope): boolean {
 /** The features random scripts leave out in a configuration and mode. */
 export function excludedFeatures(configuration: Wrapped, mode: Mode, pending: readonly PendingDifference[] = PENDING): Set<Feature> {
   const features = new Set<Feature>();
+  for (const entry of KNOWN_DIFFERENCES) {
+    if (entry.configurations.includes(configuration)) for (const feature of entry.excludes ?? []) features.add(feature);
+  }
   for (const entry of pending) {
     if (entry.configurations.includes(configuration) && entry.modes.includes(mode)) {
       for (const feature of entry.excludes ?? []) features.add(feature);
@@ -60,7 +67,7 @@ export function judge(
   scope: Scope,
   { known = KNOWN_DIFFERENCES, pending = PENDING }: { known?: readonly KnownDifference[]; pending?: readonly PendingDifference[] } = {},
 ): Verdict {
-  const tolerated = [...knownFor(scope.configuration, known), ...pendingFor(scope, pending).flatMap((entry) => entry.differences)];
+  const tolerated = [...knownFor(scope, known), ...pendingFor(scope, pending).flatMap((entry) => entry.differences)];
   const dropEvents = new Set(
     tolerated
       .filter((pattern) => pattern.observable.startsWith('log:') && !pattern.observable.includes('*') && pattern.path === undefined)

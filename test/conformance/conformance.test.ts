@@ -128,8 +128,18 @@ describe('interventions.generateText / interventions.streamText', () => {
     it('should fail a fixed case whose pending difference is gone (pending entries cannot go stale)', async () => {
       const script = caseScript('text-deltas');
       const raw = await observe(script, 'streamText', runnerFor('raw'));
-      const verdict = judge(raw, raw, { configuration: 'handler', mode: 'streamText', caseId: 'text-deltas' });
-      expect(verdict.fixed.map((entry) => entry.id)).toContain('held-stream-reencoded');
+      const stale = {
+        id: 'stale-entry',
+        what: 'a difference this case no longer shows',
+        cause: 'none',
+        configurations: ['handler'],
+        modes: ['streamText'],
+        differences: [{ observable: 'stream' }],
+        shownBy: ['text-deltas'],
+        scope: 'shown-by',
+      } as const;
+      const verdict = judge(raw, raw, { configuration: 'handler', mode: 'streamText', caseId: 'text-deltas' }, { pending: [stale] });
+      expect(verdict.fixed.map((entry) => entry.id)).toEqual(['stale-entry']);
     });
   });
 });

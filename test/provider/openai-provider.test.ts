@@ -501,7 +501,7 @@ describe.each(CASES)('real @ai-sdk/openai provider: $api API, $mode', ({ api, mo
     ]);
   });
 
-  it("confirm, denied by the human: the next request says the user refused, with their reason, and the tool never ran", async () => {
+  it("confirm, denied by the human with a plain reason: the next request carries their reason as the SDK sends it, and the tool never ran", async () => {
     const { tools, runs } = countingTools();
     const { server, model } = await serve(
       api,
@@ -534,11 +534,7 @@ describe.each(CASES)('real @ai-sdk/openai provider: $api API, $mode', ({ api, mo
       wire.user(USER_TEXT),
       ...wire.assistantCalls([{ id: 'call_d1', name: 'delete_file', args: { path: '/tmp/report.txt' } }]),
       ...wire.outputs([
-        [
-          'call_d1',
-          'The user did not approve the call to "delete_file", so it was not executed. Their reason: Keep the report\n' +
-            'Do not retry it unless the user asks; continue without it.',
-        ],
+        ['call_d1', 'Keep the report'],
       ]),
     ]);
   });
