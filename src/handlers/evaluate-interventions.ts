@@ -31,9 +31,10 @@ export interface GuideFeedback {
 
 /**
  * The outcome of evaluating every handler at one lifecycle point, resolved
- * by precedence: deny > confirm > guide > transform > proceed. Every variant
- * but `deny` carries the committed draft (`event`: the original event when
- * nothing transformed it) and whether a transform changed it.
+ * by precedence: deny > confirm > guide > transform > proceed. `confirm`,
+ * `guide` and `transform` carry the committed draft (`event`: the original
+ * event when nothing transformed it) and whether a transform changed it;
+ * `proceed` means nothing changed.
  */
 export type Verdict<EVENT extends InterventionEvent> =
   | { readonly type: 'deny'; readonly reason: string; readonly handler: string }
@@ -52,14 +53,8 @@ export type Verdict<EVENT extends InterventionEvent> =
       readonly guidance: readonly GuideFeedback[];
     }
   | { readonly type: 'transform'; readonly event: EVENT; readonly transformed: true }
-  | { readonly type: 'proceed'; readonly event: EVENT; readonly transformed: false };
-
-/** What a record is about, besides the handler. */
-export interface RecordSubject {
-  readonly toolCallId?: string;
-  readonly toolName?: string;
-  readonly stepNumber?: number;
-}
+  /** Nothing changed: the event is the one evaluated. */
+  | { readonly type: 'proceed' };
 
 /** A handler that failed (threw, rejected, timed out, returned no valid action). */
 class Failure {
@@ -74,18 +69,16 @@ type Outcome = InterventionAction | Failure;
 
 type PendingRecord = { -readonly [K in keyof DecisionRecord]: DecisionRecord[K] };
 
-const now = () => performance.now();
+/**
+ * Milliseconds, for the records' `durationMs`. `Date.now()`: `performance.now()`
+ * allocates on every call in Node (an argument array), twice per handler.
+ */
+const now = () => Date.now();
 
-/** Options of {@link evaluateInterventions}. */
+/** Options of {@link evaluateInterventions}: one evaluation at one lifecycle point. */
 export interface EvaluateOptions<EVENT extends InterventionEvent> {
-  readonly handlers: readonly RegisteredHandler[];
   readonly event: EVENT;
   readonly makeDraft: (event: EVENT) => EVENT;
-  /** Receives every record once the verdict is known (so `enforced` is final). */
-  readonly records: DecisionRecord[];
-  /** A second list to receive them (e.g. to report them to hooks). */
-  readonly alsoRecords?: DecisionRecord[] | undefined;
-  readonly subject?: RecordSubject | undefined;
   /**
    * The call was approved by a human: transforms are recorded but not
    * applied (the approved arguments are final) and confirms count as answered.
@@ -93,6 +86,16 @@ export interface EvaluateOptions<EVENT extends InterventionEvent> {
   readonly frozen?: boolean | undefined;
   /** Record guides without enforcing them, with this warning (retries exhausted). */
   readonly downgradeGuide?: string | undefined;
+  /** The handlers to evaluate, when not the lifecycle point's registered ones. */
+  readonly handlers?: readonly RegisteredHandler[] | undefined;
+}
+
+/** Where an evaluation's records go, and who hears about awaited handlers. */
+export interface EvaluationSinks {
+  /** Receives every record as it is made (its `enforced` is final once the evaluation ends). */
+  readonly records: DecisionRecord[];
+  /** A second list to receive them (to report them to hooks once the verdict is known). */
+  readonly reported?: DecisionRecord[] | undefined;
   /** Told when a handler returns a promise, before it is awaited. */
   readonly onPending?: ((handler: RegisteredHandler) => PromiseLike<void> | void) | undefined;
 }
@@ -112,23 +115,28 @@ export interface EvaluateOptions<EVENT extends InterventionEvent> {
  * With `frozen` (a call a human approved), transforms are recorded but not
  * applied and confirms count as answered.
  *
- * Every evaluation yields one {@link DecisionRecord}, added to `records`
- * once the verdict is known (so `enforced` is final).
+ * Every handler evaluated yields one {@link DecisionRecord}, added to
+ * `sinks.records` as it concludes (a later deny makes an earlier guide,
+ * confirm or transform record `enforced: false`). Records say which tool
+ * call and step they are about, read from the event.
  *
  * It stays synchronous until a handler (or a transform's `apply`) returns a
  * promise: a list of synchronous handlers costs no promise and no microtask.
  */
 export function evaluateInterventions<EVENT extends InterventionEvent>(
   options: EvaluateOptions<EVENT>,
+  handlers: readonly RegisteredHandler[],
+  sinks: EvaluationSinks,
 ): Verdict<EVENT> | Promise<Verdict<EVENT>> {
-  return new Evaluation(options).run(0);
+  return new Evaluation(options, handlers, sinks).run(0);
 }
 
 /** The state of one evaluation; `run(index)` resumes it at a handler. */
 class Evaluation<EVENT extends InterventionEvent> {
   private readonly options: EvaluateOptions<EVENT>;
+  private readonly handlers: readonly RegisteredHandler[];
+  private readonly sinks: EvaluationSinks;
   private readonly lifecycle: Lifecycle;
-  private readonly records: PendingRecord[] = [];
   private guidance: GuideFeedback[] | undefined;
   private prompts: string[] | undefined;
   /** Records that lose their effect if a later handler denies (guide, confirm, transform). */
@@ -137,14 +145,17 @@ class Evaluation<EVENT extends InterventionEvent> {
   private drafted = false;
   private transformed = false;
 
-  constructor(options: EvaluateOptions<EVENT>) {
+  constructor(options: EvaluateOptions<EVENT>, handlers: readonly RegisteredHandler[], sinks: EvaluationSinks) {
     this.options = options;
+    this.handlers = handlers;
+    this.sinks = sinks;
     this.lifecycle = options.event.lifecycle;
     this.current = options.event;
   }
 
   run(start: number): Verdict<EVENT> | Promise<Verdict<EVENT>> {
-    const { handlers, event } = this.options;
+    const { handlers } = this;
+    const { event } = this.options;
     const toolName = 'toolCall' in event ? event.toolCall.toolName : undefined;
     for (let index = start; index < handlers.length; index++) {
       const registered = handlers[index] as RegisteredHandler;
@@ -177,7 +188,7 @@ class Evaluation<EVENT extends InterventionEvent> {
     value: PromiseLike<unknown>,
   ): Promise<Verdict<EVENT>> {
     // outside the handler's try: a status observer that throws ends the call
-    await this.options.onPending?.(registered);
+    await this.sinks.onPending?.(registered);
     let outcome: Outcome;
     try {
       const settled = await settle(value, {
@@ -267,7 +278,7 @@ class Evaluation<EVENT extends InterventionEvent> {
 
   /** Records one handler's outcome and applies it; a verdict when evaluation stops. */
   private conclude(registered: RegisteredHandler, startedAt: number, given: Outcome): Verdict<EVENT> | undefined {
-    const { subject, frozen, downgradeGuide } = this.options;
+    const { frozen, downgradeGuide, event } = this.options;
     const lifecycle = this.lifecycle;
     const shadow = registered.mode === 'shadow';
     const record: PendingRecord = {
@@ -278,12 +289,14 @@ class Evaluation<EVENT extends InterventionEvent> {
       mode: registered.mode,
       durationMs: now() - startedAt,
     };
-    if (subject !== undefined) {
-      if (subject.toolCallId !== undefined) record.toolCallId = subject.toolCallId;
-      if (subject.toolName !== undefined) record.toolName = subject.toolName;
-      if (subject.stepNumber !== undefined) record.stepNumber = subject.stepNumber;
+    // what the record is about: the tool call and the step, read from the event
+    if ('toolCall' in event) {
+      record.toolCallId = event.toolCall.toolCallId;
+      record.toolName = event.toolCall.toolName;
     }
-    this.records.push(record);
+    if ('stepNumber' in event && event.stepNumber !== undefined) record.stepNumber = event.stepNumber;
+    this.sinks.records.push(record);
+    this.sinks.reported?.push(record);
 
     let action: InterventionAction;
     if (given instanceof Failure) {
@@ -295,7 +308,6 @@ class Evaluation<EVENT extends InterventionEvent> {
       if (registered.onError === 'proceed') return undefined;
       if (registered.onError === 'throw') {
         record.action = 'error';
-        this.flush();
         throw given.error;
       }
       // fail closed: the failure becomes a deny that names the handler
@@ -332,7 +344,6 @@ class Evaluation<EVENT extends InterventionEvent> {
       case 'deny':
         record.reason = action.reason;
         for (const pending of this.provisional ?? []) pending.enforced = false;
-        this.flush();
         return { type: 'deny', reason: action.reason, handler: registered.name };
       case 'guide':
         record.feedback = action.feedback;
@@ -362,26 +373,15 @@ class Evaluation<EVENT extends InterventionEvent> {
     if (this.prompts !== undefined) {
       // a confirm outranks guide at the same point: the human decides instead
       for (const record of this.provisional ?? []) if (record.action === 'guide') record.enforced = false;
-      this.flush();
       return { type: 'confirm', event, transformed, prompt: this.prompts.join('\n') };
     }
-    this.flush();
     if (this.guidance !== undefined) return { type: 'guide', event, transformed, guidance: this.guidance };
-    return this.transformed && transformed
-      ? { type: 'transform', event, transformed }
-      : { type: 'proceed', event, transformed: false };
-  }
-
-  private flush(): void {
-    const { records, alsoRecords } = this.options;
-    for (const record of this.records) {
-      records.push(record);
-      alsoRecords?.push(record);
-    }
+    return this.transformed && transformed ? { type: 'transform', event, transformed } : PROCEED;
   }
 }
 
 const CONTINUE = Symbol('continue');
+const PROCEED = Object.freeze({ type: 'proceed' } as const);
 
 function validateAction(
   registered: RegisteredHandler,
@@ -395,32 +395,34 @@ function validateAction(
 }
 
 /** Why a handler's return value is not a valid action here, or `undefined` when it is. */
+/** The start of every invalid-action message (built only when something is wrong). */
+const returned = (name: string) => `Intervention handler "${name}" returned`;
+
 function actionProblem(value: unknown, lifecycle: Lifecycle, name: string): string | undefined {
-  const returned = `Intervention handler "${name}" returned`;
   if (value == null || typeof value !== 'object') {
-    return `${returned} ${value === null ? 'null' : typeof value} from ${lifecycle}; expected an action from InterventionActions (proceed, deny, guide, confirm, transform).`;
+    return `${returned(name)} ${value === null ? 'null' : typeof value} from ${lifecycle}; expected an action from InterventionActions (proceed, deny, guide, confirm, transform).`;
   }
   const action = value as { type?: unknown } & Record<string, unknown>;
   switch (action.type) {
     case 'proceed':
       break;
     case 'deny':
-      if (typeof action.reason !== 'string') return `${returned} deny without a string reason from ${lifecycle}.`;
+      if (typeof action.reason !== 'string') return `${returned(name)} deny without a string reason from ${lifecycle}.`;
       break;
     case 'guide':
-      if (typeof action.feedback !== 'string') return `${returned} guide without string feedback from ${lifecycle}.`;
+      if (typeof action.feedback !== 'string') return `${returned(name)} guide without string feedback from ${lifecycle}.`;
       break;
     case 'confirm':
-      if (typeof action.prompt !== 'string') return `${returned} confirm without a string prompt from ${lifecycle}.`;
+      if (typeof action.prompt !== 'string') return `${returned(name)} confirm without a string prompt from ${lifecycle}.`;
       break;
     case 'transform':
-      if (typeof action.apply !== 'function') return `${returned} transform without an apply function from ${lifecycle}.`;
+      if (typeof action.apply !== 'function') return `${returned(name)} transform without an apply function from ${lifecycle}.`;
       break;
     default:
-      return `${returned} an object that is not an action from ${lifecycle} (type ${JSON.stringify(action.type)}); use InterventionActions.`;
+      return `${returned(name)} an object that is not an action from ${lifecycle} (type ${JSON.stringify(action.type)}); use InterventionActions.`;
   }
   if (ACTION_EFFECTS[lifecycle][action.type] === undefined) {
-    return `${returned} ${action.type} from ${lifecycle}, which does not support it.`;
+    return `${returned(name)} ${action.type} from ${lifecycle}, which does not support it.`;
   }
   return undefined;
 }

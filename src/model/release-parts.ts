@@ -5,8 +5,10 @@ import type {
 } from '@ai-sdk/provider';
 import { isDeepEqual } from '../util/is-deep-equal.ts';
 import type { CollectedStream } from './collect-stream.ts';
-import { FRAME } from './collect-stream.ts';
 import { contentToParts } from './content-to-parts.ts';
+
+/** Marks a part that belongs to no content item (stream-start, metadata, raw, finish…). */
+const FRAME = -1;
 
 /**
  * The parts to stream for a held response once it is decided: the
@@ -23,12 +25,13 @@ export function releaseParts(
   if (final === collected.response) return collected.parts;
   const before = collected.response.content;
   const after = final.content;
+  const owners = ownersOf(collected.parts);
   const kept = before.map((item, index) => index < after.length && isDeepEqual(item, after[index]));
   const released: LanguageModelV4StreamPart[] = [];
   const replaced = new Set<number>();
 
   collected.parts.forEach((part, position) => {
-    const owner = collected.owners[position] ?? FRAME;
+    const owner = owners[position] ?? FRAME;
     if (owner === FRAME) {
       if (part.type === 'finish') {
         // items the final response added come last
@@ -51,6 +54,59 @@ export function releaseParts(
     if (item !== undefined) released.push(...contentToParts(item, 'id' in part ? String(part.id) : `ai-interventions-${owner}`));
   });
   return released;
+}
+
+/**
+ * For each part, the index of the content item it belongs to (as
+ * `collectStream` builds the content), or {@link FRAME}: a block's parts
+ * belong to its item, a call's argument parts to the call that follows.
+ */
+function ownersOf(parts: readonly LanguageModelV4StreamPart[]): number[] {
+  const owners: number[] = [];
+  const blocks = new Map<string, number>();
+  const toolInputs = new Map<string, number[]>();
+  let items = 0;
+  for (const part of parts) {
+    switch (part.type) {
+      case 'text-start':
+      case 'reasoning-start':
+        blocks.set(`${part.type}:${part.id}`, items);
+        owners.push(items++);
+        break;
+      case 'text-delta':
+      case 'text-end':
+        owners.push(blocks.get(`text-start:${part.id}`) ?? FRAME);
+        break;
+      case 'reasoning-delta':
+      case 'reasoning-end':
+        owners.push(blocks.get(`reasoning-start:${part.id}`) ?? FRAME);
+        break;
+      case 'tool-input-start':
+      case 'tool-input-delta':
+      case 'tool-input-end': {
+        const pending = toolInputs.get(part.id) ?? [];
+        pending.push(owners.length);
+        toolInputs.set(part.id, pending);
+        owners.push(FRAME);
+        break;
+      }
+      case 'stream-start':
+      case 'response-metadata':
+      case 'finish':
+      case 'error':
+      case 'ping':
+      case 'raw':
+        owners.push(FRAME);
+        break;
+      default:
+        if (part.type === 'tool-call') {
+          for (const position of toolInputs.get(part.toolCallId) ?? []) owners[position] = items;
+          toolInputs.delete(part.toolCallId);
+        }
+        owners.push(items++);
+    }
+  }
+  return owners;
 }
 
 /** The provider's finish part, or one with the final response's reason, usage and metadata. */

@@ -38,9 +38,9 @@ export async function beforeInvocation(run: Run): Promise<InvocationChanges> {
       tools,
     },
     makeDraft: cloneInvocationEvent,
-    subject: {},
   });
   if (verdict.type === 'deny') throw new InvocationDeniedError({ handlerName: verdict.handler, reason: verdict.reason });
+  if (verdict.type === 'proceed') return UNCHANGED;
 
   const draft = verdict.event;
   let messages = verdict.transformed ? draft.messages : undefined;
@@ -67,6 +67,14 @@ export async function beforeInvocation(run: Run): Promise<InvocationChanges> {
     replacedTools,
   };
 }
+
+const UNCHANGED: InvocationChanges = Object.freeze({
+  messages: undefined,
+  instructions: undefined,
+  instructionsChanged: false,
+  removedTools: new Set<string>(),
+  replacedTools: new Map<string, Tool>(),
+});
 
 /**
  * The provider request with what `beforeInvocation` changed in the tools

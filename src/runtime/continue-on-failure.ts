@@ -22,8 +22,13 @@ export function continueOnFailure(
   run: Run,
   conditions: readonly StopCondition<ToolSet, Context>[],
 ): StopCondition<ToolSet, Context> {
+  if (conditions.length === 1) {
+    const [condition] = conditions as [StopCondition<ToolSet, Context>];
+    return (options) => run.failed === undefined && condition(options);
+  }
   return async (options) => {
     if (run.failed !== undefined) return false;
+    // all of them, as the SDK asks them (a condition may count its calls)
     const results = await Promise.all(conditions.map((condition) => condition(options)));
     return results.some(Boolean);
   };

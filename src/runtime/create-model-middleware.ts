@@ -80,7 +80,7 @@ export function createModelMiddleware(runOf: () => Run): LanguageModelV4Middlewa
 
 /** The tool-call decisions of a whole response, when the run takes them. */
 function decideCalls(run: Run, response: LanguageModelV4GenerateResult): Promise<LanguageModelV4GenerateResult> | LanguageModelV4GenerateResult {
-  return run.decidesToolCalls ? run.decideToolCalls(response) : response;
+  return run.decidesInModelLayer(response) ? run.decideToolCalls(response) : response;
 }
 
 /**

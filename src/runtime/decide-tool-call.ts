@@ -19,7 +19,7 @@ import type { ToolCallDecision } from './tool-call-decision.ts';
  * `approval` is set: a `confirm` counts as answered, transforms are not
  * applied, a deny still wins).
  */
-export async function decideToolCall(
+export function decideToolCall(
   run: Run,
   step: Step,
   call: ToolCallInfo,
@@ -30,7 +30,7 @@ export async function decideToolCall(
     readonly gates?: readonly RegisteredHandler[] | undefined;
     readonly approval?: ResumedApproval | undefined;
   } = {},
-): Promise<ToolCallDecision> {
+): ToolCallDecision | Promise<ToolCallDecision> {
   const handlers = run.snapshot.handlers.beforeToolCall;
   const event: BeforeToolCallEvent = {
     lifecycle: 'beforeToolCall',
@@ -47,18 +47,27 @@ export async function decideToolCall(
   const evaluation = run.evaluate({
     event,
     makeDraft: cloneToolCallEvent,
-    subject: { toolCallId: call.toolCallId, toolName: call.toolName, stepNumber: step.number },
     frozen: approval !== undefined,
     handlers: gates === undefined || gates.length === 0 ? handlers : [...gates, ...handlers],
   });
-  const decision = toDecision(run, call, isThenable(evaluation) ? await evaluation : evaluation);
-  step.decisions.set(call.toolCallId, decision);
-  if (decision.type === 'confirm') {
-    await run.critical(() =>
-      run.status({ type: 'approval-pending', toolCallId: call.toolCallId, toolName: call.toolName, prompt: decision.prompt }),
-    );
-  }
-  return decision;
+  return isThenable(evaluation)
+    ? evaluation.then((verdict) => settle(run, step, call, verdict))
+    : settle(run, step, call, evaluation);
+}
+
+/** Writes the decision a verdict means into the step, and says when a human is asked. */
+function settle(
+  run: Run,
+  step: Step,
+  call: ToolCallInfo,
+  verdict: Verdict<BeforeToolCallEvent>,
+): ToolCallDecision | Promise<ToolCallDecision> {
+  const decision = toDecision(run, call, verdict);
+  step.write(call.toolCallId, decision);
+  if (decision.type !== 'confirm' || run.snapshot.hooks.onStatus.length === 0) return decision;
+  return run
+    .critical(() => run.status({ type: 'approval-pending', toolCallId: call.toolCallId, toolName: call.toolName, prompt: decision.prompt }))
+    .then(() => decision);
 }
 
 /** What a `beforeToolCall` verdict means for the call. */

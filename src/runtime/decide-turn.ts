@@ -5,6 +5,9 @@ import { gateToolCalls } from './gate-tool-calls.ts';
 import type { Run } from './run.ts';
 import { parseToolCall } from './parse-tool-call.ts';
 import { decidedInput } from './tool-call-decision.ts';
+import { isThenable } from '../util/is-thenable.ts';
+
+const NO_GATES = Object.freeze({});
 
 /**
  * Decides the client tool calls of one model response, before the SDK sees
@@ -19,11 +22,14 @@ export async function decideTurn(
   response: LanguageModelV4GenerateResult,
 ): Promise<LanguageModelV4GenerateResult> {
   const step = run.step;
+  const parts = response.content;
   const indexes: number[] = [];
   const calls: ToolCallInfo[] = [];
-  for (const [index, part] of response.content.entries()) {
+  for (let index = 0; index < parts.length; index++) {
+    const part = parts[index] as LanguageModelV4GenerateResult['content'][number];
     if (part.type !== 'tool-call' || part.providerExecuted === true) continue;
-    const parsed = await parseToolCall(part, run.tools, step.activeTools);
+    const parsing = parseToolCall(part, run.tools, step.activeTools);
+    const parsed = isThenable(parsing) ? await parsing : parsing;
     if (parsed === undefined) continue;
     indexes.push(index);
     calls.push({ toolCallId: part.toolCallId, toolName: part.toolName, input: parsed.input });
@@ -31,17 +37,18 @@ export async function decideTurn(
   if (calls.length === 0) return response;
 
   const gates = run.snapshot.hooks.gateToolCalls.length === 0 ? undefined : await gateToolCalls(run, step, calls);
-  let content = response.content;
-  for (const [position, call] of calls.entries()) {
-    const decision = await decideToolCall(run, step, call, { gates: gates?.[position] });
-    const input = decidedInput(decision);
+  let content = parts;
+  for (let position = 0; position < calls.length; position++) {
+    const call = calls[position] as ToolCallInfo;
+    const deciding = decideToolCall(run, step, call, gates === undefined ? NO_GATES : { gates: gates[position] });
+    const input = decidedInput(isThenable(deciding) ? await deciding : deciding);
     if (input === undefined) continue;
     const index = indexes[position] as number;
     const part = content[index] as LanguageModelV4ToolCall;
     const text = JSON.stringify(input.value);
     if (text === JSON.stringify(call.input)) continue;
-    if (content === response.content) content = [...content];
+    if (content === parts) content = [...content];
     content[index] = { ...part, input: text };
   }
-  return content === response.content ? response : { ...response, content };
+  return content === parts ? response : { ...response, content };
 }

@@ -37,19 +37,27 @@ export async function finishToolCall(execution: ToolExecution, call: ToolCallInf
   }
   if (hooks.onToolCallResult.length === 0 && handlers.afterToolCall.length === 0) return settled.value;
   try {
-    const context = toolHookContext(run, options);
     let result = settled.value;
     if (hooks.onToolCallResult.length > 0) {
-      result = await runOnToolCallResult(hooks.onToolCallResult, { ...context, call, tool, result });
+      result = await runOnToolCallResult(hooks.onToolCallResult, { ...toolHookContext(run, options), call, tool, result });
     }
     if (handlers.afterToolCall.length > 0) {
       const evaluation = run.evaluate<AfterToolCallEvent>({
-        event: { lifecycle: 'afterToolCall', ...context, toolCall: call, tool, result },
+        event: {
+          lifecycle: 'afterToolCall',
+          messages: options.messages,
+          runtimeContext: run.runtimeContext,
+          runId: run.runId,
+          stepNumber: run.stepNumber,
+          abortSignal: options.abortSignal,
+          toolCall: call,
+          tool,
+          result,
+        },
         makeDraft: draftResult,
-        subject: { toolCallId: call.toolCallId, toolName: call.toolName, stepNumber: run.stepNumber },
       });
       const verdict = isThenable(evaluation) ? await evaluation : evaluation;
-      if (verdict.type !== 'deny') result = verdict.event.result;
+      if (verdict.type !== 'deny' && verdict.type !== 'proceed') result = verdict.event.result;
     }
     return result;
   } catch (error) {

@@ -7,7 +7,7 @@ import type { DecideInExecute } from './guard-execute.ts';
 import { guardToolSet } from './guard-tool-set.ts';
 import { Run } from './run.ts';
 import type { RuntimeSnapshot } from './runtime-snapshot.ts';
-import { createStep, type Step } from './step.ts';
+import { Step } from './step.ts';
 import { decidedInput, type ToolCallDecision } from './tool-call-decision.ts';
 
 /**
@@ -27,14 +27,13 @@ export function guardToolsStandalone<TOOLS extends ToolSet>(tools: TOOLS, snapsh
   const steps = new WeakMap<ModelMessage[], Step>();
   const stepOf = (messages: ModelMessage[]) => {
     let step = steps.get(messages);
-    if (step === undefined) steps.set(messages, (step = createStep({ number: undefined, messages })));
+    if (step === undefined) steps.set(messages, (step = new Step(undefined, messages)));
     return step;
   };
 
   const decide: DecideInExecute = async (run, { call, options }) => {
     const step = stepOf(options.messages);
-    const asked = step.decisions.get(call.toolCallId);
-    step.decisions.delete(call.toolCallId);
+    const asked = step.take(call.toolCallId);
     const decision = asked ?? (await decideToolCall(run, step, call));
     return applyInExecute(run, call, decision, asked !== undefined);
   };

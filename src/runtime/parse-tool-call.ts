@@ -10,11 +10,11 @@ import { isThenable } from '../util/is-thenable.ts';
  * the call (unknown or inactive tool, invalid JSON, input the schema
  * refuses): such calls are left to the SDK, which reports them to the model.
  */
-export async function parseToolCall(
+export function parseToolCall(
   part: LanguageModelV4ToolCall,
   tools: ToolSet | undefined,
   activeTools: readonly string[] | undefined,
-): Promise<{ readonly tool: Tool; readonly input: unknown } | undefined> {
+): Parsed | undefined | Promise<Parsed | undefined> {
   if (activeTools !== undefined && !activeTools.includes(part.toolName)) return undefined;
   const tool = getOwn(tools, part.toolName);
   if (tool === undefined) return undefined;
@@ -28,9 +28,23 @@ export async function parseToolCall(
       return undefined;
     }
     const result = standard.validate(value);
-    const settled = isThenable(result) ? await result : result;
-    return settled.issues === undefined ? { tool, input: settled.value } : undefined;
+    // synchronous validation (zod): no promise
+    return isThenable(result) ? Promise.resolve(result).then((settled) => parsedOf(tool, settled)) : parsedOf(tool, result);
   }
+  return parseWithSdk(part, tool);
+}
+
+/** What a well-formed call parses to. */
+export interface Parsed {
+  readonly tool: Tool;
+  readonly input: unknown;
+}
+
+function parsedOf(tool: Tool, settled: { readonly value?: unknown; readonly issues?: unknown }): Parsed | undefined {
+  return settled.issues === undefined ? { tool, input: settled.value } : undefined;
+}
+
+async function parseWithSdk(part: LanguageModelV4ToolCall, tool: Tool): Promise<Parsed | undefined> {
   const schema = asSchema(tool.inputSchema);
   const parsed =
     part.input.trim() === ''

@@ -25,7 +25,7 @@ export async function respond<RESPONSE extends LanguageModelV4GenerateResult>(
   call: (request: LanguageModelV4CallOptions) => PromiseLike<RESPONSE>,
 ): Promise<{ readonly raw: RESPONSE | LanguageModelV4GenerateResult; readonly final: LanguageModelV4GenerateResult }> {
   const { hooks, handlers, maxGuideRetries, wording } = run.snapshot;
-  const discarded: LanguageModelV4Usage[] = [];
+  let discarded: LanguageModelV4Usage[] | undefined;
   let request = params;
 
   for (let attempt = 0; ; attempt++) {
@@ -57,28 +57,29 @@ export async function respond<RESPONSE extends LanguageModelV4GenerateResult>(
       attempt,
       response,
     };
-    const evaluation = run.evaluate({
-      event,
-      makeDraft: cloneResponseEvent,
-      subject: run.stepNumber === undefined ? {} : { stepNumber: run.stepNumber },
-      ...(exhausted
-        ? { downgradeGuide: `guide retries exhausted (maxGuideRetries: ${maxGuideRetries}); the response was kept` }
-        : {}),
-    });
+    const evaluation = run.evaluate(
+      exhausted
+        ? {
+            event,
+            makeDraft: cloneResponseEvent,
+            downgradeGuide: `guide retries exhausted (maxGuideRetries: ${maxGuideRetries}); the response was kept`,
+          }
+        : { event, makeDraft: cloneResponseEvent },
+    );
     const verdict = isThenable(evaluation) ? await evaluation : evaluation;
     if (verdict.type === 'guide') {
       const feedback = wording.modelGuidance({ guidance: verdict.guidance });
       if (hooks.onStatus.length > 0) {
         await run.status({ type: 'guide-retry', stepNumber: run.stepNumber, attempt: attempt + 1, feedback });
       }
-      discarded.push(response.usage);
+      (discarded ??= []).push(response.usage);
       request = {
         ...request,
         prompt: [...request.prompt, { role: 'user', content: [{ type: 'text', text: feedback }] }],
       };
       continue;
     }
-    const final = verdict.type === 'deny' ? response : verdict.event.response;
+    const final = verdict.type === 'deny' || verdict.type === 'proceed' ? response : verdict.event.response;
     return { raw, final: withUsage(forgetChangedItems(raw, final), discarded) };
   }
 }
@@ -120,9 +121,9 @@ function forgetChangedItems(
 /** Adds the usage of discarded (guided) attempts to the kept response. */
 function withUsage(
   response: LanguageModelV4GenerateResult,
-  discarded: readonly LanguageModelV4Usage[],
+  discarded: readonly LanguageModelV4Usage[] | undefined,
 ): LanguageModelV4GenerateResult {
-  if (discarded.length === 0) return response;
+  if (discarded === undefined) return response;
   const usage = [...discarded, response.usage].reduce((total, next) => ({
     inputTokens: {
       total: add(total.inputTokens.total, next.inputTokens.total),

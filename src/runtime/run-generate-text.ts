@@ -30,7 +30,7 @@ export async function runGenerateText({
   approvalLedger: ApprovalLedger | undefined;
 }) {
   if (!needsRun(snapshot, options)) return attachReport(await generateText(options as never), EMPTY_REPORT);
-  const run = new Run({ snapshot, input: options, approvalLedger });
+  const run = new Run({ snapshot, input: options, approvalLedger, streaming: false });
   try {
     const result = await settleAfterAbort(generateText(composeRunOptions(run, options) as never), run.abortSignal, ABORT_GRACE_MS);
     if (run.failed !== undefined) throw run.failed.error;

@@ -1,33 +1,24 @@
 import type { Context } from '@ai-sdk/provider-utils';
-import type {
-  LanguageModel,
-  ModelMessage,
-  PrepareStepFunction,
-  PrepareStepResult,
-  ToolSet,
-  UserModelMessage,
-} from 'ai';
-import type {
-  BeforeModelCallEvent,
-  ModelCallSettings,
-} from '../handlers/intervention-events.ts';
+import type { LanguageModel, PrepareStepFunction, PrepareStepResult, ToolSet, UserModelMessage } from 'ai';
+import type { ModelCallSettings } from '../handlers/intervention-events.ts';
 import { runTransformContext } from '../hooks/run-hooks.ts';
+import { isThenable } from '../util/is-thenable.ts';
 import { keepToolPairs } from '../util/keep-tool-pairs.ts';
-import { userMessage } from '../util/user-message.ts';
+import { beforeModelCall } from './before-model-call.ts';
 import { deniedModel } from './denied-model.ts';
-import { cloneModelCallEvent } from './drafts.ts';
 import type { Run } from './run.ts';
 import { SETTING_KEYS } from './setting-keys.ts';
-import { createStep } from './step.ts';
+import { Step } from './step.ts';
 
 type StepOptions = Parameters<PrepareStepFunction<ToolSet, Context>>[0];
 type StepResult = NonNullable<PrepareStepResult<ToolSet, Context>>;
 
 /**
  * The run's `prepareStep`: starts the run, applies what `beforeInvocation`
- * changed (step 0), calls the user's `prepareStep`, then `transformContext` hooks, then the
- * `beforeModelCall` handlers, and records
- * where the loop is (step, messages, active tools) for the later phases.
+ * changed (step 0), calls the caller's `prepareStep`, then the
+ * `transformContext` hooks, then the `beforeModelCall` handlers, and makes
+ * the run's current {@link Step} (messages, active tools) for the later
+ * phases. It returns only what it changed (nothing when nothing did).
  */
 export function createRunPrepareStep({
   run,
@@ -48,6 +39,11 @@ export function createRunPrepareStep({
   /** Steering to inject once a resumed turn's results are in (loop control). */
   afterResume: (() => Promise<UserModelMessage[]>) | undefined;
 }): PrepareStepFunction<ToolSet, Context> {
+  const { hooks, handlers } = run.snapshot;
+  // every tool's name, once: the active tools unless a step says otherwise
+  let toolNames: readonly string[] | undefined;
+  const allTools = () => (toolNames ??= Object.freeze(Object.keys(run.tools ?? {})));
+
   return async (options: StepOptions) => {
     const starting = run.ensureStarted();
     if (starting !== undefined) await starting;
@@ -57,55 +53,34 @@ export function createRunPrepareStep({
 
     let messages = options.messages;
     let instructions = options.instructions;
-    let messagesChanged = false;
-    let instructionsChanged = false;
-
     if (options.stepNumber === 0) {
       // on resume, the approved calls' results precede step 0:
-      await run.critical(() => run.commitMessages(options.responseMessages));
+      if (options.responseMessages.length > 0) await run.critical(() => run.commitMessages(options.responseMessages));
       const invocation = run.invocation;
-      if (invocation?.messages !== undefined) {
-        messages = [
-          ...invocation.messages,
-          ...messages.slice(options.initialMessages.length),
-        ];
-        messagesChanged = true;
-      }
-      if (invocation?.instructionsChanged) {
-        instructions = invocation.instructions;
-        instructionsChanged = true;
-      }
+      if (invocation?.messages !== undefined) messages = [...invocation.messages, ...messages.slice(options.initialMessages.length)];
+      if (invocation?.instructionsChanged) instructions = invocation.instructions;
       if (options.responseMessages.length > 0 && afterResume !== undefined) {
         const steering = await run.critical(afterResume);
-        if (steering.length > 0) {
-          messages = [...messages, ...steering];
-          messagesChanged = true;
-        }
+        if (steering.length > 0) messages = [...messages, ...steering];
       }
     }
 
-    const user: StepResult | undefined = prepareStep
-      ? ((await prepareStep({ ...options, model: unwrapModel(options.model), messages, instructions })) ?? undefined)
-      : undefined;
-    const result: StepResult = { ...user };
-    if (user?.messages !== undefined) {
-      messages = user.messages;
-      messagesChanged = true;
-    }
+    const user: StepResult | undefined =
+      prepareStep === undefined
+        ? undefined
+        : ((await prepareStep({ ...options, model: unwrapModel(options.model), messages, instructions })) ?? undefined);
+    let result: StepResult | undefined = user === undefined ? undefined : { ...user };
+    if (user?.messages !== undefined) messages = user.messages;
     const userInstructions = user?.instructions ?? user?.system;
-    if (userInstructions !== undefined) {
-      instructions = userInstructions;
-      instructionsChanged = true;
-    }
+    if (userInstructions !== undefined) instructions = userInstructions;
     if (user?.runtimeContext !== undefined && user.runtimeContext !== run.runtimeContext) {
       run.runtimeContext = user.runtimeContext;
       run.onRuntimeContext?.(user.runtimeContext);
     }
 
-    const { transformContext } = run.snapshot.hooks;
-    if (transformContext.length > 0) {
+    if (hooks.transformContext.length > 0) {
       const transformed = await run.critical(() =>
-        runTransformContext(transformContext, {
+        runTransformContext(hooks.transformContext, {
           messages,
           stepNumber: options.stepNumber,
           runtimeContext: run.runtimeContext,
@@ -113,86 +88,57 @@ export function createRunPrepareStep({
           abortSignal: run.abortSignal,
         }),
       );
-      if (transformed !== messages) {
-        // a window that cut a tool call must not leave its result behind
-        messages = keepToolPairs(transformed);
-        messagesChanged = true;
-      }
+      // a window that cut a tool call must not leave its result behind
+      if (transformed !== messages) messages = keepToolPairs(transformed);
     }
 
-    let stepActiveTools: readonly string[] | undefined =
-      (user?.activeTools as readonly string[] | undefined) ?? activeTools;
+    let stepActiveTools = (user?.activeTools as readonly string[] | undefined) ?? activeTools;
     const removed = run.invocation?.removedTools;
     if (removed !== undefined && removed.size > 0) {
-      stepActiveTools = (stepActiveTools ?? Object.keys(run.tools ?? {})).filter(
-        (name) => !removed.has(name),
-      );
-      result.activeTools = stepActiveTools as StepResult['activeTools'];
+      stepActiveTools = (stepActiveTools ?? allTools()).filter((name) => !removed.has(name));
+      (result ??= {}).activeTools = stepActiveTools as StepResult['activeTools'];
     }
 
-    if (run.snapshot.handlers.beforeModelCall.length > 0) {
-      const stepSettings: ModelCallSettings = { ...settings };
+    if (handlers.beforeModelCall.length > 0) {
+      let stepSettings = settings;
       for (const key of SETTING_KEYS) {
-        if (user?.[key] !== undefined) Object.assign(stepSettings, { [key]: user[key] });
+        if (user?.[key] !== undefined) {
+          if (stepSettings === settings) stepSettings = { ...settings };
+          (stepSettings as Record<string, unknown>)[key] = user[key];
+        }
       }
-      const event: BeforeModelCallEvent = {
-        lifecycle: 'beforeModelCall',
-        runtimeContext: run.runtimeContext,
-        runId: run.runId,
-        abortSignal: run.abortSignal,
+      const evaluated = beforeModelCall(run, {
         stepNumber: options.stepNumber,
         steps: options.steps,
         messages,
         instructions,
-        activeTools: [...(stepActiveTools ?? Object.keys(run.tools ?? {}))],
+        activeTools: stepActiveTools ?? allTools(),
         settings: stepSettings,
-      };
-      const verdict = await run.evaluate({
-        event,
-        makeDraft: cloneModelCallEvent,
-        subject: { stepNumber: options.stepNumber },
       });
-      if (verdict.type === 'deny') {
-        run.step = createStep({ number: options.stepNumber, messages, activeTools: stepActiveTools });
-        return { ...result, model: deniedModel(verdict.reason) };
+      const outcome = isThenable(evaluated) ? await evaluated : evaluated;
+      if (outcome.type === 'denied') {
+        run.step = new Step(options.stepNumber, messages, stepActiveTools);
+        return { ...result, model: deniedModel(outcome.reason) };
       }
-      if (verdict.transformed) {
-        const draft = verdict.event;
-        messages = draft.messages;
-        messagesChanged = true;
-        instructions = draft.instructions;
-        instructionsChanged = true;
-        if (!sameList(draft.activeTools, event.activeTools)) {
-          stepActiveTools = draft.activeTools;
-          result.activeTools = draft.activeTools as StepResult['activeTools'];
+      if (outcome.type === 'changed') {
+        messages = outcome.messages;
+        instructions = outcome.instructions;
+        if (outcome.activeTools !== undefined) {
+          stepActiveTools = outcome.activeTools;
+          (result ??= {}).activeTools = outcome.activeTools as StepResult['activeTools'];
         }
-        for (const key of SETTING_KEYS) {
-          if (draft.settings[key] !== stepSettings[key]) {
-            Object.assign(result, { [key]: draft.settings[key] });
-          }
-        }
-      }
-      if (verdict.type === 'guide') {
-        messages = [
-          ...messages,
-          userMessage(run.snapshot.wording.modelGuidance({ guidance: verdict.guidance })),
-        ];
-        messagesChanged = true;
+        if (outcome.settings !== undefined) Object.assign((result ??= {}), outcome.settings);
       }
     }
 
-    run.step = createStep({ number: options.stepNumber, messages, activeTools: stepActiveTools });
-    if (messagesChanged) result.messages = messages;
-    else delete result.messages;
-    if (instructionsChanged) {
-      result.instructions = instructions;
+    run.step = new Step(options.stepNumber, messages, stepActiveTools);
+    if (messages !== options.messages) (result ??= {}).messages = messages;
+    else if (result !== undefined) delete result.messages;
+    if (instructions !== options.instructions) {
+      (result ??= {}).instructions = instructions;
       delete result.system;
     }
-    if (user?.model !== undefined) result.model = wrapModel(user.model);
+    if (user?.model !== undefined) (result ??= {}).model = wrapModel(user.model);
     return result;
   };
-}
-
-function sameList(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((item, index) => item === b[index]);
 }

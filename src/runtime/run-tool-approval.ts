@@ -1,5 +1,6 @@
-import type { Context } from '@ai-sdk/provider-utils';
-import type { GenericToolApprovalFunction, ToolApprovalConfiguration, ToolSet } from 'ai';
+import { asSchema, getErrorMessage, safeValidateTypes, type Context } from '@ai-sdk/provider-utils';
+import type { GenericToolApprovalFunction, Tool, ToolApprovalConfiguration, ToolSet } from 'ai';
+import { getOwn } from '../util/get-own.ts';
 import { decideToolCall } from './decide-tool-call.ts';
 import { gateToolCalls } from './gate-tool-calls.ts';
 import { hasCallerApproval, resolveCallerApproval } from './resolve-caller-approval.ts';
@@ -15,6 +16,13 @@ const RANK: Readonly<Record<ApprovalStatus['type'], number>> = {
 };
 
 const NOT_APPLICABLE: ApprovalStatus = Object.freeze({ type: 'not-applicable' });
+
+/** Validates arguments against a tool's input schema, as the SDK validates a model's. */
+function validateInput(tool: Tool | undefined, input: unknown) {
+  return tool?.inputSchema === undefined
+    ? Promise.resolve({ success: true as const, value: input })
+    : safeValidateTypes({ value: input, schema: asSchema(tool.inputSchema) });
+}
 
 /**
  * The run's `toolApproval`: the only reader of the step's decision table.
@@ -36,20 +44,38 @@ export function createRunToolApproval({
     if (starting !== undefined) await starting;
     const { toolCall } = options;
     const step = run.step;
-    let decision: ToolCallDecision | undefined = step.decisions.get(toolCall.toolCallId);
-    step.decisions.delete(toolCall.toolCallId);
+    let decision: ToolCallDecision | undefined = step.take(toolCall.toolCallId);
     const approval = step.number === undefined ? run.resume.approved.get(toolCall.toolCallId) : undefined;
     if (decision === undefined && (approval !== undefined || run.decidesToolCalls)) {
       const call = { toolCallId: toolCall.toolCallId, toolName: toolCall.toolName, input: toolCall.input };
-      decision = await run.critical(async () =>
-        decideToolCall(run, step, call, {
-          approval,
-          gates: approval !== undefined ? await run.resumeGates(call.toolCallId) : (await gateToolCalls(run, step, [call]))[0],
-        }),
-      );
-      // a call the model layer did not see (repaired): the SDK runs and records this object
+      const gated = run.snapshot.hooks.gateToolCalls.length > 0;
+      try {
+        const gates = !gated
+          ? undefined
+          : approval !== undefined
+            ? await run.resumeGates(call.toolCallId)
+            : (await gateToolCalls(run, step, [call]))[0];
+        decision = await decideToolCall(run, step, call, { approval, gates });
+      } catch (error) {
+        run.fail(error);
+        throw error;
+      }
+      // decided here (not in the model layer): the SDK runs and records this very object
       const input = decidedInput(decision);
-      if (input !== undefined) toolCall.input = input.value;
+      if (input !== undefined) {
+        const checked = await validateInput(getOwn(options.tools, toolCall.toolName), input.value);
+        if (!checked.success) {
+          return {
+            type: 'denied',
+            reason: run.snapshot.wording.deniedToolCall({
+              toolCall: call,
+              reason: `the arguments a transform produced are not valid for this tool (${getErrorMessage(checked.error)})`,
+              handler: 'ai-interventions',
+            }),
+          };
+        }
+        toolCall.input = checked.value;
+      }
     }
     const ours = decision === undefined ? NOT_APPLICABLE : approvalStatusOf(decision);
     if (ours.type === 'denied') return ours;

@@ -2,11 +2,12 @@ import type { LanguageModelV4GenerateResult } from '@ai-sdk/provider';
 import type { Context } from '@ai-sdk/provider-utils';
 import type { ModelMessage, ToolSet } from 'ai';
 import type { DecisionRecord } from '../handlers/decision-record.ts';
-import type { Verdict } from '../handlers/evaluate-interventions.ts';
+import type { EvaluationSinks, Verdict } from '../handlers/evaluate-interventions.ts';
 import type { BeforeInvocationEvent, InterventionEvent } from '../handlers/intervention-events.ts';
 import type { RegisteredHandler } from '../handlers/registered-handler.ts';
 import type { ChatResponse, RunStatus } from '../hooks/hook-types.ts';
 import { notifyObservers, runObservers } from '../hooks/run-hooks.ts';
+import { getOwn } from '../util/get-own.ts';
 import { settle } from '../util/settle.ts';
 import type { ApprovalLedger } from './approval-ledger.ts';
 import type { StreamTimeouts } from '../model/stream-timeouts.ts';
@@ -20,7 +21,7 @@ import type { InterventionsReport } from './interventions-report.ts';
 import { readResume, type Resume } from './read-resume.ts';
 import type { RuntimeSnapshot } from './runtime-snapshot.ts';
 import { needsStart, startRun } from './start-run.ts';
-import { createStep, type Step } from './step.ts';
+import { Step } from './step.ts';
 
 /**
  * The run an error was raised in (by a hook, a handler or the provider), for
@@ -44,6 +45,7 @@ export class Run {
   readonly snapshot: RuntimeSnapshot;
   readonly decisions: DecisionRecord[] = [];
   readonly report: InterventionsReport = { decisions: this.decisions };
+  private readonly sinks: EvaluationSinks = { records: this.decisions };
   readonly tools: ToolSet | undefined;
   /** The run's instructions, as given. */
   readonly instructions: BeforeInvocationEvent['instructions'];
@@ -68,6 +70,7 @@ export class Run {
   streamTimeouts: StreamTimeouts | undefined = undefined;
 
   private readonly detached: boolean;
+  private readonly streaming: boolean;
   private started: Promise<void> | undefined;
   private startedUp = false;
   private failure: { readonly error: unknown } | undefined;
@@ -79,15 +82,19 @@ export class Run {
     input,
     approvalLedger,
     detached = false,
+    streaming = true,
   }: {
     snapshot: RuntimeSnapshot;
     input: RunInput;
     /** Where used approvals are remembered; `undefined`: not checked. */
     approvalLedger?: ApprovalLedger | undefined;
     detached?: boolean;
+    /** Whether the call streams (`streamText`, an agent); `generateText` does not. */
+    streaming?: boolean;
   }) {
     this.snapshot = snapshot;
     this.detached = detached;
+    this.streaming = streaming;
     this.runId = detached ? undefined : crypto.randomUUID();
     this.tools = input.tools;
     this.runtimeContext = input.runtimeContext ?? NO_CONTEXT;
@@ -95,7 +102,7 @@ export class Run {
     this.instructions = input.instructions ?? input.system;
     this.approvalLedger = approvalLedger;
     this.resume = readResume(input);
-    this.step = createStep({ number: undefined, messages: this.resume.messages as ModelMessage[] });
+    this.step = new Step(undefined, this.resume.messages as ModelMessage[]);
     const { hooks } = snapshot;
     const listens = hooks.onChatError.length > 0 || hooks.onChatAbort.length > 0 || hooks.onChatDone.length > 0;
     this.streamFailed = listens && !detached ? (error) => this.onStreamFailed(error) : undefined;
@@ -116,10 +123,28 @@ export class Run {
     return this.failure;
   }
 
-  /** Whether the model layer decides the tool calls of a response. */
+  /** Whether the run decides tool calls (`beforeToolCall` handlers or `gateToolCalls` hooks). */
   get decidesToolCalls(): boolean {
     if (this.detached) return false;
     return this.snapshot.handlers.beforeToolCall.length > 0 || this.snapshot.hooks.gateToolCalls.length > 0;
+  }
+
+  /**
+   * Whether a response's tool calls are decided in the model layer, before
+   * the SDK sees them: always when streaming (their arguments stream only
+   * once decided), and with gates (a turn's calls meet them together). A
+   * `generateText` call's calls are otherwise decided in `toolApproval`, on
+   * the input the SDK parsed, unless a tool's input callbacks would see the
+   * arguments before that.
+   */
+  decidesInModelLayer(response: LanguageModelV4GenerateResult): boolean {
+    if (!this.decidesToolCalls) return false;
+    if (this.streaming || this.snapshot.hooks.gateToolCalls.length > 0) return true;
+    return response.content.some((part) => {
+      if (part.type !== 'tool-call') return false;
+      const tool = getOwn(this.tools, part.toolName);
+      return tool?.onInputAvailable !== undefined || tool?.onInputStart !== undefined;
+    });
   }
 
   /** Fires the start observers and `beforeInvocation` once, whoever asks first. */
@@ -171,7 +196,7 @@ export class Run {
 
   /** Evaluates handlers, keeps their records and reports them to `onDecision`. */
   evaluate<EVENT extends InterventionEvent>(options: EvaluationOptions<EVENT>): Verdict<EVENT> | Promise<Verdict<EVENT>> {
-    return evaluateAndReport(this.snapshot, options, this.decisions);
+    return evaluateAndReport(this.snapshot, options, this.sinks);
   }
 
   /** Keeps a record the runtime wrote itself (not a handler's) and reports it. */
@@ -183,7 +208,10 @@ export class Run {
 
   /** The model layer's decisions on a response's tool calls. */
   decideToolCalls(response: LanguageModelV4GenerateResult): Promise<LanguageModelV4GenerateResult> {
-    return this.critical(() => decideTurn(this, response));
+    return decideTurn(this, response).catch((error: unknown) => {
+      this.fail(error);
+      throw error;
+    });
   }
 
   /** The gates' actions for a resumed call: the resumed calls meet the gates together, once, as their turn did. */
