@@ -15,6 +15,7 @@ import { watchStreamErrors } from '../model/watch-stream-errors.ts';
 import { watchStreamTimeouts } from '../model/stream-timeouts.ts';
 import { redactResponse, redactStream } from '../redaction/redact-model-output.ts';
 import { withInvocationChanges } from './before-invocation.ts';
+import { decidesInModelLayer } from './decide-turn.ts';
 import { modelHookContext, respond } from './respond.ts';
 import type { Run } from './run.ts';
 
@@ -80,7 +81,7 @@ export function createModelMiddleware(runOf: () => Run): LanguageModelV4Middlewa
 
 /** The tool-call decisions of a whole response, when the run takes them. */
 function decideCalls(run: Run, response: LanguageModelV4GenerateResult): Promise<LanguageModelV4GenerateResult> | LanguageModelV4GenerateResult {
-  return run.decidesInModelLayer(response) ? run.decideToolCalls(response) : response;
+  return decidesInModelLayer(run, response) ? run.decideToolCalls(response) : response;
 }
 
 /**

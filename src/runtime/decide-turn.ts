@@ -1,5 +1,6 @@
 import type { LanguageModelV4GenerateResult, LanguageModelV4ToolCall } from '@ai-sdk/provider';
 import type { ToolCallInfo } from '../handlers/intervention-events.ts';
+import { getOwn } from '../util/get-own.ts';
 import { decideToolCall } from './decide-tool-call.ts';
 import { gateToolCalls } from './gate-tool-calls.ts';
 import type { Run } from './run.ts';
@@ -8,6 +9,24 @@ import { decidedInput } from './tool-call-decision.ts';
 import { isThenable } from '../util/is-thenable.ts';
 
 const NO_GATES = Object.freeze({});
+
+/**
+ * Whether a response's tool calls are decided in the model layer, before
+ * the SDK sees them: always when streaming (their arguments stream only
+ * once decided), and with gates (a turn's calls meet them together). A
+ * `generateText` call's calls are otherwise decided in `toolApproval`, on
+ * the input the SDK parsed, unless a tool's input callbacks would see the
+ * arguments before that.
+ */
+export function decidesInModelLayer(run: Run, response: LanguageModelV4GenerateResult): boolean {
+  if (!run.decidesToolCalls) return false;
+  if (run.streaming || run.snapshot.hooks.gateToolCalls.length > 0) return true;
+  return response.content.some((part) => {
+    if (part.type !== 'tool-call') return false;
+    const tool = getOwn(run.tools, part.toolName);
+    return tool?.onInputAvailable !== undefined || tool?.onInputStart !== undefined;
+  });
+}
 
 /**
  * Decides the client tool calls of one model response, before the SDK sees

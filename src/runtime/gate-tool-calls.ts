@@ -1,5 +1,6 @@
 import { InvalidHookResultError } from '../errors/invalid-hook-result-error.ts';
 import { callHook } from '../hooks/run-hooks.ts';
+import { settle } from '../util/settle.ts';
 import type { ToolCallInfo } from '../handlers/intervention-events.ts';
 import type { RegisteredHandler } from '../handlers/registered-handler.ts';
 import type { Run } from './run.ts';
@@ -19,7 +20,7 @@ export async function gateToolCalls(
   const perCall: RegisteredHandler[][] = calls.map(() => []);
   for (const entry of run.snapshot.hooks.gateToolCalls) {
     const actions: unknown = await run.critical(() =>
-      run.untilAborted(
+      settle(
         callHook(entry, {
           calls,
           messages: step.messages,
@@ -28,6 +29,8 @@ export async function gateToolCalls(
           runId: run.runId,
           abortSignal: run.abortSignal,
         }),
+        // a gate waiting on a human must not outlive the caller's abort
+        { timeoutMs: undefined, onTimeout: () => undefined, abortSignal: run.abortSignal },
       ),
     );
     if (!Array.isArray(actions) || actions.length !== calls.length) {
@@ -51,4 +54,22 @@ export async function gateToolCalls(
     });
   }
   return perCall;
+}
+
+const resumedGates = new WeakMap<Run, Promise<ReadonlyMap<string, RegisteredHandler[]>>>();
+
+/**
+ * The gates' actions for a call resumed from an approval: a run's resumed
+ * calls meet the gates together, once, as their turn did.
+ */
+export async function gateResumedCall(run: Run, toolCallId: string): Promise<RegisteredHandler[]> {
+  let gated = resumedGates.get(run);
+  if (gated === undefined) {
+    const calls = [...run.resume.approved.values()];
+    gated = gateToolCalls(run, run.step, calls).then(
+      (perCall) => new Map(calls.map((call, position) => [call.toolCallId, perCall[position] ?? []])),
+    );
+    resumedGates.set(run, gated);
+  }
+  return (await gated).get(toolCallId) ?? [];
 }

@@ -2,7 +2,7 @@ import { asSchema, getErrorMessage, safeValidateTypes, type Context } from '@ai-
 import type { GenericToolApprovalFunction, Tool, ToolApprovalConfiguration, ToolSet } from 'ai';
 import { getOwn } from '../util/get-own.ts';
 import { decideToolCall } from './decide-tool-call.ts';
-import { gateToolCalls } from './gate-tool-calls.ts';
+import { gateResumedCall, gateToolCalls } from './gate-tool-calls.ts';
 import { hasCallerApproval, resolveCallerApproval } from './resolve-caller-approval.ts';
 import type { Run } from './run.ts';
 import { useApproval } from './use-approval.ts';
@@ -53,7 +53,7 @@ export function createRunToolApproval({
         const gates = !gated
           ? undefined
           : approval !== undefined
-            ? await run.resumeGates(call.toolCallId)
+            ? await gateResumedCall(run, call.toolCallId)
             : (await gateToolCalls(run, step, [call]))[0];
         decision = await decideToolCall(run, step, call, { approval, gates });
       } catch (error) {

@@ -4,18 +4,14 @@ import type { ModelMessage, ToolSet } from 'ai';
 import type { DecisionRecord } from '../handlers/decision-record.ts';
 import type { EvaluationSinks, Verdict } from '../handlers/evaluate-interventions.ts';
 import type { BeforeInvocationEvent, InterventionEvent } from '../handlers/intervention-events.ts';
-import type { RegisteredHandler } from '../handlers/registered-handler.ts';
 import type { ChatResponse, RunStatus } from '../hooks/hook-types.ts';
 import { notifyObservers, runObservers } from '../hooks/run-hooks.ts';
-import { getOwn } from '../util/get-own.ts';
-import { settle } from '../util/settle.ts';
 import type { ApprovalLedger } from './approval-ledger.ts';
 import type { StreamTimeouts } from '../model/stream-timeouts.ts';
 import type { InvocationChanges } from './before-invocation.ts';
 import type { RunInput } from './call-options.ts';
 import { decideTurn } from './decide-turn.ts';
 import { evaluateAndReport, type EvaluationOptions } from './evaluate-and-report.ts';
-import { gateToolCalls } from './gate-tool-calls.ts';
 import { HistoryPatch } from './history-patch.ts';
 import type { InterventionsReport } from './interventions-report.ts';
 import { readResume, type Resume } from './read-resume.ts';
@@ -23,10 +19,7 @@ import type { RuntimeSnapshot } from './runtime-snapshot.ts';
 import { needsStart, startRun } from './start-run.ts';
 import { Step } from './step.ts';
 
-/**
- * The run an error was raised in (by a hook, a handler or the provider), for
- * integrations that only see the error (an agent's `onError`).
- */
+/** The run an error was raised in, for integrations that only see the error (an agent's `onError`). */
 export const runOfError = new WeakMap<object, Run>();
 
 const NO_CONTEXT: Context = Object.freeze({});
@@ -70,12 +63,12 @@ export class Run {
   streamTimeouts: StreamTimeouts | undefined = undefined;
 
   private readonly detached: boolean;
-  private readonly streaming: boolean;
+  /** Whether the call streams (`streamText`, an agent); `generateText` does not. */
+  readonly streaming: boolean;
   private started: Promise<void> | undefined;
   private startedUp = false;
   private failure: { readonly error: unknown } | undefined;
   private ended = false;
-  private resumeGated: Promise<ReadonlyMap<string, RegisteredHandler[]>> | undefined;
 
   constructor({
     snapshot,
@@ -127,24 +120,6 @@ export class Run {
   get decidesToolCalls(): boolean {
     if (this.detached) return false;
     return this.snapshot.handlers.beforeToolCall.length > 0 || this.snapshot.hooks.gateToolCalls.length > 0;
-  }
-
-  /**
-   * Whether a response's tool calls are decided in the model layer, before
-   * the SDK sees them: always when streaming (their arguments stream only
-   * once decided), and with gates (a turn's calls meet them together). A
-   * `generateText` call's calls are otherwise decided in `toolApproval`, on
-   * the input the SDK parsed, unless a tool's input callbacks would see the
-   * arguments before that.
-   */
-  decidesInModelLayer(response: LanguageModelV4GenerateResult): boolean {
-    if (!this.decidesToolCalls) return false;
-    if (this.streaming || this.snapshot.hooks.gateToolCalls.length > 0) return true;
-    return response.content.some((part) => {
-      if (part.type !== 'tool-call') return false;
-      const tool = getOwn(this.tools, part.toolName);
-      return tool?.onInputAvailable !== undefined || tool?.onInputStart !== undefined;
-    });
   }
 
   /** Fires the start observers and `beforeInvocation` once, whoever asks first. */
@@ -212,19 +187,6 @@ export class Run {
       this.fail(error);
       throw error;
     });
-  }
-
-  /** The gates' actions for a resumed call: the resumed calls meet the gates together, once, as their turn did. */
-  async resumeGates(toolCallId: string): Promise<RegisteredHandler[]> {
-    this.resumeGated ??= gateToolCalls(this, this.step, [...this.resume.approved.values()]).then(
-      (perCall) => new Map([...this.resume.approved.keys()].map((id, position) => [id, perCall[position] ?? []])),
-    );
-    return (await this.resumeGated).get(toolCallId) ?? [];
-  }
-
-  /** `promise`, or the caller's abort, whichever comes first. */
-  untilAborted<T>(promise: T | PromiseLike<T>): Promise<T> {
-    return settle(Promise.resolve(promise), { timeoutMs: undefined, onTimeout: () => undefined, abortSignal: this.abortSignal });
   }
 
   /** Tells the `onStatus` hooks what the run is doing. */
