@@ -2,6 +2,7 @@ import { InvalidHookResultError } from '../errors/invalid-hook-result-error.ts';
 import type { ToolCallInfo } from '../handlers/intervention-events.ts';
 import type { HookEntry } from './hook-registry.ts';
 import { markThrownByHook } from './thrown-by-hook.ts';
+import { runWaterfall, type WaterfallStep } from './run-waterfall.ts';
 import type {
   HookName,
   InterventionHooks,
@@ -18,13 +19,19 @@ import type { ModelMessage } from 'ai';
 
 type ContextOf<K extends HookName> = Parameters<InterventionHooks[K]>[0];
 
-/** Runs observers in order, awaiting each; a throw propagates, marked with the hook (see `thrownByHook`). */
-export async function runObservers<K extends HookName>(
+/**
+ * Runs observers in order, awaiting each (synchronously while they answer
+ * at once); a throw propagates, marked with the hook (see `thrownByHook`).
+ */
+export function runObservers<K extends HookName>(
   entries: ReadonlyArray<HookEntry<K>>,
   context: ContextOf<K>,
-): Promise<void> {
-  for (const entry of entries) await callHook(entry, context);
+): void | Promise<void> {
+  return runWaterfall(entries, undefined, () => context, GO_ON, NOTHING);
 }
+
+const GO_ON = (): WaterfallStep<undefined, undefined> => ({ next: undefined });
+const NOTHING = (): undefined => undefined;
 
 /** Runs observers and swallows their throws (`onChatError`, `onChatAbort`). */
 export async function notifyObservers<K extends HookName>(
@@ -93,41 +100,29 @@ export type PreToolCallOutcome =
  * `preToolCall`: a waterfall over the call that stops at `{ error }` or
  * `{ result }` (checked in that order).
  */
-export async function runPreToolCall(
+export function runPreToolCall(
   entries: ReadonlyArray<HookEntry<'preToolCall'>>,
   context: PreToolCallContext,
-): Promise<PreToolCallOutcome> {
-  let call = context.call;
-  for (const entry of entries) {
-    const { label } = entry;
-    const returned = await callHook(entry, { ...context, call });
-    if (isNothing(returned)) continue;
-    if (isObjectWith(returned, 'error')) {
-      return { type: 'error', call, error: returned.error };
-    }
-    if (isObjectWith(returned, 'result')) {
-      return { type: 'result', call, result: returned.result };
-    }
-    if (isObjectWith(returned, 'call')) {
-      const next = returned.call as Partial<ToolCallInfo> | null;
-      if (
-        next == null ||
-        typeof next !== 'object' ||
-        next.toolCallId !== call.toolCallId ||
-        next.toolName !== call.toolName
-      ) {
-        throw invalid(
-          label,
-          returned,
-          '{ call } with the same toolCallId and toolName (only its input may change)',
-        );
+): PreToolCallOutcome | Promise<PreToolCallOutcome> {
+  return runWaterfall(
+    entries,
+    context.call,
+    (call) => ({ ...context, call }),
+    (returned, call, label): WaterfallStep<ToolCallInfo, PreToolCallOutcome> => {
+      if (isNothing(returned)) return { next: call };
+      if (isObjectWith(returned, 'error')) return { stop: { type: 'error', call, error: returned.error } };
+      if (isObjectWith(returned, 'result')) return { stop: { type: 'result', call, result: returned.result } };
+      if (isObjectWith(returned, 'call')) {
+        const next = returned.call as Partial<ToolCallInfo> | null;
+        if (next == null || typeof next !== 'object' || next.toolCallId !== call.toolCallId || next.toolName !== call.toolName) {
+          throw invalid(label, returned, '{ call } with the same toolCallId and toolName (only its input may change)');
+        }
+        return { next: next as ToolCallInfo };
       }
-      call = next as ToolCallInfo;
-      continue;
-    }
-    throw invalid(label, returned, 'undefined, { call }, { result } or { error }');
-  }
-  return { type: 'call', call };
+      throw invalid(label, returned, 'undefined, { call }, { result } or { error }');
+    },
+    (call) => ({ type: 'call', call }),
+  );
 }
 
 /** `onToolCallResult`: a waterfall over the result; always drains. */

@@ -66,7 +66,7 @@ function settle(
   step.write(call.toolCallId, decision);
   if (decision.type !== 'confirm' || run.snapshot.hooks.onStatus.length === 0) return decision;
   return run
-    .critical(() => run.status({ type: 'approval-pending', toolCallId: call.toolCallId, toolName: call.toolName, prompt: decision.prompt }))
+    .critical(async () => run.status({ type: 'approval-pending', toolCallId: call.toolCallId, toolName: call.toolName, prompt: decision.prompt }))
     .then(() => decision);
 }
 

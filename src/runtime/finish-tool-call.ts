@@ -1,6 +1,6 @@
 import type { AfterToolCallEvent, ToolCallInfo } from '../handlers/intervention-events.ts';
 import { runOnToolCallError, runOnToolCallResult } from '../hooks/run-hooks.ts';
-import { redactToolError } from '../redaction/redact-tool-error.ts';
+import { redactsToolErrors, redactToolError } from '../redaction/redact-tool-error.ts';
 import { copyData } from '../util/copy-data.ts';
 import { isThenable } from '../util/is-thenable.ts';
 import { toolHookContext, type ToolExecution } from './prepare-tool-call.ts';
@@ -15,7 +15,20 @@ export type Settled = { readonly ok: true; readonly value: unknown } | { readonl
  * rethrown redacted (the SDK turns it into the model's error result). A hook
  * or handler that throws is recorded on the run and rethrown.
  */
-export async function finishToolCall(execution: ToolExecution, call: ToolCallInfo, settled: Settled): Promise<unknown> {
+export function finishToolCall(execution: ToolExecution, call: ToolCallInfo, settled: Settled): unknown {
+  const { hooks, handlers } = execution.run.snapshot;
+  // nothing to run: the outcome as it is, at once (a throw stays a throw)
+  if (settled.ok && hooks.onToolCallResult.length === 0 && handlers.afterToolCall.length === 0) return settled.value;
+  if (!settled.ok && hooks.onToolCallError.length === 0 && !redactsToolErrors(execution.run.snapshot)) throw settled.error;
+  return finishAsync(execution, call, settled);
+}
+
+/** Whether a result passes through anything (hooks or handlers that may replace it). */
+export function hasResultPipeline({ hooks, handlers }: ToolExecution['run']['snapshot']): boolean {
+  return hooks.onToolCallResult.length > 0 || handlers.afterToolCall.length > 0;
+}
+
+async function finishAsync(execution: ToolExecution, call: ToolCallInfo, settled: Settled): Promise<unknown> {
   const { run, tool, options } = execution;
   const { hooks, handlers } = run.snapshot;
   if (!settled.ok) {

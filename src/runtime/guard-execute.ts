@@ -3,7 +3,7 @@ import type { Tool, ToolExecutionOptions } from 'ai';
 import type { ToolCallInfo } from '../handlers/intervention-events.ts';
 import { redactsToolErrors } from '../redaction/redact-tool-error.ts';
 import { isThenable } from '../util/is-thenable.ts';
-import { finishToolCall, type Settled } from './finish-tool-call.ts';
+import { finishToolCall, hasResultPipeline, type Settled } from './finish-tool-call.ts';
 import { needsPreparing, prepareToolCall, type DecideInExecute, type ToolExecution } from './prepare-tool-call.ts';
 import type { Run } from './run.ts';
 
@@ -30,8 +30,9 @@ export function hasToolHooks(snapshot: Run['snapshot']): boolean {
  * `finishToolCall` (result hooks and `afterToolCall` handlers, or
  * `onToolCallError` hooks). When nothing must happen first, the tool is
  * called at once, as the SDK would call it, and what it returns keeps its
- * shape: an async iterable stays one (each preliminary value passes through;
- * the final one, held back by one value, goes through the result pipeline).
+ * shape: an async iterable stays one (each value goes through the result
+ * pipeline as it comes, when there is one; it is handed over as it is
+ * otherwise).
  * After preparing, only an async generator function keeps streaming; a
  * plain function that returns an iterable gives its last value.
  */
@@ -58,14 +59,19 @@ export function guardExecute({
     const call: ToolCallInfo = { toolCallId: options.toolCallId, toolName, input };
     const runTool = (prepared: ToolCallInfo) => invoke(execution, prepared, () => perform.call(target, prepared.input, options));
     if (!needsPreparing(run, decide)) return runTool(call);
+    const preparing = prepareToolCall(execution, call, decide);
+    if (!isThenable(preparing)) {
+      // prepared at once: the tool is called now, as without hooks
+      return preparing.type === 'call' ? runTool(preparing.call) : finishToolCall(execution, preparing.call, shortCircuit(preparing));
+    }
     if (Object.prototype.toString.call(perform) === '[object AsyncGeneratorFunction]') {
       return (async function* () {
-        const prepared = await prepareToolCall(execution, call, decide);
+        const prepared = await preparing;
         if (prepared.type !== 'call') yield await finishToolCall(execution, prepared.call, shortCircuit(prepared));
         else yield* runTool(prepared.call) as AsyncIterable<unknown>;
       })();
     }
-    return prepareToolCall(execution, call, decide).then(async (prepared) => {
+    return Promise.resolve(preparing).then(async (prepared) => {
       if (prepared.type !== 'call') return finishToolCall(execution, prepared.call, shortCircuit(prepared));
       const result = runTool(prepared.call);
       return isAsyncIterable(result) ? lastOf(result) : result;
@@ -81,7 +87,7 @@ function invoke(execution: ToolExecution, call: ToolCallInfo, perform: () => unk
   } catch (error) {
     return finishToolCall(execution, call, { ok: false, error });
   }
-  if (isAsyncIterable(value)) return streamResults(execution, call, value);
+  if (isAsyncIterable(value)) return hasResultPipeline(execution.run.snapshot) ? streamResults(execution, call, value) : value;
   if (isThenable(value)) {
     return Promise.resolve(value).then(
       (resolved) => finishToolCall(execution, call, { ok: true, value: resolved }),
@@ -91,20 +97,20 @@ function invoke(execution: ToolExecution, call: ToolCallInfo, perform: () => unk
   return finishToolCall(execution, call, { ok: true, value });
 }
 
-/** Preliminary results pass through; the final one goes through the result pipeline. */
+/**
+ * Every value a streaming tool yields goes through the result pipeline as it
+ * comes (preliminary ones too: the client sees them), so nothing is held back
+ * and a transform or redaction covers each of them; the last one is the
+ * final result, as the SDK counts it.
+ */
 async function* streamResults(execution: ToolExecution, call: ToolCallInfo, iterable: AsyncIterable<unknown>) {
-  let previous: { value: unknown } | undefined;
   try {
-    for await (const value of iterable) {
-      if (previous !== undefined) yield previous.value;
-      previous = { value };
-    }
+    for await (const value of iterable) yield await finishToolCall(execution, call, { ok: true, value });
   } catch (error) {
     yield await finishToolCall(execution, call, { ok: false, error });
-    return;
   }
-  yield await finishToolCall(execution, call, { ok: true, value: previous?.value });
 }
+
 
 function shortCircuit(prepared: { type: 'result'; result: unknown } | { type: 'error'; error: unknown }): Settled {
   return prepared.type === 'result' ? { ok: true, value: prepared.result } : { ok: false, error: prepared.error };

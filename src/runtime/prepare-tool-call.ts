@@ -2,6 +2,7 @@ import type { Context } from '@ai-sdk/provider-utils';
 import type { Tool, ToolExecutionOptions } from 'ai';
 import type { ToolCallInfo } from '../handlers/intervention-events.ts';
 import { runPreToolCall, type PreToolCallOutcome } from '../hooks/run-hooks.ts';
+import { isThenable } from '../util/is-thenable.ts';
 import type { Run } from './run.ts';
 
 /** What a guarded `execute` works with: its run, the tool, and the SDK's execution options. */
@@ -27,26 +28,45 @@ export function needsPreparing(run: Run, decide: DecideInExecute | undefined): b
  * What happens before a tool runs: the run starts (if this is its first
  * act, as on a resume), `decide` (tools guarded without a run), the
  * `tool-call` status, then the `preToolCall` hooks, which may change the call
- * or short-circuit it with a result or an error. A hook that throws is
- * recorded on the run (the SDK would swallow it) and rethrown.
+ * or short-circuit it with a result or an error. Synchronous when all of it
+ * answers at once. A hook that throws is recorded on the run (the SDK would
+ * swallow it) and rethrown.
  */
-export async function prepareToolCall(
-  { run, tool, options }: ToolExecution,
+export function prepareToolCall(
+  execution: ToolExecution,
   call: ToolCallInfo,
   decide: DecideInExecute | undefined,
-): Promise<PreToolCallOutcome> {
+): PreToolCallOutcome | Promise<PreToolCallOutcome> {
+  const { run } = execution;
   const starting = run.ensureStarted();
-  if (starting !== undefined) await starting;
-  const decided = decide === undefined ? call : await decide(run, { tool, call, options });
+  if (starting !== undefined || decide !== undefined) {
+    return (async () => {
+      if (starting !== undefined) await starting;
+      const decided = decide === undefined ? call : await decide(run, { tool: execution.tool, call, options: execution.options });
+      return runToolHooks(execution, decided);
+    })();
+  }
+  return runToolHooks(execution, call);
+}
+
+/**
+ * The `tool-call` status, then the `preToolCall` hooks; synchronous while
+ * they answer at once. A throw or rejection is recorded on the run.
+ */
+function runToolHooks({ run, tool, options }: ToolExecution, call: ToolCallInfo): PreToolCallOutcome | Promise<PreToolCallOutcome> {
   const { onStatus, preToolCall } = run.snapshot.hooks;
-  try {
-    if (onStatus.length > 0) await run.status({ type: 'tool-call', toolCallId: decided.toolCallId, toolName: decided.toolName });
-    return preToolCall.length === 0
-      ? { type: 'call', call: decided }
-      : await runPreToolCall(preToolCall, { ...toolHookContext(run, options), call: decided, tool });
-  } catch (error) {
+  const failed = (error: unknown): never => {
     run.fail(error);
     throw error;
+  };
+  const preToolCalls = (): PreToolCallOutcome | Promise<PreToolCallOutcome> =>
+    preToolCall.length === 0 ? { type: 'call', call } : runPreToolCall(preToolCall, { ...toolHookContext(run, options), call, tool });
+  try {
+    const status = onStatus.length === 0 ? undefined : run.status({ type: 'tool-call', toolCallId: call.toolCallId, toolName: call.toolName });
+    const outcome = isThenable(status) ? Promise.resolve(status).then(preToolCalls) : preToolCalls();
+    return isThenable(outcome) ? Promise.resolve(outcome).catch(failed) : outcome;
+  } catch (error) {
+    return failed(error);
   }
 }
 

@@ -190,9 +190,9 @@ export class Run {
   }
 
   /** Tells the `onStatus` hooks what the run is doing. */
-  async status(status: RunStatus): Promise<void> {
+  status(status: RunStatus): void | Promise<void> {
     const hooks = this.snapshot.hooks.onStatus;
-    if (hooks.length > 0) await runObservers(hooks, { status, runtimeContext: this.runtimeContext, runId: this.runId });
+    if (hooks.length > 0) return runObservers(hooks, { status, runtimeContext: this.runtimeContext, runId: this.runId });
   }
 
   /** Fires `onMessage` for each message, in order. */

@@ -36,6 +36,8 @@ export const FEATURES = [
   'class-tools',
   /** Class tools whose (plain) execute returns an async iterable. */
   'class-iterable-tools',
+  /** A turn calling a streaming (generator) tool beside other tools. */
+  'parallel-streaming-calls',
   /** Tools without `execute`. */
   'client-tools',
   /** Tools with `needsApproval`. */
@@ -102,7 +104,17 @@ export function scriptArbitrary(excluded: ReadonlySet<Feature> = new Set()): fc.
             return resume === undefined ? script : { ...script, resume };
           }),
       ),
-    );
+    )
+    .filter((script) => allowed.has('parallel-streaming-calls') || !callsStreamingToolInParallel(script));
+}
+
+/** Whether a turn calls a generator tool together with another call. */
+function callsStreamingToolInParallel(script: Script): boolean {
+  const streaming = new Set(script.tools.filter((tool) => tool.behavior === 'generator').map((tool) => tool.name));
+  return script.turns.some((turn) => {
+    const calls = turn.parts.filter((part) => part.type === 'tool-call');
+    return calls.length > 1 && calls.some((part) => part.type === 'tool-call' && streaming.has(part.toolName));
+  });
 }
 
 function toolArbitrary(allowed: Allowed): fc.Arbitrary<ToolSpec> {

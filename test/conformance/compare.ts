@@ -30,7 +30,15 @@ export interface DifferencePattern {
 }
 
 /** Callbacks whose place among the others follows when stream parts are delivered. */
-const STREAM_TIMED = new Set(['onChunk', 'onLanguageModelCallEnd']);
+const STREAM_TIMED = new Set([
+  'onChunk',
+  'onLanguageModelCallEnd',
+  'onError',
+  'onInputStart',
+  'onInputDelta',
+  'onInputAvailable',
+  'toolApproval',
+]);
 
 export function observablesOf(phase: PhaseObservation, dropEvents: ReadonlySet<string> = new Set()): Map<string, unknown> {
   const observables = new Map<string, unknown>();
@@ -53,7 +61,9 @@ export function observablesOf(phase: PhaseObservation, dropEvents: ReadonlySet<s
   const log = phase.log.filter(([event]) => !dropEvents.has(event));
   // where stream-timed callbacks fall among the others is delivery timing (see known-differences.ts):
   // the order of everything else, and each callback's own sequence, are compared on their own
-  observables.set('log order', log.filter(([event]) => !STREAM_TIMED.has(event)).map(([event]) => event));
+  // (generateText has no stream: its order is compared whole)
+  const streamed = phase.stream !== undefined;
+  observables.set('log order', log.filter(([event]) => !streamed || !STREAM_TIMED.has(event)).map(([event]) => event));
   observables.set('log order with stream timing', log.map(([event]) => event));
   const byEvent = new Map<string, unknown[]>();
   for (const [event, payload] of log) {
@@ -61,8 +71,23 @@ export function observablesOf(phase: PhaseObservation, dropEvents: ReadonlySet<s
     if (list === undefined) byEvent.set(event, (list = []));
     list.push(payload);
   }
-  for (const [event, payloads] of byEvent) observables.set(`log:${event}`, payloads);
+  for (const [event, payloads] of byEvent) {
+    if (event !== 'onChunk') {
+      observables.set(`log:${event}`, payloads);
+      continue;
+    }
+    // the chunks, whatever the order the SDK reports them in (it interleaves the ones it makes, such as
+    // its own error chunks, with the provider's by delivery timing); the order is its own observable
+    observables.set('log:onChunk', [...payloads].sort(byJson));
+    observables.set('log:onChunk order', payloads);
+  }
   return observables;
+}
+
+function byJson(a: unknown, b: unknown): number {
+  const left = JSON.stringify(a) ?? '';
+  const right = JSON.stringify(b) ?? '';
+  return left < right ? -1 : left > right ? 1 : 0;
 }
 
 /** Every difference between the raw observation and a wrapped one (`dropEvents`: log events left out of both). */

@@ -26,7 +26,14 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
     configurations: ['noop', 'handler', 'tools'],
     observable: 'log order with stream timing',
     reason:
-      "Where streamText's onChunk and onLanguageModelCallEnd calls fall among the other callbacks depends on when each part is delivered (microtask timing). Any model middleware that adds one stream layer moves them: an identity `wrapLanguageModel` middleware piping through an empty TransformStream does, as measured against these scripts. Each callback's own sequence of calls (`log:onChunk`, `log:onLanguageModelCallEnd`) and the order of every other callback (`log order`) are still compared exactly.",
+      "In streamText, where the callbacks the SDK calls as parts flow through its pipeline (onChunk, onLanguageModelCallEnd, onError, the tools' onInputStart / onInputDelta / onInputAvailable, toolApproval) fall among the others depends on when each part is delivered (microtask timing), across the calls of a step too. Any model middleware that adds one stream layer moves them: an identity `wrapLanguageModel` middleware piping through an empty TransformStream does, as measured against these scripts. Each callback's own calls (`log:<callback>`), the stream itself in order (`stream`), and the order of every other callback (`log order`) are still compared exactly; in generateText the whole order is.",
+  },
+  {
+    id: 'stream-timed-chunk-order',
+    configurations: ['noop', 'handler', 'tools'],
+    observable: 'log:onChunk order',
+    reason:
+      'The order of the onChunk calls where the SDK interleaves chunks it makes itself (such as its own error chunks) with the provider\'s: that follows delivery timing too (the raw SDK\'s own onChunk order can differ from its stream\'s). The same chunks are reported (`log:onChunk`), and the stream keeps the raw order (`stream`).',
   },
   {
     id: 'result-interventions',
@@ -81,5 +88,14 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
     excludes: ['chunk-timeout'],
     reason:
       "streamText's timeout.firstChunkMs / chunkMs, when the runtime holds the stream (a whole step for onResponse hooks or afterModelCall handlers, a turn's tool calls for beforeToolCall handlers or gates): the SDK's timers only see what is released, so the runtime applies them to the provider's stream itself, with the SDK's own TimeoutError and message. A stall then ends the step with an `error` part (onError, finish reason 'error') where the raw SDK aborts it (an `abort` part, onAbort): only the SDK can abort its own step.",
+  },
+  {
+    id: 'streaming-tool-values-through-result-hooks',
+    configurations: ['noop', 'handler', 'tools'],
+    observable: '*',
+    cases: [],
+    excludes: ['parallel-streaming-calls'],
+    reason:
+      "When onToolCallResult hooks or afterToolCall handlers run, each value a streaming (async generator) tool yields passes through them before the SDK gets it (the client sees preliminary results, so they are transformed and redacted too): each value arrives a microtask or more later, so the results of tools running in parallel with it may interleave differently. Each tool's own values keep their order and content.",
   },
 ];
