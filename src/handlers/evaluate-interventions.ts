@@ -330,12 +330,12 @@ class Evaluation<EVENT extends InterventionEvent> {
       case 'proceed':
         return undefined;
       case 'deny':
-        record.reason = action.reason;
+        describe(record, action);
         for (const pending of this.provisional ?? []) pending.enforced = false;
         this.flush();
         return { type: 'deny', reason: action.reason, handler: registered.name };
       case 'guide':
-        record.feedback = action.feedback;
+        describe(record, action);
         if (downgradeGuide !== undefined) {
           record.enforced = false;
           record.warning = downgradeGuide;
@@ -345,7 +345,7 @@ class Evaluation<EVENT extends InterventionEvent> {
         (this.provisional ??= []).push(record);
         return undefined;
       case 'confirm':
-        record.prompt = action.prompt;
+        describe(record, action);
         (this.prompts ??= []).push(action.prompt);
         (this.provisional ??= []).push(record);
         return undefined;
@@ -419,6 +419,9 @@ function actionProblem(value: unknown, lifecycle: Lifecycle, name: string): stri
     default:
       return `${returned} an object that is not an action from ${lifecycle} (type ${JSON.stringify(action.type)}); use InterventionActions.`;
   }
+  if (action.display !== undefined && typeof action.display !== 'string') {
+    return `${returned} ${action.type} with a display that is not a string from ${lifecycle}.`;
+  }
   if (ACTION_EFFECTS[lifecycle][action.type] === undefined) {
     return `${returned} ${action.type} from ${lifecycle}, which does not support it.`;
   }
@@ -447,4 +450,5 @@ function describe(record: PendingRecord, action: InterventionAction): void {
   if (action.type === 'deny') record.reason = action.reason;
   else if (action.type === 'guide') record.feedback = action.feedback;
   else if (action.type === 'confirm') record.prompt = action.prompt;
+  if ('display' in action && action.display !== undefined) record.display = action.display;
 }

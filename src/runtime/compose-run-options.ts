@@ -27,10 +27,12 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
   const composed: CallOptions = { ...options };
   if (streaming) moveChunkTimeouts(run, options, composed);
 
-  if (run.resume.dropped.length > 0) {
+  if (run.resume.rewritten) {
     if (options.messages !== undefined) composed.messages = [...run.resume.messages];
     else composed.prompt = [...run.resume.messages];
   }
+  const approvalSecret = options.experimental_toolApprovalSecret ?? run.snapshot.approvalSecret;
+  if (run.prepareResume(approvalSecret) !== undefined) prepareResumeOnStart(run, options, composed, approvalSecret);
 
   const needsModel =
     hooks.preRequest.length > 0 ||
@@ -125,6 +127,25 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
     composed.experimental_toolApprovalSecret = run.snapshot.approvalSecret;
   }
   return composed as OPTIONS;
+}
+
+/**
+ * The SDK reads the approvals of the history right after `onStart` (awaited
+ * in `generateText` and `streamText` alike): the person's edits are checked,
+ * written and signed there, before the SDK verifies them.
+ */
+function prepareResumeOnStart(
+  run: Run,
+  options: CallOptions,
+  composed: CallOptions,
+  approvalSecret: string | Uint8Array | undefined,
+): void {
+  const user = (options.onStart ?? options.experimental_onStart) as ((event: unknown) => unknown) | undefined;
+  composed.onStart = async (event: unknown) => {
+    await run.critical(async () => run.prepareResume(approvalSecret)).catch(() => {});
+    await user?.(event);
+  };
+  delete composed.experimental_onStart;
 }
 
 /**

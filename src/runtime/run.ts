@@ -9,6 +9,7 @@ import type { ChatResponse, RunStatus } from '../hooks/hook-types.ts';
 import { notifyObservers, runObservers } from '../hooks/run-hooks.ts';
 import { settle } from '../util/settle.ts';
 import type { ApprovalLedger } from './approval-ledger.ts';
+import { applyApprovalEdits } from './apply-approval-edits.ts';
 import type { StreamTimeouts } from '../model/stream-timeouts.ts';
 import type { InvocationChanges } from './before-invocation.ts';
 import type { RunInput } from './call-options.ts';
@@ -73,6 +74,7 @@ export class Run {
   private failure: { readonly error: unknown } | undefined;
   private ended = false;
   private resumeGated: Promise<ReadonlyMap<string, RegisteredHandler[]>> | undefined;
+  private resumePrepared: Promise<void> | undefined;
 
   constructor({
     snapshot,
@@ -94,7 +96,7 @@ export class Run {
     this.abortSignal = input.abortSignal;
     this.instructions = input.instructions ?? input.system;
     this.approvalLedger = approvalLedger;
-    this.resume = readResume(input);
+    this.resume = readResume(input, snapshot.wording);
     this.step = createStep({ number: undefined, messages: this.resume.messages as ModelMessage[] });
     const { hooks } = snapshot;
     const listens = hooks.onChatError.length > 0 || hooks.onChatAbort.length > 0 || hooks.onChatDone.length > 0;
@@ -184,6 +186,17 @@ export class Run {
   /** The model layer's decisions on a response's tool calls. */
   decideToolCalls(response: LanguageModelV4GenerateResult): Promise<LanguageModelV4GenerateResult> {
     return this.critical(() => decideTurn(this, response));
+  }
+
+  /**
+   * Checks, writes and signs the edits of the approvals the input resumes,
+   * and records the answers that could not be read: once, before the SDK
+   * reads the history. `undefined` when there is nothing to prepare.
+   */
+  prepareResume(secret: string | Uint8Array | undefined): Promise<void> | undefined {
+    if (this.resume.edits.length === 0 && !this.resume.answers.some((answer) => answer.problem !== undefined)) return undefined;
+    this.resumePrepared ??= applyApprovalEdits(this, secret);
+    return this.resumePrepared;
   }
 
   /** The gates' actions for a resumed call: the resumed calls meet the gates together, once, as their turn did. */

@@ -35,6 +35,12 @@ describe('package.json exports', () => {
     expect(manifest.peerDependenciesMeta['@opentelemetry/api']?.optional).toBe(true);
   });
 
+  it.skipIf(!existsSync(join(root, 'dist/client/index.js')))('should build ai-interventions/client without a single import (a browser bundle pulls in no runtime)', () => {
+    const built = readFileSync(join(root, 'dist/client/index.js'), 'utf8');
+    expect(built).not.toMatch(/^\s*import\b|\bimport\(|\brequire\(/m);
+    expect(built).toContain('approvalAnswer');
+  });
+
   // needs `npm run build` (CI builds first), and a Node that can require ES modules (22.12 and later)
   const canRequireEsm = (process.features as { require_module?: boolean }).require_module === true;
   it.skipIf(!existsSync(join(root, 'dist/index.js')) || !canRequireEsm)('should load with require() from CommonJS, every entry point', () => {
@@ -48,12 +54,13 @@ describe('package.json exports', () => {
           "const { createInterventions } = require('ai-interventions');",
           "const { runHandler } = require('ai-interventions/testing');",
           "const { telemetry } = require('ai-interventions/telemetry');",
-          'console.log([createInterventions, runHandler, telemetry].map((value) => typeof value).join());',
+          "const { approvalAnswer } = require('ai-interventions/client');",
+          'console.log([createInterventions, runHandler, telemetry, approvalAnswer].map((value) => typeof value).join());',
         ].join('\n'),
       );
       const child = spawnSync(process.execPath, ['main.cjs'], { cwd: app, encoding: 'utf8' });
       expect(child.stderr).toBe('');
-      expect(child.stdout.trim()).toBe('function,function,function');
+      expect(child.stdout.trim()).toBe('function,function,function,function');
     } finally {
       rmSync(app, { recursive: true, force: true });
     }
