@@ -31,8 +31,9 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
     if (options.messages !== undefined) composed.messages = [...run.resume.messages];
     else composed.prompt = [...run.resume.messages];
   }
-  const approvalSecret = options.experimental_toolApprovalSecret ?? run.snapshot.approvalSecret;
-  if (run.prepareResume(approvalSecret) !== undefined) prepareResumeOnStart(run, options, composed, approvalSecret);
+  if (run.resumeNeedsPreparing) {
+    prepareResumeOnStart(run, options, composed, options.experimental_toolApprovalSecret ?? run.snapshot.approvalSecret);
+  }
 
   const needsModel =
     hooks.preRequest.length > 0 ||

@@ -194,9 +194,14 @@ export class Run {
    * reads the history. `undefined` when there is nothing to prepare.
    */
   prepareResume(secret: string | Uint8Array | undefined): Promise<void> | undefined {
-    if (this.resume.edits.length === 0 && !this.resume.answers.some((answer) => answer.problem !== undefined)) return undefined;
+    if (!this.resumeNeedsPreparing) return undefined;
     this.resumePrepared ??= applyApprovalEdits(this, secret);
     return this.resumePrepared;
+  }
+
+  /** Whether the input resumes edits to check, or answers that could not be read. */
+  get resumeNeedsPreparing(): boolean {
+    return this.resume.edits.length > 0 || this.resume.answers.some((answer) => answer.problem !== undefined);
   }
 
   /** The gates' actions for a resumed call: the resumed calls meet the gates together, once, as their turn did. */

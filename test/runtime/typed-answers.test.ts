@@ -1,4 +1,4 @@
-import { isStepCount, tool, type ModelMessage } from 'ai';
+import { isStepCount, tool, ToolLoopAgent, type ModelMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -303,5 +303,52 @@ describe.each(MODES)('typed approval answers through interventions.%s', (mode) =
     await run(idle, mode, { model: plain, tools, messages: history('no') });
     expect(toolResultsSent(plain, 0).c1).toEqual({ type: 'execution-denied', reason: 'no' });
     expect(deleted).toEqual([]);
+  });
+});
+
+describe('typed approval answers in a ToolLoopAgent (interventions.agentSettings)', () => {
+  it.each(['generate', 'stream'] as const)('should run the edit and word the refusal (agent.%s)', async (method) => {
+    const deleted: string[] = [];
+    const tools = {
+      delete_file: tool({ inputSchema: z.object({ path: z.string() }), execute: async ({ path }) => (deleted.push(path), `deleted ${path}`) }),
+    };
+    const interventions = createInterventions({
+      approvalSecret: SECRET,
+      handlers: [defineHandler({ name: 'ask', beforeToolCall: () => InterventionActions.confirm('Delete?') })],
+    });
+    const model = scriptedModel(
+      step(toolCall('c1', 'delete_file', { path: '/a' }), toolCall('c2', 'delete_file', { path: '/c' })),
+      step(text('done')),
+    );
+    const agent = new ToolLoopAgent(interventions.agentSettings({ model, tools }));
+    const call = async (messages: ModelMessage[]) => {
+      if (method === 'generate') return (await agent.generate({ messages })).responseMessages;
+      const result = await agent.stream({ messages });
+      await result.consumeStream();
+      return result.responseMessages;
+    };
+    const history: ModelMessage[] = [{ role: 'user', content: 'delete' }, ...(await call([{ role: 'user', content: 'delete' }]))];
+    const requests = history.flatMap((message) =>
+      message.role === 'assistant' && typeof message.content !== 'string'
+        ? message.content.flatMap((part) => (part.type === 'tool-approval-request' ? [part.approvalId] : []))
+        : [],
+    );
+    const [edit, refusal] = [
+      approvalAnswer({ id: requests[0] ?? '', approved: true, input: { path: '/b' } }),
+      approvalAnswer({ id: requests[1] ?? '', approved: false, reason: 'keep /c' }),
+    ];
+    await call([
+      ...history,
+      {
+        role: 'tool',
+        content: [edit, refusal].map(({ id, approved, reason }) => ({ type: 'tool-approval-response' as const, approvalId: id, approved, reason })),
+      },
+    ]);
+    expect(deleted).toEqual(['/b']);
+    expect(toolResultsSent(model, 1).c2).toEqual({
+      type: 'execution-denied',
+      reason: defaultWording.rejectedCall({ toolCall: { toolCallId: 'c2', toolName: 'delete_file', input: { path: '/c' } }, reason: 'keep /c' }),
+    });
+    expect(sent(model)).not.toContain(APPROVAL_ANSWER_PREFIX);
   });
 });
