@@ -17,6 +17,23 @@ export {
   type ApprovalWaitOptions,
 } from './runtime/approval-ledger.ts';
 export { defaultWording, formatGuidance, type Wording } from './runtime/wording.ts';
+
+// approvals answered in a chat UI, and the decisions it shows (also in 'ai-interventions/client')
+export {
+  APPROVAL_ANSWER_PREFIX,
+  approvalAnswer,
+  readApprovalAnswer,
+  type ApprovalAnswer,
+  type ApprovalRemember,
+  type ReadAnswer,
+} from './client/approval-answer.ts';
+export type {
+  InterventionData,
+  InterventionDataTypes,
+  InterventionRecordData,
+  InterventionUIMessage,
+} from './client/intervention-data.ts';
+export { toInterventionsUIMessageStream } from './ui/to-interventions-ui-message-stream.ts';
 export { DENIED_FINISH_REASON } from './runtime/denied-model.ts';
 
 // handlers and actions
@@ -46,6 +63,8 @@ export { defineHandler } from './handlers/define-handler.ts';
 export type {
   AfterModelCallEvent,
   AfterToolCallEvent,
+  AnsweredApproval,
+  ApprovalAnswerInfo,
   BeforeInvocationEvent,
   BeforeModelCallEvent,
   BeforeToolCallEvent,
@@ -157,7 +176,7 @@ export {
   SENSITIVE_KEYS,
   type RedactSecretsOptions,
 } from './builtins/redact-secrets.ts';
-export { humanApproval, type ApprovalMemory, type HumanApprovalOptions } from './builtins/human-approval.ts';
+export { humanApproval, type HumanApprovalOptions } from './builtins/human-approval.ts';
 export { llmSteering, type LlmSteeringOptions, type SteeringPoint } from './builtins/llm-steering.ts';
 export { rateLimit, type RateLimitKeyPart, type RateLimitOptions } from './builtins/rate-limit.ts';
 export { callBudget, type CallBudgetOptions } from './builtins/call-budget.ts';

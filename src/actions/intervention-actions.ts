@@ -21,8 +21,9 @@ export interface Proceed {
 
 /**
  * Block the operation. Later handlers do not run. Made by
- * `InterventionActions.deny(reason)`: a denied tool call's reason reaches the
- * model as its result; before the run or a model call, the deny ends it.
+ * `InterventionActions.deny(reason, display?)`: a denied tool call's reason
+ * reaches the model as its result (`display`, a short reason for people,
+ * reaches the UI only); before the run or a model call, the deny ends it.
  *
  * @example
  * ```ts
@@ -34,6 +35,8 @@ export interface Proceed {
 export interface Deny {
   readonly type: 'deny';
   readonly reason: string;
+  /** A short reason for people (the UI); the model reads `reason`. */
+  readonly display?: string;
 }
 
 /**
@@ -51,6 +54,8 @@ export interface Deny {
 export interface Guide {
   readonly type: 'guide';
   readonly feedback: string;
+  /** A short reason for people (the UI); the model reads `feedback`. */
+  readonly display?: string;
 }
 
 /**
@@ -67,6 +72,8 @@ export interface Guide {
 export interface Confirm {
   readonly type: 'confirm';
   readonly prompt: string;
+  /** A short reason for people, for a decision log (the prompt is what they are asked). */
+  readonly display?: string;
 }
 
 /**
@@ -156,17 +163,26 @@ export const InterventionActions = Object.freeze({
   proceed(): Proceed {
     return PROCEED;
   },
-  /** Block the operation; the reason reaches the model. */
-  deny(reason: string): Deny {
-    return { type: 'deny', reason };
+  /**
+   * Block the operation; the reason reaches the model. `display`: a short
+   * reason for people, shown in the UI instead (default: the reason).
+   */
+  deny(reason: string, display?: string): Deny {
+    return display === undefined ? { type: 'deny', reason } : { type: 'deny', reason, display };
   },
-  /** Cancel and give the model feedback to retry with (or steer a model call). */
-  guide(feedback: string): Guide {
-    return { type: 'guide', feedback };
+  /**
+   * Cancel and give the model feedback to retry with (or steer a model call).
+   * `display`: a short reason for people (default: the feedback).
+   */
+  guide(feedback: string, display?: string): Guide {
+    return display === undefined ? { type: 'guide', feedback } : { type: 'guide', feedback, display };
   },
-  /** Ask a human to approve the tool call; the prompt is shown to them. */
-  confirm(prompt: string): Confirm {
-    return { type: 'confirm', prompt };
+  /**
+   * Ask a human to approve the tool call; the prompt is shown to them.
+   * `display`: a short reason for a decision log (default: the prompt).
+   */
+  confirm(prompt: string, display?: string): Confirm {
+    return display === undefined ? { type: 'confirm', prompt } : { type: 'confirm', prompt, display };
   },
   /** Modify the event: mutate the draft, or return a replacement. */
   transform<EVENT extends InterventionEvent = InterventionEvent>(

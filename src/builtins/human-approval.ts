@@ -1,4 +1,4 @@
-import type { ModelMessage } from 'ai';
+import type { ApprovalRemember } from '../client/approval-answer.ts';
 import { InterventionActions } from '../actions/intervention-actions.ts';
 import type {
   BeforeToolCallEvent,
@@ -11,24 +11,6 @@ import type {
 } from '../handlers/intervention-handler.ts';
 import { createMemoryStore } from '../store/create-memory-store.ts';
 import type { Store } from '../store/store.ts';
-
-/**
- * What the human's `reason` says to remember when they answer an approval
- * request: approving with `'once'` (or no reason) allows this call only,
- * `'session'` every matching call of the conversation (`runtimeContext.sessionId`),
- * `'always'` every matching call for the scope (`runtimeContext.userId`);
- * refusing with `'never'` denies every matching call for the scope from then
- * on, without asking.
- *
- * @example
- * ```ts
- * // in the useChat UI: the answer to a tool part in the 'approval-requested' state
- * const remember: ApprovalMemory = 'always';
- * const answer = (approvalId: string) => ({ id: approvalId, approved: true, reason: remember });
- * // addToolApprovalResponse(answer(part.approval.id))
- * ```
- */
-export type ApprovalMemory = 'once' | 'session' | 'always' | 'never';
 
 /**
  * Options of {@link humanApproval}.
@@ -64,15 +46,18 @@ export interface HumanApprovalOptions {
     readonly store?: Store;
     /** Whose decisions these are. Default `runtimeContext.userId`, or `'anyone'`. */
     readonly scope?: (context: RunEventContext) => string;
-    /** The conversation a `'session'` answer covers. Default `runtimeContext.sessionId`. */
+    /** The conversation a `remember: 'session'` answer covers. Default `runtimeContext.sessionId`. */
     readonly session?: (context: RunEventContext) => string | undefined;
     /**
      * What a remembered decision covers. Default: the tool name (any
      * arguments). Return e.g. `` `${toolName}:${input.path}` `` to remember per file.
      */
     readonly key?: (toolCall: ToolCallInfo) => string;
-    /** The answers that are remembered. Default `['session', 'always', 'never']`; `[]` asks every time. */
-    readonly accept?: readonly Exclude<ApprovalMemory, 'once'>[];
+    /**
+     * Which `remember` answers are honoured, for approvals and refusals alike.
+     * Default `['session', 'always']`; `[]` asks every time.
+     */
+    readonly accept?: readonly Exclude<ApprovalRemember, 'once'>[];
     /** How long a `'session'` answer lasts. Default 24 hours. */
     readonly sessionTtlMs?: number;
   };
@@ -103,15 +88,15 @@ const ANSWERED_TTL_MS = DAY_MS;
  * Asks a human before matching tool calls run (`confirm`, i.e. AI SDK 7's
  * `tool-approval-request`), and remembers their answer when they say so.
  *
- * **How the UI answers.** The reason sent with the approval response says
- * what to remember (see {@link ApprovalMemory}): with `useChat`,
- * `addToolApprovalResponse({ id: part.approval.id, approved: true, reason: 'always' })`
- * (or `'session'`, `'once'`), or `approved: false, reason: 'never'`; on the
- * server, a `{ type: 'tool-approval-response', approvalId, approved, reason }`
- * part in the last tool message. A later matching call is then allowed (or
- * denied) without asking: `'always'` / `'never'` for the scope (the user) and
- * tool, `'session'` for the conversation (`runtimeContext.sessionId`; with
- * no session id it counts as `'once'`).
+ * **How the UI answers.** A typed answer says what to remember: with
+ * `useChat`, `addToolApprovalResponse(approvalAnswer({ id: part.approval.id,
+ * approved: true, remember: 'always' }))` (or `'session'`, `'once'`, the
+ * default), and the same with `approved: false` for a refusal
+ * (`approvalAnswer` is in `ai-interventions/client`). A later matching call
+ * is then allowed (or denied) without asking: `'always'` for the scope (the
+ * user) and tool, `'session'` for the conversation
+ * (`runtimeContext.sessionId`; with no session id it counts as `'once'`). A
+ * plain response (`{ id, approved, reason }`) counts as `'once'`.
  *
  * **Remembered only what was asked.** When it asks, the handler stores the
  * request (its time, what it covers) in the store under the scope and the
@@ -147,7 +132,7 @@ const ANSWERED_TTL_MS = DAY_MS;
  *   model, tools, messages,
  *   runtimeContext: { userId: session.userId, sessionId: session.chatId },
  * });
- * // the UI: addToolApprovalResponse({ id: part.approval.id, approved: true, reason: 'session' })
+ * // the UI: addToolApprovalResponse(approvalAnswer({ id: part.approval.id, approved: true, remember: 'session' }))
  * ```
  */
 export function humanApproval({
@@ -165,7 +150,7 @@ export function humanApproval({
     scope: scopeOf = defaultScope,
     session: sessionOf = defaultSession,
     key: keyOf = (toolCall: ToolCallInfo) => toolCall.toolName,
-    accept = ['session', 'always', 'never'],
+    accept = ['session', 'always'],
     sessionTtlMs = DAY_MS,
   } = remember;
   const matches = toolMatcher(tools);
@@ -177,6 +162,7 @@ export function humanApproval({
     always: (scope: string, key: string) => storeKey('always', scope, key),
     never: (scope: string, key: string) => storeKey('never', scope, key),
     session: (scope: string, session: string, key: string) => storeKey('session', scope, session, key),
+    sessionNever: (scope: string, session: string, key: string) => storeKey('session-never', scope, session, key),
   };
 
   /** Takes (reads and removes, atomically) the request this handler stored for a call. */
@@ -185,25 +171,33 @@ export function humanApproval({
     return stored === undefined ? undefined : parsePending(stored);
   };
 
-  /** Whether a remembered answer allows (or denies) the call; `undefined`: none. */
+  /** Whether a remembered answer allows (`'allow'`) or denies (`'never'`, `'session-never'`) the call; `undefined`: none. */
   const remembered = async (scope: string, key: string, session: string | undefined) => {
     if ((await store.get(keys.never(scope, key))) !== undefined) return 'never' as const;
-    if ((await store.get(keys.always(scope, key))) !== undefined) return 'always' as const;
-    if (session !== undefined && (await store.get(keys.session(scope, session, key))) !== undefined) {
-      return 'session' as const;
+    if (session !== undefined && (await store.get(keys.sessionNever(scope, session, key))) !== undefined) {
+      return 'session-never' as const;
     }
+    if ((await store.get(keys.always(scope, key))) !== undefined) return 'allow' as const;
+    if (session !== undefined && (await store.get(keys.session(scope, session, key))) !== undefined) return 'allow' as const;
     return undefined;
   };
 
-  const neverAllowed = (toolCall: ToolCallInfo) =>
-    InterventionActions.deny(`The user chose never to allow "${toolCall.toolName}" calls.`);
+  const refusedBefore = (toolCall: ToolCallInfo, memory: 'never' | 'session-never') =>
+    InterventionActions.deny(
+      memory === 'never'
+        ? `The user chose never to allow "${toolCall.toolName}" calls.`
+        : `The user chose not to allow "${toolCall.toolName}" calls in this conversation.`,
+      memory === 'never' ? 'You chose never to allow this.' : 'You chose not to allow this in this chat.',
+    );
 
-  /** Remembers what the human's answer asks to, for the request it answered. */
-  const rememberAnswer = async (scope: string, pending: PendingRequest, answer: ApprovalMemory) => {
-    if (answer === 'always' && accepted.has('always')) {
-      await store.set(keys.always(scope, pending.key), 'approved');
-    } else if (answer === 'session' && accepted.has('session') && pending.session !== undefined) {
-      await store.set(keys.session(scope, pending.session, pending.key), 'approved', { ttlMs: sessionTtlMs });
+  /** Remembers what the person's answer asks to, for the request it answered. */
+  const rememberAnswer = async (scope: string, pending: PendingRequest, approved: boolean, remember: ApprovalRemember) => {
+    if (remember === 'always' && accepted.has('always')) {
+      await store.set((approved ? keys.always : keys.never)(scope, pending.key), approved ? 'approved' : 'denied');
+    } else if (remember === 'session' && accepted.has('session') && pending.session !== undefined) {
+      await store.set((approved ? keys.session : keys.sessionNever)(scope, pending.session, pending.key), approved ? 'approved' : 'denied', {
+        ttlMs: sessionTtlMs,
+      });
     }
   };
 
@@ -223,7 +217,7 @@ export function humanApproval({
       if (answered !== undefined) return decided(toolCall, answered);
       // not asked by this handler (another handler's confirm, or a remembered answer)
       const memory = await remembered(scope, keyOf(toolCall), sessionOf(event));
-      if (memory === 'never') return neverAllowed(toolCall);
+      if (memory === 'never' || memory === 'session-never') return refusedBefore(toolCall, memory);
       if (memory !== undefined || timeoutMs === undefined) return InterventionActions.proceed();
       return expired(toolCall, timeoutMs);
     }
@@ -235,7 +229,7 @@ export function humanApproval({
       return decided(toolCall, parseAnswered(await store.get(answeredKey)) ?? answered);
     }
     await store.delete(pendingKey);
-    if (pending !== undefined && answered === 'approved') await rememberAnswer(scope, pending, answerOf(event.approval));
+    if (pending !== undefined && answered === 'approved') await rememberAnswer(scope, pending, true, event.approval?.remember ?? 'once');
     return decided(toolCall, answered);
   };
 
@@ -243,12 +237,11 @@ export function humanApproval({
     name,
     /** Reads the refusals of the input (the handlers never see a refused call again). */
     async beforeInvocation(event) {
-      for (const { toolCallId, response } of refusals(event.messages)) {
+      for (const answer of event.answers) {
+        if (answer.approved) continue;
         const scope = scopeOf(event);
-        const pending = await takePending(scope, toolCallId);
-        if (pending !== undefined && answerOf(response) === 'never' && accepted.has('never')) {
-          await store.set(keys.never(scope, pending.key), 'denied');
-        }
+        const pending = await takePending(scope, answer.toolCall.toolCallId);
+        if (pending !== undefined) await rememberAnswer(scope, pending, false, answer.remember);
       }
       return InterventionActions.proceed();
     },
@@ -260,7 +253,7 @@ export function humanApproval({
       const key = keyOf(event.toolCall);
       const session = sessionOf(event);
       const memory = await remembered(scope, key, session);
-      if (memory === 'never') return neverAllowed(event.toolCall);
+      if (memory === 'never' || memory === 'session-never') return refusedBefore(event.toolCall, memory);
       if (memory !== undefined) return InterventionActions.proceed();
 
       const request: PendingRequest = { requestedAt: Date.now(), key, session };
@@ -300,16 +293,6 @@ function defaultSession({ runtimeContext }: RunEventContext): string | undefined
   return typeof sessionId === 'string' || typeof sessionId === 'number' ? String(sessionId) : undefined;
 }
 
-/**
- * What the human's approval response asks to remember: today its free-text
- * `reason` (`'session'`, `'always'`, `'never'`; `'once'` for anything else).
- * The one place that reads the answer.
- */
-function answerOf(response: { readonly reason?: string | undefined } | undefined): ApprovalMemory {
-  const normalized = response?.reason?.trim().toLowerCase();
-  return normalized === 'session' || normalized === 'always' || normalized === 'never' ? normalized : 'once';
-}
-
 function parseAnswered(stored: string | undefined): Answered | undefined {
   return stored === 'approved' || stored === 'expired' ? stored : undefined;
 }
@@ -324,28 +307,6 @@ function parsePending(stored: string): PendingRequest | undefined {
   } catch {
     return undefined;
   }
-}
-
-type ApprovalResponsePart = Extract<Extract<ModelMessage, { role: 'tool' }>['content'][number], { type: 'tool-approval-response' }>;
-
-/** The calls refused in the last (tool) message, with the human's response. */
-function refusals(messages: readonly ModelMessage[]): Array<{ toolCallId: string; response: ApprovalResponsePart }> {
-  const last = messages.at(-1);
-  if (last?.role !== 'tool') return [];
-  const refused = new Map<string, ApprovalResponsePart>();
-  for (const part of last.content) {
-    if (part.type === 'tool-approval-response' && !part.approved) refused.set(part.approvalId, part);
-  }
-  if (refused.size === 0) return [];
-  const found: Array<{ toolCallId: string; response: ApprovalResponsePart }> = [];
-  for (const message of messages) {
-    if (message.role !== 'assistant' || typeof message.content === 'string') continue;
-    for (const part of message.content) {
-      const response = part.type === 'tool-approval-request' ? refused.get(part.approvalId) : undefined;
-      if (part.type === 'tool-approval-request' && response !== undefined) found.push({ toolCallId: part.toolCallId, response });
-    }
-  }
-  return found;
 }
 
 function toolMatcher(tools: HumanApprovalOptions['tools']): (event: BeforeToolCallEvent) => boolean {

@@ -27,6 +27,8 @@ export interface DecisionRecord {
   readonly feedback?: string;
   /** `confirm`: the prompt shown to the human. */
   readonly prompt?: string;
+  /** `deny` / `guide` / `confirm`: the short reason for people the handler gave (its second argument), if any. */
+  readonly display?: string;
   /**
    * Whether the action took effect. `false` for shadow handlers, for a
    * transform or guide overridden by a later deny, and for actions that have

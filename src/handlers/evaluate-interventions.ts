@@ -342,11 +342,11 @@ class Evaluation<EVENT extends InterventionEvent> {
       case 'proceed':
         return undefined;
       case 'deny':
-        record.reason = action.reason;
+        describe(record, action);
         for (const pending of this.provisional ?? []) pending.enforced = false;
         return { type: 'deny', reason: action.reason, handler: registered.name };
       case 'guide':
-        record.feedback = action.feedback;
+        describe(record, action);
         if (downgradeGuide !== undefined) {
           record.enforced = false;
           record.warning = downgradeGuide;
@@ -356,7 +356,7 @@ class Evaluation<EVENT extends InterventionEvent> {
         (this.provisional ??= []).push(record);
         return undefined;
       case 'confirm':
-        record.prompt = action.prompt;
+        describe(record, action);
         (this.prompts ??= []).push(action.prompt);
         (this.provisional ??= []).push(record);
         return undefined;
@@ -421,6 +421,9 @@ function actionProblem(value: unknown, lifecycle: Lifecycle, name: string): stri
     default:
       return `${returned(name)} an object that is not an action from ${lifecycle} (type ${JSON.stringify(action.type)}); use InterventionActions.`;
   }
+  if (action.display !== undefined && typeof action.display !== 'string') {
+    return `${returned(name)} ${action.type} with a display that is not a string from ${lifecycle}.`;
+  }
   if (ACTION_EFFECTS[lifecycle][action.type] === undefined) {
     return `${returned(name)} ${action.type} from ${lifecycle}, which does not support it.`;
   }
@@ -449,4 +452,5 @@ function describe(record: PendingRecord, action: InterventionAction): void {
   if (action.type === 'deny') record.reason = action.reason;
   else if (action.type === 'guide') record.feedback = action.feedback;
   else if (action.type === 'confirm') record.prompt = action.prompt;
+  if ('display' in action && action.display !== undefined) record.display = action.display;
 }

@@ -11,6 +11,7 @@ import type {
   ToolChoice,
   ToolSet,
 } from 'ai';
+import type { ApprovalRemember } from '../client/approval-answer.ts';
 
 /**
  * A tool call as handlers and hooks see it: AI SDK vocabulary, with the
@@ -25,6 +26,45 @@ export interface ToolCallInfo {
   readonly toolCallId: string;
   readonly toolName: string;
   input: unknown;
+}
+
+/**
+ * A person's answer to an approval request, as handlers read it: a plain
+ * `tool-approval-response`, or a typed one (`approvalAnswer`), decoded.
+ *
+ * @example
+ * ```ts
+ * const remembered = (answer: ApprovalAnswerInfo) => answer.remember !== 'once';
+ * ```
+ */
+export interface ApprovalAnswerInfo {
+  readonly approvalId: string;
+  /** Their reason, in their words (never the encoding of a typed answer). */
+  readonly reason: string | undefined;
+  /** What they asked to remember; `'once'` for a plain response. */
+  readonly remember: ApprovalRemember;
+  /** Whether the answer was typed (`approvalAnswer`) rather than a plain response. */
+  readonly typed: boolean;
+  /**
+   * When they changed the arguments before approving: theirs (`input`) and
+   * the model's (`original`). In `beforeToolCall`, `toolCall.input` already
+   * holds theirs.
+   */
+  readonly edited: { readonly input: unknown; readonly original: unknown } | undefined;
+}
+
+/**
+ * An answer the run's input carries: which call, and whether the person
+ * approved it.
+ *
+ * @example
+ * ```ts
+ * const refusals = (event: BeforeInvocationEvent) => event.answers.filter((answer) => !answer.approved);
+ * ```
+ */
+export interface AnsweredApproval extends ApprovalAnswerInfo {
+  readonly approved: boolean;
+  readonly toolCall: ToolCallInfo;
 }
 
 /**
@@ -79,6 +119,12 @@ export interface BeforeInvocationEvent extends RunEventContext {
   instructions: Instructions | undefined;
   /** The tools of the run, by name. */
   tools: ToolSet;
+  /**
+   * The approval requests the input answers (its last message), approved or
+   * refused, in order: a refused call is not evaluated again, so this is
+   * where a handler reads a refusal.
+   */
+  readonly answers: readonly AnsweredApproval[];
 }
 
 /**
@@ -193,10 +239,10 @@ export interface BeforeToolCallEvent extends RunEventContext {
    */
   readonly approved: boolean;
   /**
-   * The human's answer when `approved` is `true`: the approval's id and the
-   * reason they gave with it (e.g. to remember the decision).
+   * The person's answer when `approved` is `true`: the approval's id, their
+   * reason, what they asked to remember, and their edit of the arguments.
    */
-  readonly approval: { readonly approvalId: string; readonly reason: string | undefined } | undefined;
+  readonly approval: ApprovalAnswerInfo | undefined;
 }
 
 /**

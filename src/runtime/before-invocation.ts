@@ -6,6 +6,7 @@ import type { BeforeInvocationEvent } from '../handlers/intervention-events.ts';
 import { getOwn } from '../util/get-own.ts';
 import { userMessage } from '../util/user-message.ts';
 import { cloneInvocationEvent } from './drafts.ts';
+import { answeredApproval } from './read-resume.ts';
 import type { Run } from './run.ts';
 
 /** What the run's `beforeInvocation` handlers changed. */
@@ -36,6 +37,7 @@ export async function beforeInvocation(run: Run): Promise<InvocationChanges> {
       messages: [...inputMessages],
       instructions: run.instructions,
       tools,
+      answers: run.resume.answers.map(answeredApproval),
     },
     makeDraft: cloneInvocationEvent,
   });

@@ -3,6 +3,8 @@ import type { ToolLoopAgentSettings, ToolSet } from 'ai';
 import type { CallOptions } from './call-options.ts';
 import { chatResponseOf } from './chat-response-of.ts';
 import { composeRunOptions } from './compose-run-options.ts';
+import { hasTypedAnswers } from './decode-answers.ts';
+import { prepareResume } from './apply-approval-edits.ts';
 import { Run, runOfError } from './run.ts';
 import type { ApprovalLedger } from './approval-ledger.ts';
 import type { RuntimeSnapshot } from './runtime-snapshot.ts';
@@ -38,7 +40,9 @@ export function composeAgentSettings<SETTINGS>(
     prepareCall: async (options: Parameters<NonNullable<AnySettings['prepareCall']>>[0]) => {
       const prepared = ((await user.prepareCall?.(options)) ?? options) as unknown as CallOptions;
       const snapshot = snapshotOf();
-      if (isIdle(snapshot)) return prepared;
+      if (isIdle(snapshot) && !hasTypedAnswers(prepared.messages ?? (Array.isArray(prepared.prompt) ? prepared.prompt : []))) {
+        return prepared;
+      }
       const runtimeContext: Context = { ...prepared.runtimeContext };
       const run = new Run({
         snapshot,
@@ -48,6 +52,8 @@ export function composeAgentSettings<SETTINGS>(
       runs.set(runtimeContext, run);
       run.onRuntimeContext = (context) => runs.set(context, run);
       const runOptions = composeRunOptions(run, { ...prepared, runtimeContext });
+      // the agent may not pass our onStart on: the edits are prepared here already
+      await run.critical(async () => prepareResume(run, runOptions.experimental_toolApprovalSecret));
       // the agent applies its own callbacks; messages are reported below
       delete runOptions.onStepEnd;
       return runOptions;

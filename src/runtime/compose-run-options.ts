@@ -9,6 +9,7 @@ import { createLoopControl } from './loop-control.ts';
 import { createRunPrepareStep } from './run-prepare-step.ts';
 import { createRunRepair } from './run-repair-tool-call.ts';
 import { createRunToolApproval } from './run-tool-approval.ts';
+import { prepareResume, resumeNeedsPreparing } from './apply-approval-edits.ts';
 import type { Run } from './run.ts';
 import { SETTING_KEYS } from './setting-keys.ts';
 
@@ -27,9 +28,12 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
   const composed: CallOptions = { ...options };
   if (streaming) moveChunkTimeouts(run, options, composed);
 
-  if (run.resume.dropped.length > 0) {
+  if (run.resume.rewritten) {
     if (options.messages !== undefined) composed.messages = [...run.resume.messages];
     else composed.prompt = [...run.resume.messages];
+  }
+  if (resumeNeedsPreparing(run)) {
+    prepareResumeOnStart(run, options, composed, options.experimental_toolApprovalSecret ?? run.snapshot.approvalSecret);
   }
 
   const needsModel =
@@ -125,6 +129,25 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
     composed.experimental_toolApprovalSecret = run.snapshot.approvalSecret;
   }
   return composed as OPTIONS;
+}
+
+/**
+ * The SDK reads the approvals of the history right after `onStart` (awaited
+ * in `generateText` and `streamText` alike): the person's edits are checked,
+ * written and signed there, before the SDK verifies them.
+ */
+function prepareResumeOnStart(
+  run: Run,
+  options: CallOptions,
+  composed: CallOptions,
+  approvalSecret: string | Uint8Array | undefined,
+): void {
+  const user = (options.onStart ?? options.experimental_onStart) as ((event: unknown) => unknown) | undefined;
+  composed.onStart = async (event: unknown) => {
+    await run.critical(async () => prepareResume(run, approvalSecret)).catch(() => {});
+    await user?.(event);
+  };
+  delete composed.experimental_onStart;
 }
 
 /**

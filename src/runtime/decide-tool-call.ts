@@ -5,7 +5,7 @@ import { getOwn } from '../util/get-own.ts';
 import { isThenable } from '../util/is-thenable.ts';
 import { unreachable } from '../util/unreachable.ts';
 import { cloneToolCallEvent } from './drafts.ts';
-import type { ResumedApproval } from './read-resume.ts';
+import { answerInfo, type ResumedApproval } from './read-resume.ts';
 import type { Run } from './run.ts';
 import type { Step } from './step.ts';
 import type { ToolCallDecision } from './tool-call-decision.ts';
@@ -42,7 +42,7 @@ export function decideToolCall(
     tool: getOwn(run.tools, call.toolName),
     messages: step.messages,
     approved: approval !== undefined,
-    approval: approval === undefined ? undefined : { approvalId: approval.approvalId, reason: approval.reason },
+    approval: approval === undefined ? undefined : answerInfo(approval),
   };
   const evaluation = run.evaluate({
     event,

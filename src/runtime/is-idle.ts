@@ -1,4 +1,5 @@
 import type { CallOptions } from './call-options.ts';
+import { hasTypedAnswers } from './decode-answers.ts';
 import type { RuntimeSnapshot } from './runtime-snapshot.ts';
 
 /** Whether nothing is registered: a call then goes straight to the SDK. */
@@ -9,14 +10,16 @@ export function isIdle({ handlers, hooks, redactors }: RuntimeSnapshot): boolean
 }
 
 /**
- * Whether a call needs a run: something is registered, or it uses loop
- * options. Otherwise the call is the SDK's own, resumes included.
+ * Whether a call needs a run: something is registered, it uses loop
+ * options, or its history holds typed approval answers (to decode).
+ * Otherwise the call is the SDK's own, resumes included.
  */
 export function needsRun(snapshot: RuntimeSnapshot, options: CallOptions): boolean {
   return (
     !isIdle(snapshot) ||
     options.steering !== undefined ||
     options.followUp !== undefined ||
-    options.maxSteps !== undefined
+    options.maxSteps !== undefined ||
+    hasTypedAnswers(options.messages ?? (Array.isArray(options.prompt) ? options.prompt : []))
   );
 }

@@ -1,4 +1,5 @@
 import { streamText } from 'ai';
+import { attachDecisionStream, registerDecisionSource, showsDecisions } from '../ui/to-interventions-ui-message-stream.ts';
 import { ignoreErrors } from '../util/ignore-errors.ts';
 import type { ApprovalLedger } from './approval-ledger.ts';
 import type { CallOptions } from './call-options.ts';
@@ -58,5 +59,8 @@ export function runStreamText({
   };
   const result = streamText(composed as never);
   if (needsLoopControl(run, options)) run.patch.attachTo(result);
+  // the UI message stream carries the run's decisions (data-intervention parts)
+  registerDecisionSource(run.report, run);
+  if (showsDecisions(run, run.decidesToolCalls)) attachDecisionStream(result, run.report);
   return attachReport(result, run.report);
 }

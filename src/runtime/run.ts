@@ -7,6 +7,7 @@ import type { BeforeInvocationEvent, InterventionEvent } from '../handlers/inter
 import type { ChatResponse, RunStatus } from '../hooks/hook-types.ts';
 import { notifyObservers, runObservers } from '../hooks/run-hooks.ts';
 import type { ApprovalLedger } from './approval-ledger.ts';
+import { applyApprovalEdits } from './apply-approval-edits.ts';
 import type { StreamTimeouts } from '../model/stream-timeouts.ts';
 import type { InvocationChanges } from './before-invocation.ts';
 import type { RunInput } from './call-options.ts';
@@ -94,7 +95,7 @@ export class Run {
     this.abortSignal = input.abortSignal;
     this.instructions = input.instructions ?? input.system;
     this.approvalLedger = approvalLedger;
-    this.resume = readResume(input);
+    this.resume = readResume(input, snapshot.wording);
     this.step = new Step(undefined, this.resume.messages as ModelMessage[]);
     const { hooks } = snapshot;
     const listens = hooks.onChatError.length > 0 || hooks.onChatAbort.length > 0 || hooks.onChatDone.length > 0;

@@ -25,7 +25,11 @@ export interface Wording {
     readonly toolCall: ToolCallInfo;
     readonly guidance: readonly GuideFeedback[];
   }): string;
-  /** The tool result of a call a human refused (instead of the bare reason they typed). */
+  /**
+   * The tool result of a call a person refused with a typed answer
+   * (`approvalAnswer`), with their reason; a plain refusal reaches the model
+   * as the SDK sends it (their bare reason).
+   */
   rejectedCall(details: { readonly toolCall: ToolCallInfo; readonly reason: string | undefined }): string;
   /** The user message a `beforeModelCall` / `afterModelCall` / `beforeInvocation` guide injects. */
   modelGuidance(details: { readonly guidance: readonly GuideFeedback[] }): string;

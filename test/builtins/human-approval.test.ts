@@ -11,7 +11,14 @@ import {
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { humanApproval, type HumanApprovalOptions } from '../../src/builtins/human-approval.ts';
-import { createApprovalLedger, createInterventions, type DecisionRecord, type Interventions } from '../../src/index.ts';
+import {
+  approvalAnswer,
+  createApprovalLedger,
+  createInterventions,
+  type ApprovalRemember,
+  type DecisionRecord,
+  type Interventions,
+} from '../../src/index.ts';
 import { createMemoryStore } from '../../src/store/create-memory-store.ts';
 import { createRedisStore } from '../../src/store/create-redis-store.ts';
 import type { Store } from '../../src/store/store.ts';
@@ -83,10 +90,12 @@ function approvalRequests(content: ReadonlyArray<{ type: string }>) {
   );
 }
 
-function answer(approvalId: string, approved: boolean, reason?: string): ModelMessage {
+/** A person's answer: typed (`approvalAnswer`) when it asks to remember something, plain otherwise. */
+function answer(approvalId: string, approved: boolean, remember?: ApprovalRemember): ModelMessage {
+  const typed = remember === undefined ? undefined : approvalAnswer({ id: approvalId, approved, remember });
   return {
     role: 'tool',
-    content: [{ type: 'tool-approval-response', approvalId, approved, ...(reason === undefined ? {} : { reason }) }],
+    content: [{ type: 'tool-approval-response', approvalId, approved, ...(typed === undefined ? {} : { reason: typed.reason }) }],
   };
 }
 
@@ -166,6 +175,61 @@ describe.each<Mode>(['generateText', 'streamText'])('humanApproval through inter
     expect(deleted).toEqual(['/tmp/a']);
   });
 
+  it("should remember nothing for a plain reason that reads like one ('always'): only a typed answer asks to remember", async () => {
+    const { interventions, tools, deleted } = setup();
+    const model = scriptedModel(
+      step(toolCall('d1', 'delete_file', { path: '/tmp/a' })),
+      step(text('Deleted a.')),
+      step(toolCall('d2', 'delete_file', { path: '/tmp/b' })),
+    );
+    const alice = { userId: 'alice' };
+    const first = await turn(interventions, mode, { model, tools, messages: [user('go')], runtimeContext: alice });
+    const [request] = approvalRequests(first.content);
+    const plain: ModelMessage = {
+      role: 'tool',
+      content: [{ type: 'tool-approval-response', approvalId: request?.approvalId ?? '', approved: true, reason: 'always' }],
+    };
+    await turn(interventions, mode, { model, tools, messages: [user('go'), ...first.responseMessages, plain], runtimeContext: alice });
+    expect(deleted).toEqual(['/tmp/a']);
+    const later = await turn(interventions, mode, { model, tools, messages: [user('again')], runtimeContext: alice });
+    expect(approvalRequests(later.content)).toHaveLength(1);
+    expect(deleted).toEqual(['/tmp/a']);
+  });
+
+  it("should deny matching calls of the conversation, and only there, after a refusal with remember: 'session'", async () => {
+    const { interventions, tools, deleted } = setup();
+    const model = scriptedModel(
+      step(toolCall('d1', 'delete_file', { path: '/tmp/a' })),
+      step(text('Not deleted.')),
+      step(toolCall('d2', 'delete_file', { path: '/tmp/b' })),
+      step(text('I may not delete files in this chat.')),
+      step(toolCall('d3', 'delete_file', { path: '/tmp/c' })),
+    );
+    const chat1 = { userId: 'alice', sessionId: 'chat-1' };
+    const first = await turn(interventions, mode, { model, tools, messages: [user('a')], runtimeContext: chat1 });
+    const [request] = approvalRequests(first.content);
+    await turn(interventions, mode, {
+      model,
+      tools,
+      messages: [user('a'), ...first.responseMessages, answer(request?.approvalId ?? '', false, 'session')],
+      runtimeContext: chat1,
+    });
+    const sameChat = await turn(interventions, mode, { model, tools, messages: [user('b')], runtimeContext: chat1 });
+    expect(approvalRequests(sameChat.content)).toEqual([]);
+    expect(JSON.stringify(toolResultsSent(model, 3).d2)).toContain('The user chose not to allow \\"delete_file\\" calls in this conversation.');
+    expect(sameChat.decisions).toContainEqual(
+      expect.objectContaining({ handler: 'human-approval', action: 'deny', display: 'You chose not to allow this in this chat.' }),
+    );
+    const otherChat = await turn(interventions, mode, {
+      model,
+      tools,
+      messages: [user('c')],
+      runtimeContext: { userId: 'alice', sessionId: 'chat-2' },
+    });
+    expect(approvalRequests(otherChat.content)).toHaveLength(1);
+    expect(deleted).toEqual([]);
+  });
+
   it("should remember 'session' for the conversation's sessionId only", async () => {
     const { interventions, tools, deleted } = setup();
     const model = scriptedModel(
@@ -197,7 +261,7 @@ describe.each<Mode>(['generateText', 'streamText'])('humanApproval through inter
     expect(deleted).toEqual(['/tmp/a', '/tmp/b']);
   });
 
-  it("should remember a refusal with 'never' and deny later matching calls without asking", async () => {
+  it("should remember a refusal with remember: 'always' and deny later matching calls without asking", async () => {
     const { interventions, tools, deleted } = setup();
     const model = scriptedModel(
       step(toolCall('d1', 'delete_file', { path: '/tmp/a' })),
@@ -210,7 +274,7 @@ describe.each<Mode>(['generateText', 'streamText'])('humanApproval through inter
     await turn(interventions, mode, {
       model,
       tools,
-      messages: [user('a'), ...first.responseMessages, answer(request?.approvalId ?? '', false, 'never')],
+      messages: [user('a'), ...first.responseMessages, answer(request?.approvalId ?? '', false, 'always')],
       runtimeContext: { userId: 'alice' },
     });
     expect(deleted).toEqual([]);
@@ -387,7 +451,7 @@ describe('humanApproval', () => {
   });
 
   describe('in the UI (useChat)', () => {
-    it("should remember 'always' sent with addToolApprovalResponse({ id, approved: true, reason: 'always' })", async () => {
+    it("should remember 'always' sent with addToolApprovalResponse(approvalAnswer({ id, approved: true, remember: 'always' }))", async () => {
       const { interventions, tools, deleted } = setup();
       const context = { userId: 'alice', sessionId: 'chat-9' };
       const first = interventions.streamText({
@@ -400,13 +464,17 @@ describe('humanApproval', () => {
       let assistant: UIMessage | undefined;
       for await (const update of readUIMessageStream({ stream: toUIMessageStream({ stream: first.stream }) })) assistant = update;
       if (assistant === undefined) throw new Error('no assistant message');
-      // what addToolApprovalResponse({ id: part.approval.id, approved: true, reason: 'always' }) does to the part
+      // what addToolApprovalResponse(approvalAnswer({ id: part.approval.id, approved: true, remember: 'always' })) does to the part
       const answered: UIMessage = {
         ...assistant,
         id: 'a1',
         parts: assistant.parts.map((part) =>
           'approval' in part && part.state === 'approval-requested'
-            ? { ...part, state: 'approval-responded' as const, approval: { ...part.approval, approved: true, reason: 'always' } }
+            ? {
+                ...part,
+                state: 'approval-responded' as const,
+                approval: { ...part.approval, ...approvalAnswer({ id: part.approval.id, approved: true, remember: 'always' }) },
+              }
             : part,
         ) as UIMessage['parts'],
       };
@@ -504,12 +572,12 @@ function acrossInstances(makeStore: () => Store): void {
     expect(deleted).toEqual(['/tmp/a', '/tmp/b']);
   });
 
-  it("should take a refused request once when both receive the same 'never' at once, and deny later calls on both", async () => {
+  it("should take a refused request once when both receive the same refusal (remember: 'always') at once, and deny later calls on both", async () => {
     const { store, written } = recordingStore();
     const [a, b] = instances(store);
     const { tools, deleted } = fileTools();
     const { history, approvalId } = await ask(b, tools);
-    const refusal = [...history, answer(approvalId, false, 'never')];
+    const refusal = [...history, answer(approvalId, false, 'always')];
 
     await Promise.all([a, b, a, b].map((instance) => resumeOn(instance, tools, refusal)));
 

@@ -50,6 +50,14 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
     reason: 'The same `result.interventions` on a streamText result (not enumerable).',
   },
   {
+    id: 'stream-result-ui-decisions',
+    configurations: ['noop', 'handler', 'tools'],
+    observable: 'result.ownProperties',
+    path: /^\.toUIMessageStream$/,
+    reason:
+      "When handlers or gates decide tool calls, a streamText result's `toUIMessageStream` (which `toUIMessageStreamResponse` and `pipeUIMessageStreamToResponse` call) is its own, not enumerable: the UI message stream adds a `data-intervention` part after each decided tool call. Every chunk of the SDK's own stream is kept, in order; the function form `toUIMessageStream({ stream: result.stream })` is untouched.",
+  },
+  {
     id: 'guarded-tool-identity',
     configurations: ['noop', 'handler', 'tools'],
     observable: 'log:*',

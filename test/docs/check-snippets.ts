@@ -21,6 +21,7 @@ const AMBIENT: ReadonlyArray<{ readonly module: string; readonly exports: string
   { module: './prelude.ts', exports: 'test/docs/prelude.ts' },
   { module: 'ai-interventions', exports: 'src/index.ts' },
   { module: 'ai-interventions/testing', exports: 'src/testing/index.ts' },
+  { module: 'ai-interventions/client', exports: 'src/client/index.ts' },
   { module: 'ai-interventions/telemetry', exports: 'src/builtins/telemetry.ts' },
   { module: 'ai', exports: 'node_modules/ai/dist/index.d.ts' },
   { module: 'zod', exports: 'node_modules/zod/index.d.ts' },

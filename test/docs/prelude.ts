@@ -9,7 +9,7 @@
  * README's own, declared as the README defines them, so a snippet that uses
  * one uses it as the README shows it.
  */
-import type { LanguageModel, ModelMessage, Tool } from 'ai';
+import type { ChatAddToolApproveResponseFunction, LanguageModel, ModelMessage, Tool, ToolUIPart } from 'ai';
 import type { Redis } from 'ioredis';
 import type { ApprovalLedger, Redactor, Store } from '../../src/index.ts';
 import {
@@ -75,6 +75,11 @@ export declare const abortSignal: AbortSignal;
 
 /** A redactor, e.g. `redactPii().redactor`. */
 export declare const redactor: Redactor;
+
+/** `useChat`'s `addToolApprovalResponse` (from `@ai-sdk/react`), in a chat page. */
+export declare const addToolApprovalResponse: ChatAddToolApproveResponseFunction;
+/** A tool part of a `useChat` message that waits for a person's answer. */
+export declare const part: Extract<ToolUIPart, { state: 'approval-requested' }>;
 
 /** Your logger. */
 export declare const log: Pick<Console, 'info' | 'warn' | 'error'>;

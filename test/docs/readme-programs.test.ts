@@ -189,7 +189,12 @@ describe.skipIf(!hasRedisServer)('the README Next.js app (lib/interventions.ts, 
   }
 
   it('should ask before delete_file, resume from the answer on the next request, and run it once', async () => {
-    const model = scriptedModel(toolCall('d1', 'delete_file', { path: '/tmp/report.txt' }), text('Deleted /tmp/report.txt.'));
+    const model = scriptedModel(
+      toolCall('d1', 'delete_file', { path: '/tmp/report.txt' }),
+      text('Deleted /tmp/report.txt.'),
+      toolCall('d2', 'delete_file', { path: '/tmp/other.txt' }),
+      text('Deleted /tmp/other.txt.'),
+    );
     const { POST, fs } = await route(model);
     const user: UIMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Delete /tmp/report.txt' }] };
 
@@ -199,19 +204,37 @@ describe.skipIf(!hasRedisServer)('the README Next.js app (lib/interventions.ts, 
     expect(fs.rm).not.toHaveBeenCalled();
     const request = assistant.parts.find((part) => part.type === 'tool-delete_file');
     expect(request).toMatchObject({ state: 'approval-requested', approval: { requestReason: 'Allow "delete_file" with {"path":"/tmp/report.txt"}?' } });
+    // the decision, for the page: a data-intervention part after the tool part
+    expect(assistant.parts).toContainEqual({
+      type: 'data-intervention',
+      id: expect.any(String),
+      data: expect.objectContaining({ toolName: 'delete_file', action: 'confirm', handler: 'human-approval' }),
+    });
 
-    // what addToolApprovalResponse({ id, approved: true }) does to the part, before useChat sends the conversation back
+    // what addToolApprovalResponse(approvalAnswer({ id, approved: true, remember: 'session' })) ("Approve for this chat")
+    // does to the part, before useChat sends the conversation back
     const answered = {
       ...assistant,
       parts: assistant.parts.map((part) =>
         'approval' in part && part.state === 'approval-requested'
-          ? { ...part, state: 'approval-responded' as const, approval: { ...part.approval, approved: true } }
+          ? {
+              ...part,
+              state: 'approval-responded' as const,
+              approval: { ...part.approval, ...aiInterventions.approvalAnswer({ id: part.approval.id, approved: true, remember: 'session' }) },
+            }
           : part,
       ),
     } as UIMessage;
     const resumed = await POST(post({ id: 'chat-1', messages: [user, answered] }, 'alice'));
-    expect((await assistantOf(resumed, answered)).parts).toContainEqual(expect.objectContaining({ type: 'text', text: 'Deleted /tmp/report.txt.' }));
+    const done = await assistantOf(resumed, structuredClone(answered));
+    expect(done.parts).toContainEqual(expect.objectContaining({ type: 'text', text: 'Deleted /tmp/report.txt.' }));
     expect(fs.rm.mock.calls).toEqual([['/tmp/report.txt']]);
+
+    // the same chat (sessionId): the next deletion runs without asking
+    const next: UIMessage = { id: 'u2', role: 'user', parts: [{ type: 'text', text: 'Delete /tmp/other.txt' }] };
+    const later = await assistantOf(await POST(post({ id: 'chat-1', messages: [user, done, next] }, 'alice')));
+    expect(later.parts).toContainEqual(expect.objectContaining({ type: 'text', text: 'Deleted /tmp/other.txt.' }));
+    expect(fs.rm.mock.calls).toEqual([['/tmp/report.txt'], ['/tmp/other.txt']]);
 
     // the same request replayed (to any instance sharing the Redis) runs nothing again
     const replayModel = scriptedModel(text('again'));

@@ -1,7 +1,9 @@
 /**
  * End to end, in a real browser: the Next.js example (examples/nextjs) built
  * and started with `next start`, its chat driven in Debian's Chromium
- * (/usr/bin/chromium) through playwright-core. The model is the example's
+ * (/usr/bin/chromium) through playwright-core: deny, guide, approve, deny with
+ * a reason, approve for this chat, edit then approve, and a forged and a
+ * replayed approval. The model is the example's
  * scripted local OpenAI-compatible server (OPENAI_API_KEY is removed from the
  * server's environment), so every run is the same.
  *
@@ -39,6 +41,7 @@ interface Locator {
   waitFor(options?: { state?: 'attached' | 'visible'; timeout?: number }): Promise<void>;
   count(): Promise<number>;
   last(): Locator;
+  nth(index: number): Locator;
   locator(selector: string): Locator;
   getByTestId(testId: string): Locator;
 }
@@ -161,10 +164,43 @@ async function stopServer(): Promise<void> {
   clearTimeout(killed);
 }
 
-async function executions(chatId: string): Promise<Execution[]> {
+async function activity(chatId: string): Promise<{ executions: Execution[]; modelRequests: string[] }> {
   const response = await fetch(`${baseURL}/api/log?chatId=${encodeURIComponent(chatId)}`);
   expect(response.ok).toBe(true);
-  return ((await response.json()) as { executions: Execution[] }).executions;
+  return (await response.json()) as { executions: Execution[]; modelRequests: string[] };
+}
+
+/** The tools that really ran in a chat. */
+async function executions(chatId: string): Promise<Execution[]> {
+  return (await activity(chatId)).executions;
+}
+
+/** What the scripted model was sent since `since` requests (all chats; the tests run one at a time). */
+async function modelRequestsSince(since: number): Promise<string[]> {
+  return (await activity('-')).modelRequests.slice(since);
+}
+
+/** How many requests the scripted model has answered (the start of a test's window). */
+async function modelRequestCount(): Promise<number> {
+  return (await activity('-')).modelRequests.length;
+}
+
+/** The decision log's entries: tool, action, handler, answer and text. */
+async function decisionLog(page: Page): Promise<Array<{ tool: string | null; action: string | null; handler: string | null; answer: string | null; text: string }>> {
+  const entries = page.locator('[data-testid="decision-log"] [data-testid="decision"]');
+  const count = await entries.count();
+  const log = [];
+  for (let index = 0; index < count; index++) {
+    const entry = entries.nth(index);
+    log.push({
+      tool: await entry.getAttribute('data-tool'),
+      action: await entry.getAttribute('data-action'),
+      handler: await entry.getAttribute('data-handler'),
+      answer: await entry.getAttribute('data-answer'),
+      text: await entry.innerText(),
+    });
+  }
+  return log;
 }
 
 /** One request to the chat route, as useChat sends it: the response's chunks and assistant message. */
@@ -237,28 +273,27 @@ async function lastAnswer(page: Page, expected: string): Promise<string> {
 }
 
 /** The clean-up conversation, up to the approval request for delete_file. */
-async function askToCleanUp(page: Page, chatId: string): Promise<void> {
-  await say(page, 'Clean up /tmp/build-cache');
+async function askToCleanUp(page: Page, chatId: string, path = '/tmp/build-cache'): Promise<Locator> {
+  await say(page, `Clean up ${path}`);
 
-  // the ToolGuard denied run_shell: shown as a denied call, with the reason
-  const shell = page.locator('[data-testid="tool-run_shell"][data-state="output-denied"][data-decision="denied"]');
+  // the ToolGuard denied run_shell: shown as a denied call, with the short reason for people
+  const shell = page.locator('[data-testid="tool-run_shell"][data-state="output-denied"][data-decision="denied"]').last();
   await shell.waitFor();
-  expect(await shell.getByTestId('tool-denied-reason').innerText()).toContain(
-    'Reason: Shell commands are disabled in this chat; use the file tools instead.',
-  );
+  expect(await shell.getByTestId('tool-why').innerText()).toBe('tool-guard: The shell is off in this chat');
 
-  // the model read the denial and asked for delete_file, which DeleteApproval confirms
+  // the model read the denial (the model's own wording) and asked for delete_file, which waits for a person
   const deletion = page.locator('[data-testid="tool-delete_file"][data-state="approval-requested"]');
   await deletion.waitFor();
-  expect(await deletion.getByTestId('approval-prompt').innerText()).toBe('Approve deleting "/tmp/build-cache"?');
+  expect(await deletion.getByTestId('approval-prompt').innerText()).toBe(`Approve deleting "${path}"?`);
   await deletion.getByTestId('approve-button').waitFor();
   await deletion.getByTestId('deny-button').waitFor();
   await settled(page);
   expect(await page.getByTestId('message-assistant').last().innerText()).toContain(
     'The shell command was blocked ("Shell commands are disabled in this chat; use the file tools instead.")',
   );
-  // nothing ran before a human answered
+  // nothing ran before a person answered
   expect(await executions(chatId)).toEqual([]);
+  return deletion;
 }
 
 describe('the Next.js example in Chromium', () => {
@@ -323,56 +358,71 @@ describe('the Next.js example in Chromium', () => {
     );
   });
 
-  it('denies run_shell, asks before delete_file, and runs it once when approved', async () => {
+  it('denies run_shell with a reason for people, asks before delete_file, runs it once when approved, and logs each decision', async () => {
     const started = performance.now();
     const errors: Error[] = [];
     const { page, chatId } = await openChat(errors);
-    await askToCleanUp(page, chatId);
+    const deletion = await askToCleanUp(page, chatId);
+    expect(await decisionLog(page)).toEqual([
+      expect.objectContaining({ tool: 'run_shell', action: 'deny', handler: 'tool-guard', text: expect.stringContaining('The shell is off in this chat') }),
+      expect.objectContaining({ tool: 'delete_file', action: 'confirm', handler: 'delete-approval' }),
+    ]);
 
     await page.screenshot({ path: screenshotPath, fullPage: true });
-
-    await page.locator('[data-testid="tool-delete_file"] [data-testid="approve-button"]').click();
+    await deletion.getByTestId('approve-button').click();
 
     // the next request resumed the run: the tool ran, the model read its result
-    const deletion = page.locator('[data-testid="tool-delete_file"][data-state="output-available"]');
-    await deletion.waitFor();
-    expect(await deletion.getByTestId('tool-output').innerText()).toBe('deleted /tmp/build-cache');
-    expect(await deletion.getAttribute('data-decision')).toBe('approved-and-ran');
-    expect(await lastAnswer(page, 'Done.')).toContain('delete_file reported: "deleted /tmp/build-cache"');
+    const ran = page.locator('[data-testid="tool-delete_file"][data-state="output-available"]');
+    await ran.waitFor();
+    expect(await ran.getByTestId('tool-output').innerText()).toBe('deleted /tmp/build-cache');
+    expect(await ran.getAttribute('data-decision')).toBe('approved-and-ran');
+    expect(await lastAnswer(page, 'delete_file reported: "deleted /tmp/build-cache"')).toContain('Done.');
     await settled(page);
+    expect(await decisionLog(page)).toEqual([
+      expect.objectContaining({ tool: 'run_shell', action: 'deny' }),
+      expect.objectContaining({ tool: 'delete_file', action: 'confirm' }),
+      expect.objectContaining({ tool: 'delete_file', action: 'proceed', answer: 'approved', text: expect.stringContaining('approved by you') }),
+    ]);
 
     await page.screenshot({ path: join(results, 'approved.png'), fullPage: true });
-
     expect(await executions(chatId)).toEqual([expect.objectContaining({ tool: 'delete_file', input: { path: '/tmp/build-cache' } })]);
     expect(errors).toEqual([]);
     await page.close();
-    timings.push(['test 1 (approve)', performance.now() - started]);
+    timings.push(['test 1 (deny, approve)', performance.now() - started]);
   });
 
-  it('runs nothing when the deletion is denied, and the model answers accordingly', async () => {
+  it("runs nothing when the deletion is denied with a reason, and the model reads the person's reason", async () => {
     const started = performance.now();
     const errors: Error[] = [];
     const { page, chatId } = await openChat(errors);
-    await askToCleanUp(page, chatId);
+    const since = await modelRequestCount();
+    const deletion = await askToCleanUp(page, chatId);
 
-    await page.locator('[data-testid="tool-delete_file"] [data-testid="deny-button"]').click();
+    await deletion.getByTestId('deny-reason').fill('Keep the cache until Friday');
+    await deletion.getByTestId('deny-button').click();
 
-    const deletion = page.locator('[data-testid="tool-delete_file"][data-state="output-denied"]');
-    await deletion.waitFor();
-    expect(await deletion.getAttribute('data-decision')).toBe('refused');
-    expect(await deletion.getByTestId('tool-status').innerText()).toBe('refused by you');
-    expect(await deletion.getByTestId('tool-denied-reason').innerText()).toBe('Declined in the chat.');
-    // the model was told plainly that the human refused, with their reason
-    expect(await lastAnswer(page, 'I did not delete /tmp/build-cache')).toContain(
-      'you did not approve the deletion (your reason: "Declined in the chat.")',
+    const refused = page.locator('[data-testid="tool-delete_file"][data-state="output-denied"]');
+    await refused.waitFor();
+    expect(await refused.getAttribute('data-decision')).toBe('refused');
+    expect(await refused.getByTestId('tool-status').innerText()).toBe('refused by you');
+    expect(await refused.getByTestId('tool-why').innerText()).toBe('You: Keep the cache until Friday');
+    // the model was told plainly that the person refused, with their reason (the runtime's wording)
+    expect(await lastAnswer(page, 'you did not approve the deletion (your reason: "Keep the cache until Friday")')).toContain(
+      'I did not delete /tmp/build-cache',
     );
     await settled(page);
+    expect((await decisionLog(page)).at(-1)).toEqual(
+      expect.objectContaining({ tool: 'delete_file', action: 'deny', handler: '', answer: 'refused', text: expect.stringContaining('refused by you: Keep the cache until Friday') }),
+    );
     await page.screenshot({ path: join(results, 'denied.png'), fullPage: true });
 
+    const sent = await modelRequestsSince(since);
+    expect(sent.at(-1)).toContain('The user did not approve the call to \\"delete_file\\", so it was not executed. Their reason: Keep the cache until Friday');
+    expect(sent.join('\n')).not.toContain('ai-interventions/approval-answer');
     expect(await executions(chatId)).toEqual([]);
     expect(errors).toEqual([]);
     await page.close();
-    timings.push(['test 2 (deny)', performance.now() - started]);
+    timings.push(['test 2 (deny with a reason)', performance.now() - started]);
   });
 
   it('guides send_email without a subject, then sends the retried call once', async () => {
@@ -384,9 +434,7 @@ describe('the Next.js example in Chromium', () => {
     // the first call had no subject: not run, sent back with the validator's feedback
     const guided = page.locator('[data-testid="tool-send_email"][data-state="output-denied"][data-decision="guided"]');
     await guided.waitFor();
-    expect(await guided.getByTestId('tool-denied-reason').innerText()).toContain(
-      '[email-validator] All emails must include a subject line.',
-    );
+    expect(await guided.getByTestId('tool-why').innerText()).toBe('email-validator: An email needs a subject');
     expect(await guided.getByTestId('tool-input').innerText()).not.toContain('subject');
 
     // the model read the feedback and retried with a subject: this one ran
@@ -395,9 +443,15 @@ describe('the Next.js example in Chromium', () => {
     expect(await sent.getByTestId('tool-output').innerText()).toBe(
       'email "Update: the build is green" sent to team@example.com',
     );
-    expect(await lastAnswer(page, 'Email sent.')).toContain('sent to team@example.com');
+    expect(await lastAnswer(page, 'Email sent. send_email reported: "email "Update: the build is green" sent to team@example.com".')).toContain(
+      'The email was sent back with feedback ("All emails must include a subject line.")',
+    );
     await settled(page);
     expect(await page.locator('[data-testid="tool-send_email"]').count()).toBe(2);
+    expect(await decisionLog(page)).toEqual([
+      expect.objectContaining({ tool: 'send_email', action: 'guide', handler: 'email-validator' }),
+      expect.objectContaining({ tool: 'send_email', action: 'proceed' }),
+    ]);
     await page.screenshot({ path: join(results, 'guided.png'), fullPage: true });
 
     expect(await executions(chatId)).toEqual([
@@ -411,7 +465,76 @@ describe('the Next.js example in Chromium', () => {
     timings.push(['test 3 (guide)', performance.now() - started]);
   });
 
-  it('runs nothing for an approval whose arguments were edited, and a replayed approval once (approvalSecret)', async () => {
+  it('remembers "approve for this chat": a later deletion in the chat runs without asking, another chat still asks', async () => {
+    const started = performance.now();
+    const errors: Error[] = [];
+    const { page, chatId } = await openChat(errors);
+    const deletion = await askToCleanUp(page, chatId);
+    await deletion.getByTestId('approve-session-button').click();
+    await page.locator('[data-testid="tool-delete_file"][data-state="output-available"]').waitFor();
+    await lastAnswer(page, 'delete_file reported: "deleted /tmp/build-cache"');
+    await settled(page);
+
+    // the same chat: the shell is still denied, the deletion runs at once
+    await say(page, 'Clean up /tmp/old-logs');
+    expect(await lastAnswer(page, 'delete_file reported: "deleted /tmp/old-logs"')).toContain('Done.');
+    await settled(page);
+    const second = page.locator('[data-testid="tool-delete_file"]').last();
+    expect(await second.getAttribute('data-decision')).toBe('ran');
+    expect(await page.getByTestId('approval').count()).toBe(0);
+    expect((await decisionLog(page)).filter((entry) => entry.tool === 'delete_file')).toEqual([
+      expect.objectContaining({ action: 'confirm' }),
+      expect.objectContaining({ action: 'proceed', answer: 'approved', text: expect.stringContaining('approved by you (for this chat)') }),
+      expect.objectContaining({ action: 'proceed', answer: '', handler: '' }),
+    ]);
+    await page.screenshot({ path: join(results, 'remembered.png'), fullPage: true });
+    expect((await executions(chatId)).map((entry) => entry.input)).toEqual([{ path: '/tmp/build-cache' }, { path: '/tmp/old-logs' }]);
+
+    // another chat is another session: it asks again
+    const other = await openChat(errors);
+    await askToCleanUp(other.page, other.chatId, '/tmp/old-logs');
+    expect(errors).toEqual([]);
+    await other.page.close();
+    await page.close();
+    timings.push(['test 4 (remember for this chat)', performance.now() - started]);
+  });
+
+  it('runs the arguments a person edited before approving, shows them in the call, and sends the model the call as it ran', async () => {
+    const started = performance.now();
+    const errors: Error[] = [];
+    const { page, chatId } = await openChat(errors);
+    const since = await modelRequestCount();
+    const deletion = await askToCleanUp(page, chatId);
+
+    await deletion.getByTestId('edit-button').click();
+    await deletion.getByTestId('edit-input').fill('{"path":"/tmp/build-cache/old"}');
+    await deletion.getByTestId('approve-edited-button').click();
+
+    const ran = page.locator('[data-testid="tool-delete_file"][data-state="output-available"]');
+    await ran.waitFor();
+    expect(await ran.getAttribute('data-decision')).toBe('edited-and-ran');
+    expect(await ran.getByTestId('tool-status').innerText()).toBe('edited and approved by you, ran');
+    expect(JSON.parse(await ran.getByTestId('tool-input').innerText())).toEqual({ path: '/tmp/build-cache/old' });
+    expect(await ran.getByTestId('tool-output').innerText()).toBe('deleted /tmp/build-cache/old');
+    expect(await lastAnswer(page, 'delete_file reported: "deleted /tmp/build-cache/old"')).toContain('Done.');
+    await settled(page);
+    expect((await decisionLog(page)).at(-1)).toEqual(
+      expect.objectContaining({ tool: 'delete_file', action: 'proceed', answer: 'approved', text: expect.stringContaining('approved by you (edited arguments)') }),
+    );
+    await page.screenshot({ path: join(results, 'edited.png'), fullPage: true });
+
+    expect(await executions(chatId)).toEqual([expect.objectContaining({ tool: 'delete_file', input: { path: '/tmp/build-cache/old' } })]);
+    // the model read the call with the edited arguments and its result, never the answer's encoding
+    const sent = await modelRequestsSince(since);
+    expect(sent.at(-1)).toContain('{\\"path\\":\\"/tmp/build-cache/old\\"}');
+    expect(sent.at(-1)).not.toContain('{\\"path\\":\\"/tmp/build-cache\\"}');
+    expect(sent.join('\n')).not.toContain('ai-interventions/approval-answer');
+    expect(errors).toEqual([]);
+    await page.close();
+    timings.push(['test 5 (edit, then approve)', performance.now() - started]);
+  });
+
+  it('runs nothing for an approval whose arguments a client changed without a typed answer, and a replayed approval once (approvalSecret)', async () => {
     const started = performance.now();
     const chatId = `forged-${Date.now()}`;
     const user: UIMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Clean up /tmp/build-cache' }] };
@@ -433,6 +556,6 @@ describe('the Next.js example in Chromium', () => {
     const replayed = await postChat(chatId, [user, answered(first.message)]);
     expect(replayed.chunks).toContainEqual(expect.objectContaining({ type: 'tool-output-denied' }));
     expect(await executions(chatId)).toEqual([expect.objectContaining({ tool: 'delete_file', input: { path: '/tmp/build-cache' } })]);
-    timings.push(['test 4 (forged and replayed approvals, HTTP)', performance.now() - started]);
+    timings.push(['test 6 (forged and replayed approvals, HTTP)', performance.now() - started]);
   });
 });

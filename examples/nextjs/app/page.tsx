@@ -7,14 +7,18 @@ import {
   lastAssistantMessageIsCompleteWithApprovalResponses,
   type DynamicToolUIPart,
   type ToolUIPart,
-  type UIMessage,
 } from 'ai';
+// the client entry: typed answers and the message type, with no runtime in the browser bundle
+import { approvalAnswer, type ApprovalAnswer, type InterventionData, type InterventionUIMessage } from 'ai-interventions/client';
 import { useEffect, useState, type FormEvent } from 'react';
 
 const SUGGESTIONS = ['Clean up /tmp/build-cache', 'Email the team that the build is green'];
 
+type ToolPart = ToolUIPart | DynamicToolUIPart;
+type Answer = (approvalId: string, answer: ApprovalAnswer) => void;
+
 export default function ChatPage() {
-  const { id, messages, sendMessage, status, error, addToolApprovalResponse } = useChat({
+  const { id, messages, sendMessage, status, error, addToolApprovalResponse } = useChat<InterventionUIMessage>({
     // once every pending approval is answered, send the conversation back: the run resumes
     sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
   });
@@ -33,10 +37,10 @@ export default function ChatPage() {
     event.preventDefault();
     send(input);
   };
-  const answer = (approvalId: string, approved: boolean) =>
-    void addToolApprovalResponse(
-      approved ? { id: approvalId, approved } : { id: approvalId, approved, reason: 'Declined in the chat.' },
-    );
+  // a typed answer travels in the response's reason; the server decodes it (the model never sees it)
+  const answer: Answer = (approvalId, typed) => void addToolApprovalResponse(approvalAnswer({ id: approvalId, ...typed }));
+  // every decision the server streamed, in order: the decision log
+  const decisions = messages.flatMap((message) => message.parts.flatMap((part) => (part.type === 'data-intervention' ? [part.data] : [])));
 
   return (
     <main data-testid="chat" data-chat-id={hydrated ? id : undefined} data-status={status}>
@@ -45,7 +49,7 @@ export default function ChatPage() {
         <p>
           A chat whose tool calls go through intervention handlers: <code>run_shell</code> is <b>denied</b>,{' '}
           <code>send_email</code> without a subject is <b>guided</b>, <code>delete_file</code> waits for your{' '}
-          <b>approval</b>.
+          <b>approval</b> (approve, approve for this chat, deny with a reason, or edit the path first).
         </p>
       </header>
 
@@ -84,17 +88,16 @@ export default function ChatPage() {
           Send
         </button>
       </form>
+
+      <DecisionLog decisions={decisions} />
     </main>
   );
 }
 
-function Message({
-  message,
-  onAnswer,
-}: {
-  message: UIMessage;
-  onAnswer: (approvalId: string, approved: boolean) => void;
-}) {
+function Message({ message, onAnswer }: { message: InterventionUIMessage; onAnswer: Answer }) {
+  // the decisions about this message's tool calls, latest last
+  const decisionsOf = (toolCallId: string) =>
+    message.parts.flatMap((part) => (part.type === 'data-intervention' && part.data.toolCallId === toolCallId ? [part.data] : []));
   return (
     <article className={`message ${message.role}`} data-testid={`message-${message.role}`}>
       <div className="role">{message.role === 'user' ? 'You' : 'Assistant'}</div>
@@ -106,15 +109,17 @@ function Message({
             </p>
           );
         }
-        if (isToolUIPart(part)) return <ToolCall key={part.toolCallId} part={part} onAnswer={onAnswer} />;
+        if (isToolUIPart(part)) {
+          return <ToolCall key={part.toolCallId} part={part} decision={decisionsOf(part.toolCallId).at(-1)} onAnswer={onAnswer} />;
+        }
         return null;
       })}
     </article>
   );
 }
 
-/** How a tool part ended, for its label: denied and guided calls both end in `output-denied`. */
-function decisionOf(part: ToolUIPart | DynamicToolUIPart): string {
+/** How a tool part ended, for its label: from its state, and the decision the server sent for it. */
+function outcomeOf(part: ToolPart, decision: InterventionData | undefined): string {
   switch (part.state) {
     case 'input-streaming':
       return 'preparing';
@@ -125,13 +130,13 @@ function decisionOf(part: ToolUIPart | DynamicToolUIPart): string {
     case 'approval-responded':
       return part.approval.approved ? 'approved' : 'refused';
     case 'output-available':
-      return part.approval?.approved ? 'approved-and-ran' : 'ran';
+      return !part.approval?.approved ? 'ran' : decision?.answer?.edited ? 'edited-and-ran' : 'approved-and-ran';
     case 'output-error':
       return 'error';
     case 'output-denied':
-      // a human's answer is not automatic; a handler's deny or guide is
-      if (!part.approval.isAutomatic) return 'refused';
-      return /Feedback:/.test(part.approval.reason ?? '') ? 'guided' : 'denied';
+      if (decision?.action === 'guide') return 'guided';
+      // a person's refusal has no handler; a handler's deny names it
+      return decision?.answer !== undefined && decision.handler === undefined ? 'refused' : 'denied';
   }
 }
 
@@ -143,33 +148,28 @@ const LABELS: Record<string, string> = {
   approved: 'approved, resuming…',
   refused: 'refused by you',
   'approved-and-ran': 'approved by you, ran',
+  'edited-and-ran': 'edited and approved by you, ran',
   ran: 'ran',
   error: 'failed',
   guided: 'not run: sent back with feedback',
   denied: 'blocked',
 };
 
-function ToolCall({
-  part,
-  onAnswer,
-}: {
-  part: ToolUIPart | DynamicToolUIPart;
-  onAnswer: (approvalId: string, approved: boolean) => void;
-}) {
+function ToolCall({ part, decision, onAnswer }: { part: ToolPart; decision: InterventionData | undefined; onAnswer: Answer }) {
   const name = getToolName(part);
-  const decision = decisionOf(part);
+  const outcome = outcomeOf(part, decision);
   return (
     <div
-      className={`tool ${decision}`}
+      className={`tool ${outcome}`}
       data-testid={`tool-${name}`}
       data-state={part.state}
-      data-decision={decision}
+      data-decision={outcome}
       data-tool-call-id={part.toolCallId}
     >
       <div className="tool-head">
         <code>{name}</code>
         <span className="badge" data-testid="tool-status">
-          {LABELS[decision]}
+          {LABELS[outcome]}
         </span>
       </div>
       {part.input !== undefined && (
@@ -177,17 +177,19 @@ function ToolCall({
           {JSON.stringify(part.input, null, 2)}
         </pre>
       )}
+      {/* the short reason for people, from the server's data-intervention part (not the model's wording) */}
+      {decision?.reason !== undefined && decision.action !== 'confirm' && (
+        <p className="tool-why" data-testid="tool-why">
+          {decision.handler === undefined ? 'You' : decision.handler}: {decision.reason}
+        </p>
+      )}
 
       {part.state === 'approval-requested' && !part.approval.isAutomatic && (
-        <div className="approval" data-testid="approval">
-          <p data-testid="approval-prompt">{part.approval.requestReason ?? `Run ${name}?`}</p>
-          <button type="button" data-testid="approve-button" onClick={() => onAnswer(part.approval.id, true)}>
-            Approve
-          </button>
-          <button type="button" data-testid="deny-button" className="secondary" onClick={() => onAnswer(part.approval.id, false)}>
-            Deny
-          </button>
-        </div>
+        <Approval
+          prompt={part.approval.requestReason ?? `Run ${name}?`}
+          input={part.input}
+          onAnswer={(answer) => onAnswer(part.approval.id, answer)}
+        />
       )}
       {part.state === 'approval-responded' && (
         <p data-testid="approval-response">
@@ -199,16 +201,114 @@ function ToolCall({
           {typeof part.output === 'string' ? part.output : JSON.stringify(part.output, null, 2)}
         </pre>
       )}
-      {part.state === 'output-denied' && (
-        <p className="tool-reason" data-testid="tool-denied-reason">
-          {part.approval.reason ?? 'The call was not approved.'}
-        </p>
-      )}
       {part.state === 'output-error' && (
         <p className="tool-reason" data-testid="tool-error">
           {part.errorText}
         </p>
       )}
     </div>
+  );
+}
+
+/** Approve, approve for this chat, deny with a reason, or edit the arguments and approve them. */
+function Approval({ prompt, input, onAnswer }: { prompt: string; input: unknown; onAnswer: (answer: ApprovalAnswer) => void }) {
+  const [reason, setReason] = useState('');
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState(() => JSON.stringify(input));
+  let edited: { value: unknown } | undefined;
+  try {
+    edited = { value: JSON.parse(draft) as unknown };
+  } catch {
+    edited = undefined;
+  }
+  return (
+    <div className="approval" data-testid="approval">
+      <p data-testid="approval-prompt">{prompt}</p>
+      <button type="button" data-testid="approve-button" onClick={() => onAnswer({ approved: true })}>
+        Approve
+      </button>
+      <button type="button" data-testid="approve-session-button" onClick={() => onAnswer({ approved: true, remember: 'session' })}>
+        Approve for this chat
+      </button>
+      <button type="button" data-testid="edit-button" className="secondary" onClick={() => setEditing(!editing)}>
+        Edit…
+      </button>
+      <span className="deny">
+        <input
+          data-testid="deny-reason"
+          aria-label="Why not?"
+          placeholder="Why not? (the model reads it)"
+          value={reason}
+          onChange={(event) => setReason(event.currentTarget.value)}
+        />
+        <button
+          type="button"
+          data-testid="deny-button"
+          className="secondary"
+          onClick={() => onAnswer({ approved: false, reason: reason.trim() || undefined })}
+        >
+          Deny
+        </button>
+      </span>
+      {editing && (
+        <span className="edit">
+          <textarea data-testid="edit-input" aria-label="Arguments" value={draft} onChange={(event) => setDraft(event.currentTarget.value)} />
+          <button
+            type="button"
+            data-testid="approve-edited-button"
+            disabled={edited === undefined}
+            onClick={() => edited !== undefined && onAnswer({ approved: true, input: edited.value })}
+          >
+            Approve these arguments
+          </button>
+        </span>
+      )}
+    </div>
+  );
+}
+
+const ACTIONS: Record<InterventionData['action'], string> = {
+  proceed: 'allowed',
+  transform: 'changed',
+  deny: 'blocked',
+  guide: 'sent back',
+  confirm: 'asked you',
+};
+
+/** Every decision of the chat, from the data-intervention parts the server streamed. */
+function DecisionLog({ decisions }: { decisions: readonly InterventionData[] }) {
+  if (decisions.length === 0) return null;
+  return (
+    <aside className="decision-log" data-testid="decision-log">
+      <h2>Decisions</h2>
+      <ol>
+        {decisions.map((decision, index) => {
+          const { answer } = decision;
+          // a person's answer that stood (nobody denied it after) is theirs; otherwise the handler that decided
+          const byPerson = answer !== undefined && decision.handler === undefined;
+          const who = decision.handler ?? (byPerson ? 'you' : 'the handlers');
+          const action = byPerson ? (answer.approved ? 'approved' : 'refused') : ACTIONS[decision.action];
+          const notes = [
+            ...(answer?.edited ? ['edited arguments'] : []),
+            ...(answer?.remember === 'session' ? ['for this chat'] : answer?.remember === 'always' ? ['always'] : []),
+            ...(answer?.approved && !byPerson ? ['after you approved'] : []),
+          ];
+          return (
+            <li
+              key={index}
+              data-testid="decision"
+              data-tool={decision.toolName}
+              data-action={decision.action}
+              data-handler={decision.handler ?? ''}
+              data-answer={answer === undefined ? '' : answer.approved ? 'approved' : 'refused'}
+            >
+              <code>{decision.toolName}</code> {action} by <b>{who}</b>
+              {decision.reason !== undefined && <>: {decision.reason}</>}
+              {notes.length > 0 && <span className="answer"> ({notes.join(', ')})</span>}
+            </li>
+          );
+        })}
+      </ol>
+    </aside>
   );
 }

@@ -1,16 +1,22 @@
 /**
- * The interventions around the chat's `streamText`: three handlers, one per
- * decision the page shows.
+ * The interventions around the chat's `streamText`, one per decision the page
+ * shows. Each gives the model its reason, and people a short one (the second
+ * argument of deny / guide), which reaches the page as `data-intervention`
+ * parts, never the model.
  *
  * - ToolGuard DENIES `run_shell`: the call never runs, the model reads why.
  * - EmailValidator GUIDES `send_email` without a subject: not run, the model
  *   reads the feedback and retries.
- * - DeleteApproval CONFIRMS `delete_file`: the run pauses for a human
- *   (Approve / Deny in the page) and the next request resumes it.
+ * - PathGuard DENIES deleting anything outside /tmp, also when a person
+ *   edited the path before approving (every handler runs again on an edit).
+ * - humanApproval CONFIRMS `delete_file`: the run pauses for a person
+ *   (approve, approve for this chat, deny with a reason, edit then approve)
+ *   and the next request resumes it.
  */
 import { randomBytes } from 'node:crypto';
 import {
   createInterventions,
+  humanApproval,
   InterventionActions,
   InterventionHandler,
   type BeforeToolCallEvent,
@@ -18,16 +24,16 @@ import {
 
 export class ToolGuard extends InterventionHandler {
   readonly name = 'tool-guard';
-  readonly #blocked: ReadonlyMap<string, string>;
+  readonly #blocked: ReadonlyMap<string, { readonly reason: string; readonly display: string }>;
 
-  constructor(blocked: Record<string, string>) {
+  constructor(blocked: Record<string, { readonly reason: string; readonly display: string }>) {
     super();
     this.#blocked = new Map(Object.entries(blocked));
   }
 
   override beforeToolCall(event: BeforeToolCallEvent) {
-    const reason = this.#blocked.get(event.toolCall.toolName);
-    return reason === undefined ? InterventionActions.proceed() : InterventionActions.deny(reason);
+    const blocked = this.#blocked.get(event.toolCall.toolName);
+    return blocked === undefined ? InterventionActions.proceed() : InterventionActions.deny(blocked.reason, blocked.display);
   }
 }
 
@@ -37,21 +43,21 @@ export class EmailValidator extends InterventionHandler {
   override beforeToolCall(event: BeforeToolCallEvent) {
     const input = event.toolCall.input as { subject?: string };
     if (event.toolCall.toolName === 'send_email' && !input.subject?.trim()) {
-      return InterventionActions.guide('All emails must include a subject line.');
+      return InterventionActions.guide('All emails must include a subject line.', 'An email needs a subject');
     }
     return InterventionActions.proceed();
   }
 }
 
-export class DeleteApproval extends InterventionHandler {
-  readonly name = 'delete-approval';
+export class PathGuard extends InterventionHandler {
+  readonly name = 'path-guard';
 
   override beforeToolCall(event: BeforeToolCallEvent) {
-    if (event.toolCall.toolName === 'delete_file') {
-      const input = event.toolCall.input as { path: string };
-      return InterventionActions.confirm(`Approve deleting "${input.path}"?`);
-    }
-    return InterventionActions.proceed();
+    if (event.toolCall.toolName !== 'delete_file') return InterventionActions.proceed();
+    const { path } = event.toolCall.input as { path: string };
+    return path === '/tmp' || path.startsWith('/tmp/')
+      ? InterventionActions.proceed()
+      : InterventionActions.deny(`Only paths under /tmp may be deleted, not ${JSON.stringify(path)}.`, 'Only /tmp may be deleted');
   }
 }
 
@@ -72,15 +78,24 @@ const RUNTIME_KEY = Symbol.for('ai-interventions-example.runtime');
 
 /**
  * One runtime per server process: its approval ledger remembers which
- * approvals were used, so a replayed resume request runs nothing twice.
+ * approvals were used, so a replayed resume request runs nothing twice, and
+ * humanApproval's store remembers "for this chat" answers (per
+ * `runtimeContext.sessionId`, the chat id).
  */
 export function interventions() {
   const store = globalThis as typeof globalThis & { [RUNTIME_KEY]?: ReturnType<typeof createInterventions> };
   return (store[RUNTIME_KEY] ??= createInterventions({
     handlers: [
-      new ToolGuard({ run_shell: 'Shell commands are disabled in this chat; use the file tools instead.' }),
+      new ToolGuard({
+        run_shell: { reason: 'Shell commands are disabled in this chat; use the file tools instead.', display: 'The shell is off in this chat' },
+      }),
       new EmailValidator(),
-      new DeleteApproval(),
+      new PathGuard(),
+      humanApproval({
+        name: 'delete-approval',
+        tools: 'delete_file',
+        prompt: ({ toolCall }) => `Approve deleting "${(toolCall.input as { path: string }).path}"?`,
+      }),
     ],
     approvalSecret: approvalSecret(),
   }));

@@ -32,3 +32,14 @@ export async function chatModel(): Promise<LanguageModel> {
   const { baseURL } = await scriptedServer();
   return createOpenAI({ baseURL, apiKey: 'scripted-local-model' })('scripted-local-model');
 }
+
+/**
+ * What the scripted model was sent (example-only, for the page's readers and
+ * the end-to-end tests): the JSON bodies of its last requests; empty before
+ * the first request, or with OpenAI.
+ */
+export async function modelRequests(): Promise<readonly string[]> {
+  const store = globalThis as typeof globalThis & { [KEY]?: Promise<ScriptedOpenAIServer> };
+  const server = await store[KEY]?.catch(() => undefined);
+  return server?.requests() ?? [];
+}

@@ -41,6 +41,8 @@ export interface ScriptedOpenAIServer {
   readonly baseURL: string;
   /** How many model requests were answered. */
   readonly requestCount: () => number;
+  /** The last model requests, as the provider sent them (JSON bodies, oldest first): what the model read. */
+  readonly requests: () => readonly string[];
   close(): Promise<void>;
 }
 
@@ -52,9 +54,12 @@ export async function startScriptedOpenAIServer({
   /** Items this server issued, by id (Responses API `item_reference`). */
   const issued = new Map<string, ConversationItem>();
   let requests = 0;
+  const bodies: string[] = [];
   const server = await startOpenAIWireServer({
     answer({ n, endpoint, body }) {
       requests++;
+      bodies.push(JSON.stringify(body));
+      if (bodies.length > MAX_KEPT) bodies.splice(0, bodies.length - MAX_KEPT);
       const turn = respond(endpoint === 'chat' ? fromChatMessages(body) : fromResponsesInput(body, issued));
       // remember what we say, for the item_references of later requests
       if (turn.text !== undefined) issued.set(messageItemId(n), { kind: 'assistant', text: turn.text });
@@ -66,10 +71,11 @@ export async function startScriptedOpenAIServer({
       return { text: turn.text, calls, usage: USAGE };
     },
   });
-  return { baseURL: server.baseURL, requestCount: () => requests, close: () => server.close() };
+  return { baseURL: server.baseURL, requestCount: () => requests, requests: () => [...bodies], close: () => server.close() };
 }
 
 const USAGE = { input: 20, output: 10 };
+const MAX_KEPT = 200;
 
 // ---------------------------------------------------------------------------
 // decoding the conversation

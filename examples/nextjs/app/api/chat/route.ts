@@ -1,10 +1,5 @@
-import {
-  convertToModelMessages,
-  createUIMessageStreamResponse,
-  isStepCount,
-  toUIMessageStream,
-  validateUIMessages,
-} from 'ai';
+import { convertToModelMessages, createUIMessageStreamResponse, isStepCount, validateUIMessages } from 'ai';
+import { toInterventionsUIMessageStream, type InterventionUIMessage } from 'ai-interventions';
 import { interventions } from '../../../lib/interventions';
 import { chatModel } from '../../../lib/model';
 import { createTools } from '../../../lib/tools';
@@ -22,21 +17,26 @@ export async function POST(request: Request) {
   const chatId = typeof body.id === 'string' ? body.id : 'anonymous';
   const tools = createTools(chatId);
   // the client sends the whole conversation: check it against the tools' schemas first
-  const messages = await validateUIMessages({ messages: body.messages, tools });
+  const messages = await validateUIMessages<InterventionUIMessage>({ messages: body.messages, tools });
 
   const result = interventions().streamText({
     model: await chatModel(),
     instructions: INSTRUCTIONS,
     tools,
-    // an answered approval (addToolApprovalResponse) arrives here as a
-    // tool-approval-response: the run resumes, the handlers run again
+    // an answered approval (addToolApprovalResponse with approvalAnswer) arrives here as a
+    // tool-approval-response: the runtime decodes it, the run resumes, the handlers run again
     messages: await convertToModelMessages(messages, { tools }),
     stopWhen: isStepCount(8),
+    // trusted, server-side: the user (from your auth; one demo user here) and the conversation,
+    // which a "for this chat" answer covers
+    runtimeContext: { userId: 'example-user', sessionId: chatId },
   });
 
   return createUIMessageStreamResponse({
-    stream: toUIMessageStream({
+    // the SDK's toUIMessageStream, plus a data-intervention part per decision (the page's badges and log)
+    stream: toInterventionsUIMessageStream({
       stream: result.stream,
+      interventions: result.interventions,
       tools,
       // continue the last assistant message when resuming after an approval
       originalMessages: messages,

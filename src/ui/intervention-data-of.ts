@@ -1,0 +1,92 @@
+import type { InterventionData, InterventionRecordData } from '../client/intervention-data.ts';
+import type { DecisionRecord } from '../handlers/decision-record.ts';
+import type { ResumedApproval } from '../runtime/read-resume.ts';
+
+/**
+ * The decision the UI shows for one tool call, from the records of its
+ * evaluation (in order) and the person's answer it follows, if any. What the
+ * model reads is not here: the reason is the one for people (the handler's
+ * `display`, else its reason, feedback or prompt).
+ */
+export function interventionDataOf({
+  toolCallId,
+  toolName,
+  records,
+  answer,
+  input,
+}: {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly records: readonly DecisionRecord[];
+  readonly answer?: ResumedApproval | undefined;
+  /** The arguments the call runs with, when a person edited them. */
+  readonly input?: { readonly value: unknown } | undefined;
+}): InterventionData {
+  const enforced = records.filter((record) => record.enforced);
+  const of = (action: DecisionRecord['action']) => enforced.filter((record) => record.action === action);
+  const denied = of('deny')[0];
+  const asked = of('confirm');
+  const guided = of('guide');
+  const data: Omit<InterventionData, 'records'> & { -readonly [K in 'handler' | 'reason']?: string } = denied
+    ? { toolCallId, toolName, action: 'deny', handler: denied.handler, reason: denied.display ?? denied.reason }
+    : answer !== undefined && !answer.approved
+      ? { toolCallId, toolName, action: 'deny', reason: answer.reason }
+      : asked.length > 0
+        ? { toolCallId, toolName, action: 'confirm', handler: asked[0]?.handler, reason: reasons(asked, 'prompt') }
+        : guided.length > 0
+          ? { toolCallId, toolName, action: 'guide', handler: guided[0]?.handler, reason: reasons(guided, 'feedback') }
+          : { toolCallId, toolName, action: of('transform').length > 0 ? 'transform' : 'proceed' };
+  const stepNumber = records.find((record) => record.stepNumber !== undefined)?.stepNumber;
+  return json({
+    ...withoutUndefined(data),
+    ...(answer === undefined
+      ? {}
+      : {
+          answer: withoutUndefined({
+            approved: answer.approved,
+            reason: answer.reason,
+            remember: answer.remember,
+            edited: answer.edit !== undefined,
+          }),
+        }),
+    ...(input === undefined ? {} : { input: input.value }),
+    ...(stepNumber === undefined ? {} : { stepNumber }),
+    records: records.map(recordData),
+  });
+}
+
+function reasons(records: readonly DecisionRecord[], field: 'prompt' | 'feedback'): string {
+  return records.map((record) => record.display ?? record[field] ?? '').join('\n');
+}
+
+function recordData(record: DecisionRecord): InterventionRecordData {
+  const { handler, action, reason, feedback, prompt, display, enforced, mode, durationMs, error, warning, stepNumber } = record;
+  return withoutUndefined({
+    handler,
+    action,
+    reason,
+    feedback,
+    prompt,
+    display,
+    enforced,
+    mode,
+    durationMs,
+    error: error === undefined ? undefined : error instanceof Error ? error.message : String(error),
+    warning,
+    stepNumber,
+  });
+}
+
+function withoutUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as T;
+}
+
+/** The data as JSON carries it (what reaches the client): arguments that are not JSON are dropped. */
+function json(data: InterventionData): InterventionData {
+  try {
+    return JSON.parse(JSON.stringify(data)) as InterventionData;
+  } catch {
+    const { input: _input, ...rest } = data;
+    return JSON.parse(JSON.stringify(rest)) as InterventionData;
+  }
+}
