@@ -121,7 +121,8 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
     delete composed.onStepFinish;
   }
 
-  if (run.snapshot.approvalSecret !== undefined && options.experimental_toolApprovalSecret === undefined) {
+  // every approval is signed: the configured secret, or the runtime's own (see approval-signature.ts)
+  if (options.experimental_toolApprovalSecret === undefined) {
     composed.experimental_toolApprovalSecret = run.snapshot.approvalSecret;
   }
   return composed as OPTIONS;
