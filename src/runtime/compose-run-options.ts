@@ -60,7 +60,9 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
     typeof model === 'string' ? model : (originals.get(model) ?? model);
   composed.model = wrapModel(options.model);
 
-  if (options.tools !== undefined && (hasToolHooks(run.snapshot) || handlers.beforeInvocation.length > 0)) {
+  // resumed approvals execute through the wrapper (once, with the approval ledger)
+  const resumesApprovals = run.resume.approved.size > 0 && run.approvalLedger !== undefined;
+  if (options.tools !== undefined && (hasToolHooks(run.snapshot) || handlers.beforeInvocation.length > 0 || resumesApprovals)) {
     composed.tools = guardToolSet(options.tools, { runOf: () => run });
   }
   if (run.decidesToolCalls || run.resume.approved.size > 0) {

@@ -108,7 +108,7 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
     use: (handler) => use(handler),
     addHook: (event, hook) => hooks.add(event, hook),
     wrapTools: (tools) => {
-      const wrapped = guardToolsStandalone(tools, snapshot);
+      const wrapped = guardToolsStandalone(tools, snapshot, approvalLedger);
       for (const name of Object.keys(wrapped)) {
         const tool = wrapped[name];
         if (tool !== undefined && tool !== tools[name]) originals.set(tool, tools[name] as Tool);

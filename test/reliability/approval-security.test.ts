@@ -66,21 +66,25 @@ describe('approval security', () => {
       ),
     );
     expect(context.transfers).toEqual([10]);
-    const outputs = models.map((model) => toolResultsSent(model, 0).t1 as { type: string; reason?: string });
-    expect(outputs.map((output) => output.type).sort()).toEqual(['execution-denied', 'text']);
-    expect(outputs.find((output) => output.type === 'execution-denied')?.reason).toContain('already used');
+    // both requests get the result of the one execution, as with an idempotency key
+    expect(models.map((model) => toolResultsSent(model, 0).t1)).toEqual([
+      { type: 'text', value: 'transferred 10' },
+      { type: 'text', value: 'transferred 10' },
+    ]);
     // the replay is reported
-    expect(results.flatMap((result) => result.interventions.decisions).filter((record) => record.handler === 'approval-ledger')).toHaveLength(1);
+    const ledgerRecords = results.flatMap((result) => result.interventions.decisions).filter((record) => record.handler === 'approval-ledger');
+    expect(ledgerRecords).toEqual([expect.objectContaining({ action: 'proceed', replayed: true, toolCallId: 't1', toolName: 'transfer' })]);
   });
 
-  it('should execute nothing when the same resume request is replayed later', async () => {
+  it('should execute nothing again when the same resume request is replayed later, and answer with the recorded result', async () => {
     const context = setup({ approvalSecret: 'secret' });
     const { resume } = await pause(context);
     await context.interventions.generateText({ model: scriptedModel(step(text('done'))), tools: context.tools, stopWhen: isStepCount(3), messages: resume() });
     const replayModel = scriptedModel(step(text('again')));
-    await context.interventions.generateText({ model: replayModel, tools: context.tools, stopWhen: isStepCount(3), messages: resume() });
+    const replay = await context.interventions.generateText({ model: replayModel, tools: context.tools, stopWhen: isStepCount(3), messages: resume() });
     expect(context.transfers).toEqual([10]);
-    expect(JSON.stringify(toolResultsSent(replayModel, 0).t1)).toContain('already used');
+    expect(toolResultsSent(replayModel, 0).t1).toEqual({ type: 'text', value: 'transferred 10' });
+    expect(replay.interventions.decisions.filter((record) => record.replayed)).toHaveLength(1);
   });
 
   it('should reject an approval for an unknown approval id without executing anything', async () => {
