@@ -18,6 +18,8 @@ import type { Run } from './run.ts';
 export function approvalOf(run: Run, { toolCallId, messages }: ToolExecutionOptions<Context>): ResumedApproval | undefined {
   if (run.approvalLedger === undefined) return undefined;
   if (run.runId !== undefined) return run.step.number === undefined ? run.resume.approved.get(toolCallId) : undefined;
+  const last = messages.at(-1);
+  if (last?.role !== 'tool' || !last.content.some((part) => part.type === 'tool-approval-response')) return undefined;
   return resumeOf(messages).approved.get(toolCallId);
 }
 

@@ -4,10 +4,11 @@
  * retry, a double submit) or to another instance executes nothing a second
  * time, and the model reads what the first execution gave. Through
  * `interventions.generateText` and `interventions.streamText`, through tools
- * guarded without a run (`guardTools`, `wrapTools`), and across two Node
- * processes sharing one real `redis-server`.
+ * guarded without a run (`guardTools`, `wrapTools`), through a
+ * `ToolLoopAgent`, and across two Node processes sharing one real
+ * `redis-server`.
  */
-import { generateText, isStepCount, streamText, tool, type ModelMessage, type ToolSet } from 'ai';
+import { generateText, isStepCount, streamText, tool, ToolLoopAgent, type ModelMessage, type ToolSet } from 'ai';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { z } from 'zod';
 import {
@@ -258,6 +259,23 @@ describe.each(MODES)('a replayed approval of tools guarded without a run (%s)', 
     await plain({ model, tools, stopWhen: isStepCount(4), messages });
 
     expect(executions).toEqual([500, 5]);
+  });
+});
+
+describe('a replayed approval through a ToolLoopAgent (agentSettings)', () => {
+  it('should execute the call once and answer the replay with the recorded result', async () => {
+    const { executions, tools } = bank();
+    const { interventions, messages } = await pausedTransfer({ handlers: [ask()] }, tools);
+    const models = [scriptedModel(step(text('1'))), scriptedModel(step(text('2')))];
+
+    for (const model of models) {
+      const agent = new ToolLoopAgent(interventions.agentSettings({ model, tools, stopWhen: isStepCount(3) }));
+      await agent.generate({ messages });
+    }
+
+    expect(executions).toEqual([10]);
+    const expected = { type: 'text', value: 'transferred 10' };
+    expect(models.map((model) => toolResultsSent(model, 0).t1)).toEqual([expected, expected]);
   });
 });
 
