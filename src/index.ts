@@ -122,6 +122,7 @@ export { InvalidHookResultError } from './errors/invalid-hook-result-error.ts';
 export { InvocationDeniedError } from './errors/invocation-denied-error.ts';
 export { ToolCallBlockedError } from './errors/tool-call-blocked-error.ts';
 export { ApprovalOutcomeUnavailableError } from './errors/approval-outcome-unavailable-error.ts';
+export { ApprovalSecretRequiredError } from './errors/approval-secret-required-error.ts';
 
 // tools without the runtime
 export { guardTool } from './tools/guard-tool.ts';

@@ -70,8 +70,9 @@ export interface CallBudgetOptions {
    * reads why), `'guide'` (the model reads it as feedback), `'confirm'` (a
    * human may allow the call). Model calls (tokens, cost): `'deny'` ends the
    * run with the reason as its text; `'guide'` gives the model one more call
-   * to wrap up (told why), then ends the run like `'deny'` (a run that starts
-   * with its budget used up ends at once); `'confirm'` is
+   * to wrap up (told why; a tool it calls anyway is not run), then ends the
+   * run like `'deny'` (a run that starts with its budget used up ends at
+   * once); `'confirm'` is
    * not possible before a model call and is a `'deny'` there.
    */
   readonly exit?: 'deny' | 'guide' | 'confirm';
@@ -94,7 +95,8 @@ const REMEMBERED_RUNS = 10_000;
  * tokens and cost (read from each completed step's `usage` in
  * `beforeModelCall`, each step counted once). Past a budget the next tool
  * calls are not run, and no further model call is made: the run ends with
- * the reason, or the model is first told to wrap up (`exit: 'guide'`).
+ * the reason, or the model is first told to wrap up (`exit: 'guide'`: one
+ * last model call, whose tool calls are not run).
  *
  * Usage is known only once a model call is done: a budget can be overshot
  * by the calls already made (or in flight, for a user's concurrent runs)
@@ -147,7 +149,8 @@ export function callBudget(options: CallBudgetOptions): InterventionHandlerLike 
 
   const ttlMs = windowMs ?? (per === 'run' ? RUN_TTL_MS : undefined);
   const counted = new WeakSet<object>();
-  const wrappedUp = new Set<string>();
+  /** Runs given a last model call to wrap up: its step, and why. */
+  const wrappedUp = new Map<string, { readonly stepNumber: number; readonly reason: string }>();
 
   /** The budgets' key for this event, and how to describe its owner and window. */
   const scopeOf = (event: BeforeToolCallEvent | BeforeModelCallEvent) => {
@@ -183,6 +186,11 @@ export function callBudget(options: CallBudgetOptions): InterventionHandlerLike 
   };
 
   const beforeToolCall = async (event: BeforeToolCallEvent): Promise<BeforeToolCallAction> => {
+    // the wrap-up call was told to answer without tools: a call it makes anyway is not run
+    const wrapUp = wrappedUp.get(event.runId ?? '');
+    if (wrapUp !== undefined && event.stepNumber !== undefined && event.stepNumber >= wrapUp.stepNumber) {
+      return InterventionActions.deny(`${wrapUp.reason} That was the last model call, so its tool calls are not run.`);
+    }
     if (maxToolCalls === undefined) return InterventionActions.proceed();
     const missing = withoutUser(event);
     if (missing) return missing;
@@ -230,8 +238,8 @@ export function callBudget(options: CallBudgetOptions): InterventionHandlerLike 
     const runId = event.runId ?? '';
     // a wrap-up needs something to wrap up: not before the run's first model call
     if (exit === 'guide' && event.stepNumber > 0 && !wrappedUp.has(runId)) {
-      wrappedUp.add(runId);
-      if (wrappedUp.size > REMEMBERED_RUNS) wrappedUp.delete(wrappedUp.values().next().value ?? runId);
+      wrappedUp.set(runId, { stepNumber: event.stepNumber, reason });
+      if (wrappedUp.size > REMEMBERED_RUNS) wrappedUp.delete(wrappedUp.keys().next().value ?? runId);
       return InterventionActions.guide(`${reason} This is your last model call: answer now with what you have, without calling tools.`);
     }
     return InterventionActions.deny(`${reason} No further model calls are made.`);
@@ -242,7 +250,8 @@ export function callBudget(options: CallBudgetOptions): InterventionHandlerLike 
     onError,
     timeoutMs,
     ...(mode === undefined ? {} : { mode }),
-    ...(maxToolCalls === undefined ? {} : { beforeToolCall }),
+    // a wrap-up (`exit: 'guide'` on tokens or cost) also needs beforeToolCall: the last call's tools do not run
+    ...(maxToolCalls === undefined && !(exit === 'guide' && (maxTokens !== undefined || maxCost !== undefined)) ? {} : { beforeToolCall }),
     ...(maxTokens === undefined && maxCost === undefined ? {} : { beforeModelCall }),
   };
 }

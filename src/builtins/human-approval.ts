@@ -119,8 +119,9 @@ const ANSWERED_TTL_MS = DAY_MS;
  * only the approval id, which the handler cannot know when it asks; the
  * tool call id, which it can, identifies the call in both places.
  *
- * Use `approvalSecret` in `createInterventions` so approvals are signed and
- * bound to the exact call and arguments.
+ * Approvals are signed and bound to the exact call and arguments (with a
+ * secret of the runtime by default); with several instances, give
+ * `createInterventions` the same `approvalSecret` on each.
  *
  * @example
  * ```ts

@@ -8,6 +8,7 @@ import type {
   OnError,
 } from '../handlers/intervention-handler.ts';
 import { toolMatcher, type ToolPatterns } from './tool-policy.ts';
+import { pairToolCalls } from '../util/pair-tool-calls.ts';
 import { sha256, stableJson } from '../util/stable-json.ts';
 
 /**
@@ -79,13 +80,17 @@ export interface LoopGuardOptions {
  * signals, per signature:
  *
  * - **repeat**: more than `maxRepeats` identical calls in the same run
- *   (`event.runId`), counted once per `toolCallId`, parallel calls of one
- *   turn included;
+ *   (`event.runId`), counted once per call (its step and `toolCallId`: a
+ *   provider may send `call_0` every turn), parallel calls of one turn
+ *   included;
  * - **retry**: an identical earlier call of the current user turn (the
- *   messages after the last user message) has an `execution-denied` result
- *   in `event.messages`: it was denied or guided by any handler, or refused
- *   by a human. The history is the source of truth for blocks, because it
- *   sees every handler's decision and survives the end of a run (an approval
+ *   messages after the last user message) was blocked in `event.messages`:
+ *   its result is `execution-denied`, or its approval was refused (a chat
+ *   app's history after `convertToModelMessages`, where a denied call's
+ *   result is an `error-text`): it was denied or guided by any handler, or
+ *   refused by a human. Results are matched to calls by position, not by id
+ *   alone. The history is the source of truth for blocks, because it sees
+ *   every handler's decision and survives the end of a run (an approval
  *   resume starts a new run with the same turn).
  *
  * The first time a signature loops, the call is guided ("you have called X
@@ -172,11 +177,14 @@ export function loopGuard({
       let calls: number;
       let state: RunState | undefined;
       let digest = '';
+      let callKey = '';
       if (event.runId === undefined) {
         calls = history.calls + 1;
       } else {
         state = stateOf(event.runId);
-        const answered = state.answered.get(toolCallId);
+        // a provider may reuse ids across turns (`call_0` every turn): a call is its step and its id
+        callKey = `${String(event.stepNumber)}:${toolCallId}`;
+        const answered = state.answered.get(callKey);
         if (answered !== undefined) return answered; // evaluated again: the same answer, counted once
         digest = await sha256(signature);
         calls = (state.counts.get(digest) ?? 0) + 1;
@@ -184,7 +192,7 @@ export function loopGuard({
       }
 
       const answer = (action: BeforeToolCallAction) => {
-        state?.answered.set(toolCallId, action);
+        state?.answered.set(callKey, action);
         return action;
       };
       const repeat = calls > maxRepeats;
@@ -211,7 +219,7 @@ export function loopGuard({
 interface RunState {
   /** Calls per signature digest. */
   readonly counts: Map<string, number>;
-  /** The answer given to each call, by id: a call evaluated twice is counted once. */
+  /** The answer given to each call, by step and id: a call evaluated twice is counted once. */
   readonly answered: Map<string, BeforeToolCallAction>;
   /** Loops the guard answered, per signature digest. */
   readonly loops: Map<string, number>;
@@ -235,7 +243,13 @@ function defaultMessage({ kind, action, toolName, calls, blocked, maxRepeats }: 
 
 /**
  * Identical earlier calls of the current user turn (after the last user
- * message), and how many of them were blocked (`execution-denied` result).
+ * message), and how many of them were blocked: their result is
+ * `execution-denied`, or their approval was refused (what a chat app sends
+ * back: `convertToModelMessages` turns a denied call's `output-denied` part
+ * into an approval refusal and an `error-text` result). Calls and answers
+ * are paired by position, so a provider reusing call ids (`call_0` every
+ * turn) is counted right. The call being decided is left out when the
+ * history holds it (a resumed call: the last unanswered call with its id).
  */
 function currentTurn(
   messages: readonly ModelMessage[],
@@ -249,21 +263,16 @@ function currentTurn(
       break;
     }
   }
-  const identical = new Set<string>();
-  const denied = new Set<string>();
-  for (const message of messages.slice(start)) {
-    if (typeof message.content === 'string') continue;
-    for (const part of message.content) {
-      if (part.type === 'tool-call' && part.toolCallId !== toolCallId && signatureOf(part.toolName, part.input) === signature) {
-        identical.add(part.toolCallId);
-      } else if (part.type === 'tool-result' && part.output.type === 'execution-denied') {
-        denied.add(part.toolCallId);
-      }
-    }
-  }
+  const turn = pairToolCalls(messages.slice(start));
+  const current = turn.findLast((call) => call.toolCallId === toolCallId && call.result === undefined);
+  let calls = 0;
   let blocked = 0;
-  for (const id of identical) if (denied.has(id)) blocked++;
-  return { calls: identical.size, blocked };
+  for (const call of turn) {
+    if (call === current || signatureOf(call.toolName, call.input) !== signature) continue;
+    calls++;
+    if (call.refused || call.result?.output.type === 'execution-denied') blocked++;
+  }
+  return { calls, blocked };
 }
 
 /** Tool name + the input's JSON with sorted object keys. */

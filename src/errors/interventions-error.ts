@@ -23,7 +23,8 @@ export type InterventionsErrorCode =
   | 'invalid-hook'
   | 'invalid-hook-result'
   | 'tool-call-blocked'
-  | 'approval-outcome-unavailable';
+  | 'approval-outcome-unavailable'
+  | 'approval-secret-required';
 
 const marker = 'ai-interventions.error';
 const symbol = Symbol.for(marker);

@@ -47,4 +47,12 @@ export interface DecisionRecord {
   readonly toolName?: string;
   /** The step evaluated, when known. */
   readonly stepNumber?: number;
+  /**
+   * `true` on the approval ledger's record (`handler: 'approval-ledger'`)
+   * of a replayed approval: the approved call was executed by an earlier
+   * (or concurrent) resume of the same approval, on this or another
+   * instance, so it was not executed again and the model read the
+   * outcome recorded then.
+   */
+  readonly replayed?: boolean;
 }

@@ -186,8 +186,12 @@ export interface InterventionHandlerLike {
   readonly name: string;
   /** What a throw, rejection or timeout does. Default `'throw'`. */
   readonly onError?: OnError;
-  /** A handler that has not settled after this many ms is treated as having thrown. */
-  readonly timeoutMs?: number | undefined;
+  /**
+   * A handler that has not settled after this many ms is treated as having
+   * thrown (its `onError` decides). Default: the runtime's
+   * `handlerTimeoutMs` (30 seconds unless set); `false`: no timeout.
+   */
+  readonly timeoutMs?: number | false | undefined;
   /** `'shadow'` records decisions without enforcing them. Default `'enforce'`. */
   readonly mode?: HandlerMode;
   /**
@@ -211,10 +215,11 @@ export interface InterventionHandlerLike {
  * Base class for intervention handlers. Override only the lifecycle methods
  * you need; a method you do not override is never called (and costs
  * nothing). Declare `onError`, `timeoutMs` or `mode` as fields to change the
- * defaults (`'throw'`, none, `'enforce'`). Registering a handler without any
- * lifecycle method, or with a method that looks like one but is not
- * (`beforeToolcall`, a hook name such as `preToolCall`), throws an
- * `InvalidHandlerError`: such a handler would never run.
+ * defaults (`'throw'`, the runtime's `handlerTimeoutMs`, `'enforce'`).
+ * Registering a handler without any lifecycle method, or with a method that
+ * looks like one but is not (`beforeToolcall`, a hook name such as
+ * `preToolCall`), throws an `InvalidHandlerError`: such a handler would
+ * never run.
  *
  * @example
  * ```ts

@@ -26,14 +26,19 @@ const LIFECYCLE_LIST = 'beforeInvocation, beforeModelCall, afterModelCall, befor
 
 /**
  * Validates a handler's shape and settings; throws `InvalidHandlerError`.
- * `position` says where it was given (`handlers[2]`), for the messages.
+ * `position` says where it was given (`handlers[2]`), for the messages;
+ * `defaultTimeoutMs` is the timeout of a handler that sets none.
  *
  * A handler must have at least one lifecycle method, and no method that
  * looks like one but is not (a typo such as `beforeToolcall`, `afterToolUse`,
  * or a hook name such as `preToolCall`): either would make a guard that
  * never runs.
  */
-export function registerHandler(handler: unknown, position?: string): RegisteredHandler {
+export function registerHandler(
+  handler: unknown,
+  position?: string,
+  { defaultTimeoutMs }: { readonly defaultTimeoutMs?: number | undefined } = {},
+): RegisteredHandler {
   if (handler == null || typeof handler !== 'object') {
     throw new InvalidHandlerError({
       handlerName: undefined,
@@ -59,11 +64,12 @@ export function registerHandler(handler: unknown, position?: string): Registered
   }
   if (
     timeoutMs !== undefined &&
+    timeoutMs !== false &&
     !(typeof timeoutMs === 'number' && timeoutMs > 0 && Number.isFinite(timeoutMs))
   ) {
     throw new InvalidHandlerError({
       handlerName: name,
-      message: `${label} has an invalid timeoutMs ${String(timeoutMs)}; expected a positive number of milliseconds.`,
+      message: `${label} has an invalid timeoutMs ${String(timeoutMs)}; expected a positive number of milliseconds, or false for no timeout.`,
     });
   }
   if (!MODES.includes(mode)) {
@@ -116,7 +122,8 @@ export function registerHandler(handler: unknown, position?: string): Registered
     handler: handler as InterventionHandlerLike,
     name,
     onError,
-    timeoutMs,
+    // a handler without its own timeout gets the runtime's; `false` turns it off
+    timeoutMs: timeoutMs === false ? undefined : (timeoutMs ?? defaultTimeoutMs),
     mode,
     tools: tools === undefined ? undefined : new Set(tools),
   };

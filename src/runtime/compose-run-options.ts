@@ -64,7 +64,9 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
     typeof model === 'string' ? model : (originals.get(model) ?? model);
   composed.model = wrapModel(options.model);
 
-  if (options.tools !== undefined && (hasToolHooks(run.snapshot) || handlers.beforeInvocation.length > 0)) {
+  // resumed approvals execute through the wrapper (once, with the approval ledger)
+  const resumesApprovals = run.resume.approved.size > 0 && run.approvalLedger !== undefined;
+  if (options.tools !== undefined && (hasToolHooks(run.snapshot) || handlers.beforeInvocation.length > 0 || resumesApprovals)) {
     composed.tools = guardToolSet(options.tools, { runOf: () => run });
   }
   if (run.decidesToolCalls || run.resume.approved.size > 0) {
@@ -125,7 +127,8 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
     delete composed.onStepFinish;
   }
 
-  if (run.snapshot.approvalSecret !== undefined && options.experimental_toolApprovalSecret === undefined) {
+  // every approval is signed: the configured secret, or the runtime's own (see approval-secret.ts)
+  if (options.experimental_toolApprovalSecret === undefined) {
     composed.experimental_toolApprovalSecret = run.snapshot.approvalSecret;
   }
   return composed as OPTIONS;

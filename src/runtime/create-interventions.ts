@@ -4,6 +4,7 @@ import type { InterventionHandlerLike } from '../handlers/intervention-handler.t
 import { registerHandler, type RegisteredHandler } from '../handlers/registered-handler.ts';
 import { HookRegistry } from '../hooks/hook-registry.ts';
 import { createApprovalLedger } from './approval-ledger.ts';
+import { generateApprovalSecret } from './approval-secret.ts';
 import type { CallOptions } from './call-options.ts';
 import { composeAgentSettings } from './compose-agent-settings.ts';
 import { createModelMiddleware } from './create-model-middleware.ts';
@@ -46,11 +47,14 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
   if (!Number.isInteger(maxGuideRetries) || maxGuideRetries < 0) {
     throw new TypeError(`maxGuideRetries must be a non-negative integer, received ${String(options.maxGuideRetries)}.`);
   }
+  const handlerTimeoutMs = resolveHandlerTimeout(options.handlerTimeoutMs);
+  // approvals are always signed: with the configured secret, or with one of this runtime's own
+  const approvalSecret = options.approvalSecret ?? generateApprovalSecret();
   let registered: readonly RegisteredHandler[] = [];
   let lists: HandlerLists = buildHandlerLists(registered);
 
   const use = (handler: InterventionHandlerLike, position?: string): (() => void) => {
-    const entry = registerHandler(handler, position);
+    const entry = registerHandler(handler, position, { defaultTimeoutMs: handlerTimeoutMs });
     if (registered.some((other) => other.name === entry.name)) {
       throw new InvalidHandlerError({
         handlerName: entry.name,
@@ -75,7 +79,8 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
     hooks: hooks.snapshot(),
     wording,
     maxGuideRetries,
-    approvalSecret: options.approvalSecret,
+    approvalSecret,
+    approvalSecretConfigured: options.approvalSecret !== undefined,
     redactors,
   });
 
@@ -103,7 +108,7 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
     use: (handler) => use(handler),
     addHook: (event, hook) => hooks.add(event, hook),
     wrapTools: (tools) => {
-      const wrapped = guardToolsStandalone(tools, snapshot);
+      const wrapped = guardToolsStandalone(tools, snapshot, approvalLedger);
       for (const name of Object.keys(wrapped)) {
         const tool = wrapped[name];
         if (tool !== undefined && tool !== tools[name]) originals.set(tool, tools[name] as Tool);
@@ -116,4 +121,17 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
       return registered.map((entry) => entry.handler);
     },
   };
+}
+
+/** How long a handler may take by default. */
+const DEFAULT_HANDLER_TIMEOUT_MS = 30_000;
+
+/** The runtime's handler timeout in ms (`undefined`: none). */
+function resolveHandlerTimeout(timeoutMs: number | false | undefined): number | undefined {
+  if (timeoutMs === undefined) return DEFAULT_HANDLER_TIMEOUT_MS;
+  if (timeoutMs === false) return undefined;
+  if (!(typeof timeoutMs === 'number' && timeoutMs > 0 && Number.isFinite(timeoutMs))) {
+    throw new TypeError(`handlerTimeoutMs must be a positive number of milliseconds, or false for no timeout, received ${String(timeoutMs)}.`);
+  }
+  return timeoutMs;
 }

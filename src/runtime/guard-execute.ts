@@ -2,10 +2,12 @@ import type { Context } from '@ai-sdk/provider-utils';
 import type { Tool, ToolExecutionOptions } from 'ai';
 import type { ToolCallInfo } from '../handlers/intervention-events.ts';
 import { redactsToolErrors } from '../redaction/redact-tool-error.ts';
+import { isAsyncIterable, lastOf } from '../util/async-iterable.ts';
 import { isThenable } from '../util/is-thenable.ts';
 import { finishToolCall, hasResultPipeline, type Settled } from './finish-tool-call.ts';
 import { needsPreparing, prepareToolCall, type DecideInExecute, type ToolExecution } from './prepare-tool-call.ts';
 import type { Run } from './run.ts';
+import { approvalOf, executeApproved } from './use-approval.ts';
 
 export type { DecideInExecute } from './prepare-tool-call.ts';
 
@@ -32,7 +34,9 @@ export function hasToolHooks(snapshot: Run['snapshot']): boolean {
  * called at once, as the SDK would call it, and what it returns keeps its
  * shape: an async iterable stays one (each value goes through the result
  * pipeline as it comes, when there is one; it is handed over as it is
- * otherwise).
+ * otherwise). An approved call being resumed runs through the approval
+ * ledger (`executeApproved`): once across every resume of its approval,
+ * replays get its outcome.
  * After preparing, only an async generator function keeps streaming; a
  * plain function that returns an iterable gives its last value.
  */
@@ -57,24 +61,41 @@ export function guardExecute({
     const perform = target.execute ?? execute;
     const execution: ToolExecution = { run, tool, options };
     const call: ToolCallInfo = { toolCallId: options.toolCallId, toolName, input };
+    const streams = Object.prototype.toString.call(perform) === '[object AsyncGeneratorFunction]';
     const runTool = (prepared: ToolCallInfo) => invoke(execution, prepared, () => perform.call(target, prepared.input, options));
-    if (!needsPreparing(run, decide)) return runTool(call);
-    const preparing = prepareToolCall(execution, call, decide);
-    if (!isThenable(preparing)) {
-      // prepared at once: the tool is called now, as without hooks
-      return preparing.type === 'call' ? runTool(preparing.call) : finishToolCall(execution, preparing.call, shortCircuit(preparing));
-    }
-    if (Object.prototype.toString.call(perform) === '[object AsyncGeneratorFunction]') {
-      return (async function* () {
-        const prepared = await preparing;
-        if (prepared.type !== 'call') yield await finishToolCall(execution, prepared.call, shortCircuit(prepared));
-        else yield* runTool(prepared.call) as AsyncIterable<unknown>;
-      })();
-    }
-    return Promise.resolve(preparing).then(async (prepared) => {
-      if (prepared.type !== 'call') return finishToolCall(execution, prepared.call, shortCircuit(prepared));
-      const result = runTool(prepared.call);
-      return isAsyncIterable(result) ? lastOf(result) : result;
+    const pipeline = (start: ToolCallInfo, decideFirst: DecideInExecute | undefined): unknown => {
+      if (!needsPreparing(run, decideFirst)) return runTool(start);
+      const preparing = prepareToolCall(execution, start, decideFirst);
+      if (!isThenable(preparing)) {
+        // prepared at once: the tool is called now, as without hooks
+        return preparing.type === 'call' ? runTool(preparing.call) : finishToolCall(execution, preparing.call, shortCircuit(preparing));
+      }
+      if (streams) {
+        return (async function* () {
+          const prepared = await preparing;
+          if (prepared.type !== 'call') yield await finishToolCall(execution, prepared.call, shortCircuit(prepared));
+          else yield* runTool(prepared.call) as AsyncIterable<unknown>;
+        })();
+      }
+      return Promise.resolve(preparing).then(async (prepared) => {
+        if (prepared.type !== 'call') return finishToolCall(execution, prepared.call, shortCircuit(prepared));
+        const result = runTool(prepared.call);
+        return isAsyncIterable(result) ? lastOf(result) : result;
+      });
+    };
+    // an approved call being resumed executes once across every resume of its approval
+    const approval = approvalOf(run, options);
+    const ledger = run.approvalLedger;
+    if (approval === undefined || ledger === undefined) return pipeline(call, decide);
+    return executeApproved({
+      run,
+      ledger,
+      approval,
+      call,
+      abortSignal: options.abortSignal,
+      streams,
+      decide: decide === undefined ? undefined : (start) => decide(run, { tool, call: start, options }),
+      execute: (decided) => pipeline(decided, undefined),
     });
   } as Execute;
 }
@@ -114,18 +135,4 @@ async function* streamResults(execution: ToolExecution, call: ToolCallInfo, iter
 
 function shortCircuit(prepared: { type: 'result'; result: unknown } | { type: 'error'; error: unknown }): Settled {
   return prepared.type === 'result' ? { ok: true, value: prepared.result } : { ok: false, error: prepared.error };
-}
-
-function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
-  return (
-    value != null &&
-    typeof value === 'object' &&
-    typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function'
-  );
-}
-
-async function lastOf(iterable: AsyncIterable<unknown>): Promise<unknown> {
-  let last: unknown;
-  for await (const value of iterable) last = value;
-  return last;
 }

@@ -3,6 +3,7 @@ import type { ModelMessage, Tool, ToolExecutionOptions, ToolSet } from 'ai';
 import { ToolCallBlockedError } from '../errors/tool-call-blocked-error.ts';
 import { unreachable } from '../util/unreachable.ts';
 import { decideToolCall } from './decide-tool-call.ts';
+import type { ApprovalLedger } from './approval-ledger.ts';
 import type { DecideInExecute } from './guard-execute.ts';
 import { guardToolSet } from './guard-tool-set.ts';
 import { Run } from './run.ts';
@@ -21,9 +22,15 @@ import { decidedInput, type ToolCallDecision } from './tool-call-decision.ts';
  * within a step, so it keys the step whose decision table `execute` reads.
  * Without `needsApproval` (a `toolApproval` option overrides it), the call is
  * decided in `execute`, and a `confirm` cannot be answered: the call is
- * blocked, never run unapproved.
+ * blocked, never run unapproved. A call the SDK resumes after a human's
+ * approval executes once through `approvalLedger` (the runtime's): a
+ * replayed resume gets the outcome of that execution.
  */
-export function guardToolsStandalone<TOOLS extends ToolSet>(tools: TOOLS, snapshotOf: () => RuntimeSnapshot): TOOLS {
+export function guardToolsStandalone<TOOLS extends ToolSet>(
+  tools: TOOLS,
+  snapshotOf: () => RuntimeSnapshot,
+  approvalLedger?: ApprovalLedger,
+): TOOLS {
   const steps = new WeakMap<ModelMessage[], Step>();
   const stepOf = (messages: ModelMessage[]) => {
     let step = steps.get(messages);
@@ -39,7 +46,7 @@ export function guardToolsStandalone<TOOLS extends ToolSet>(tools: TOOLS, snapsh
   };
 
   return guardToolSet(tools, {
-    runOf: () => Run.detached(snapshotOf()),
+    runOf: () => Run.detached(snapshotOf(), approvalLedger),
     decide: (run, details) => (run.snapshot.handlers.beforeToolCall.length > 0 ? decide(run, details) : Promise.resolve(details.call)),
     extend: (toolName, tool) =>
       ({

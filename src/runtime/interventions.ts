@@ -46,9 +46,21 @@ export interface InterventionsOptions {
    */
   readonly maxGuideRetries?: number;
   /**
-   * A secret that signs approval requests (HMAC), so a forged or edited
-   * `tool-approval-response` never executes anything. Used as
-   * `experimental_toolApprovalSecret` when a call does not set its own.
+   * How long a handler may take, in ms, when it sets no `timeoutMs` of its
+   * own: past it the handler is treated as having thrown, and its `onError`
+   * decides (a run is never held forever by a handler that never settles).
+   * Default 30 seconds; `false`: no default timeout.
+   */
+  readonly handlerTimeoutMs?: number | false;
+  /**
+   * A secret that signs approval requests (HMAC of the approval, the call
+   * and its arguments), so a forged or edited `tool-approval-response`
+   * never executes anything. Used as `experimental_toolApprovalSecret` when
+   * a call does not set its own. Default: a random secret generated for
+   * this runtime, which binds approvals just as well within one process,
+   * but which another instance (or this one after a restart) does not know:
+   * such an approval fails with `ApprovalSecretRequiredError`. Set the same
+   * secret on every instance.
    */
   readonly approvalSecret?: string | Uint8Array;
   /**

@@ -1,5 +1,6 @@
 import { generateText } from 'ai';
 import type { ApprovalLedger } from './approval-ledger.ts';
+import { explainApprovalError, signsWithGeneratedSecret } from './approval-secret.ts';
 import type { CallOptions } from './call-options.ts';
 import { chatResponseOf } from './chat-response-of.ts';
 import { composeRunOptions, needsLoopControl } from './compose-run-options.ts';
@@ -38,6 +39,6 @@ export async function runGenerateText({
     await run.complete(chatResponseOf(result));
     return attachReport(result, run.report);
   } catch (error) {
-    throw await run.end(error);
+    throw await run.end(signsWithGeneratedSecret(snapshot, options) ? explainApprovalError(error) : error);
   }
 }

@@ -2,6 +2,8 @@ import { streamText } from 'ai';
 import { attachDecisionStream, registerDecisionSource, showsDecisions } from '../ui/to-interventions-ui-message-stream.ts';
 import { ignoreErrors } from '../util/ignore-errors.ts';
 import type { ApprovalLedger } from './approval-ledger.ts';
+import { explainApprovalErrors, signsWithGeneratedSecret } from './approval-secret.ts';
+import { asArray } from './continue-on-failure.ts';
 import type { CallOptions } from './call-options.ts';
 import { chatResponseOf } from './chat-response-of.ts';
 import { composeRunOptions, needsLoopControl } from './compose-run-options.ts';
@@ -30,6 +32,11 @@ export function runStreamText({
   if (!needsRun(snapshot, options)) return attachReport(streamText(options as never), EMPTY_REPORT);
   const run = new Run({ snapshot, input: options, approvalLedger });
   const composed = composeRunOptions(run, options, { streaming: true });
+  // resumed approvals the runtime's own secret cannot verify: the error says why, and what to set
+  if (run.resume.approved.size > 0 && signsWithGeneratedSecret(snapshot, options)) {
+    const theirs = options.experimental_transform;
+    composed.experimental_transform = theirs === undefined ? explainApprovalErrors : [explainApprovalErrors, ...asArray(theirs)];
+  }
   const onEnd = (options.onEnd ?? options.onFinish) as Callback;
   const onError = options.onError as Callback;
   const onAbort = options.onAbort as Callback;

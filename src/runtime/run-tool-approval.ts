@@ -5,7 +5,6 @@ import { decideToolCall } from './decide-tool-call.ts';
 import { gateResumedCall, gateToolCalls } from './gate-tool-calls.ts';
 import { hasCallerApproval, resolveCallerApproval } from './resolve-caller-approval.ts';
 import type { Run } from './run.ts';
-import { useApproval } from './use-approval.ts';
 import { approvalStatusOf, decidedInput, type ApprovalStatus, type ToolCallDecision } from './tool-call-decision.ts';
 
 const RANK: Readonly<Record<ApprovalStatus['type'], number>> = {
@@ -82,11 +81,7 @@ export function createRunToolApproval({
 
     // the SDK's own resolution, when there is anything to resolve (a toolApproval option, needsApproval)
     const theirs = hasCallerApproval(toolApproval, options) ? await resolveCallerApproval(toolApproval, options) : NOT_APPLICABLE;
-    const status = RANK[theirs.type] > RANK[ours.type] ? theirs : ours;
-    // a resumed call is about to run: its approval is used up now, exactly once
-    if (status.type !== 'denied' && approval !== undefined) {
-      return (await run.critical(() => useApproval(run, toolCall.toolCallId))) ?? status;
-    }
-    return status;
+    // a resumed call that is not denied is executed once, through the approval ledger, by the tool wrapper
+    return RANK[theirs.type] > RANK[ours.type] ? theirs : ours;
   };
 }

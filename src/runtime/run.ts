@@ -80,7 +80,7 @@ export class Run {
   }: {
     snapshot: RuntimeSnapshot;
     input: RunInput;
-    /** Where used approvals are remembered; `undefined`: not checked. */
+    /** Where approved calls are executed once (replays get the outcome); `undefined`: not kept. */
     approvalLedger?: ApprovalLedger | undefined;
     detached?: boolean;
     /** Whether the call streams (`streamText`, an agent); `generateText` does not. */
@@ -102,9 +102,13 @@ export class Run {
     this.streamFailed = listens && !detached ? (error) => this.onStreamFailed(error) : undefined;
   }
 
-  /** The run of hooks and handlers used outside any call of the runtime's wrappers. */
-  static detached(snapshot: RuntimeSnapshot): Run {
-    return new Run({ snapshot, input: {}, detached: true });
+  /**
+   * The run of hooks and handlers used outside any call of the runtime's
+   * wrappers; `approvalLedger` executes resumed approvals once (tools guarded
+   * without a run).
+   */
+  static detached(snapshot: RuntimeSnapshot, approvalLedger?: ApprovalLedger): Run {
+    return new Run({ snapshot, input: {}, approvalLedger, detached: true });
   }
 
   /** The step number, as hooks see it (`undefined` before step 0, and when detached). */

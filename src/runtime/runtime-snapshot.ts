@@ -15,7 +15,10 @@ export interface RuntimeSnapshot {
   readonly hooks: HookSnapshot;
   readonly wording: Wording;
   readonly maxGuideRetries: number;
-  readonly approvalSecret: string | Uint8Array | undefined;
+  /** Signs and verifies approvals: the configured `approvalSecret`, or one generated for the runtime. */
+  readonly approvalSecret: string | Uint8Array;
+  /** Whether `approvalSecret` was configured (shared by instances) rather than generated (this runtime only). */
+  readonly approvalSecretConfigured: boolean;
   /** Applied to the model's text, whole or as it streams, before anything else sees it. */
   readonly redactors: readonly Redactor[];
 }

@@ -1,27 +1,130 @@
+import { getErrorMessage, type Context } from '@ai-sdk/provider-utils';
+import type { ModelMessage, ToolExecutionOptions } from 'ai';
+import type { ToolCallInfo } from '../handlers/intervention-events.ts';
+import { isAsyncIterable, lastOf } from '../util/async-iterable.ts';
+import { executeOnce, type ApprovalLedger, type ApprovalOutcome } from './approval-ledger.ts';
+import { readResume, type Resume, type ResumedApproval } from './read-resume.ts';
 import type { Run } from './run.ts';
 
 /**
- * Uses up the approval of a resumed call before it runs. A second use (a
- * replayed or duplicated resume request) denies the call, and is recorded.
+ * The approval a tool's execution uses: the resumed call's, when the SDK is
+ * executing a call a human approved (before the run's first step), and the
+ * runtime keeps an approval ledger; `undefined` otherwise. A tool guarded
+ * without a run reads it from the messages the SDK passes a resumed call
+ * (the input, whose last tool message answers it); a later step's messages
+ * end with tool results, so a provider reusing call ids (`call_0` every
+ * turn) never makes a new call look resumed.
  */
-export async function useApproval(
-  run: Run,
-  toolCallId: string,
-): Promise<{ readonly type: 'denied'; readonly reason: string } | undefined> {
-  const approved = run.resume.approved.get(toolCallId);
-  if (approved === undefined || run.approvalLedger === undefined) return undefined;
-  if ((await run.approvalLedger.claim(approved.approvalId)).type === 'claimed') return undefined;
-  const reason = 'This approval was already used; the call is not executed again.';
+export function approvalOf(run: Run, { toolCallId, messages }: ToolExecutionOptions<Context>): ResumedApproval | undefined {
+  if (run.approvalLedger === undefined) return undefined;
+  if (run.runId !== undefined) return run.step.number === undefined ? run.resume.approved.get(toolCallId) : undefined;
+  const last = messages.at(-1);
+  if (last?.role !== 'tool' || !last.content.some((part) => part.type === 'tool-approval-response')) return undefined;
+  return resumeOf(messages, run).approved.get(toolCallId);
+}
+
+const resumes = new WeakMap<readonly ModelMessage[], Resume>();
+
+function resumeOf(messages: ModelMessage[], run: Run): Resume {
+  let resume = resumes.get(messages);
+  if (resume === undefined) resumes.set(messages, (resume = readResume({ messages }, run.snapshot.wording)));
+  return resume;
+}
+
+/**
+ * Executes an approved, resumed call once across every resume of its
+ * approval, as an idempotency key does: `decide` (a tool guarded without a
+ * run decides here; a throw blocks the call, and nothing is claimed, so a
+ * deny on resume still wins), then the ledger's claim: the first resume runs
+ * `execute` (the tool with its hooks and handlers) and records what the
+ * model reads (the result, or the error's text); every replay, on this or
+ * another instance, gets that outcome instead of executing again (one still
+ * executing is waited for), and leaves a record saying so. An async
+ * generator tool (`streams`) still streams its preliminary results the
+ * first time.
+ */
+export function executeApproved({
+  run,
+  ledger,
+  approval,
+  call,
+  abortSignal,
+  streams,
+  decide,
+  execute,
+}: {
+  readonly run: Run;
+  readonly ledger: ApprovalLedger;
+  readonly approval: ResumedApproval;
+  readonly call: ToolCallInfo;
+  readonly abortSignal: AbortSignal | undefined;
+  readonly streams: boolean;
+  readonly decide: ((call: ToolCallInfo) => Promise<ToolCallInfo>) | undefined;
+  readonly execute: (call: ToolCallInfo) => unknown;
+}): unknown {
+  const { approvalId } = approval;
+  const waiting = abortSignal === undefined ? {} : { abortSignal };
+  const decided = () => (decide === undefined ? Promise.resolve(call) : decide(call));
+  const replay = async (outcome: ApprovalOutcome) => {
+    await recordReplay(run, approval);
+    if (outcome.type === 'error') throw replayedError(outcome.text);
+    return outcome.output;
+  };
+
+  if (!streams) {
+    return decided().then(async (decidedCall) => {
+      const execution = await executeOnce({
+        ledger,
+        approvalId,
+        execute: async () => {
+          const value = await execute(decidedCall);
+          return isAsyncIterable(value) ? lastOf(value) : value;
+        },
+        ...waiting,
+      });
+      return execution.type === 'executed' ? execution.output : replay(execution.outcome);
+    });
+  }
+  return (async function* () {
+    const decidedCall = await decided();
+    const claim = await ledger.claim(approvalId);
+    if (claim.type !== 'claimed') {
+      yield await replay(claim.type === 'done' ? claim.outcome : await ledger.waitFor(approvalId, waiting));
+      return;
+    }
+    let last: unknown;
+    try {
+      for await (const value of execute(decidedCall) as AsyncIterable<unknown>) {
+        last = value;
+        yield value;
+      }
+    } catch (error) {
+      await ledger.complete(approvalId, { type: 'error', text: getErrorMessage(error) }).catch(() => undefined);
+      throw error;
+    }
+    await ledger.complete(approvalId, { type: 'result', output: last as never }).catch(() => undefined);
+  })();
+}
+
+/** Records that a replayed approval was answered from the ledger. */
+async function recordReplay(run: Run, approval: ResumedApproval): Promise<void> {
   await run.record({
     handler: 'approval-ledger',
     lifecycle: 'beforeToolCall',
-    action: 'deny',
-    reason,
+    action: 'proceed',
+    reason: 'This approval was already used: the call was not executed again, and the outcome of its execution was returned.',
+    replayed: true,
     enforced: true,
     mode: 'enforce',
     durationMs: 0,
-    toolCallId: approved.toolCallId,
-    toolName: approved.toolName,
+    toolCallId: approval.toolCallId,
+    toolName: approval.toolName,
   });
-  return { type: 'denied', reason: run.snapshot.wording.deniedToolCall({ toolCall: approved, reason, handler: 'approval-ledger' }) };
+}
+
+/** The error of a replayed call that failed: it reads exactly as the first execution's did (the SDK reads `toString()`). */
+function replayedError(text: string): Error {
+  const error = new Error(text);
+  error.toString = () => text;
+  return error;
 }

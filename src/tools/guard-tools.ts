@@ -18,7 +18,7 @@ import type { InterventionsOptions } from '../runtime/interventions.ts';
  */
 export type GuardOptions =
   | readonly InterventionHandlerLike[]
-  | Pick<InterventionsOptions, 'handlers' | 'hooks' | 'wording'>;
+  | Pick<InterventionsOptions, 'handlers' | 'hooks' | 'wording' | 'handlerTimeoutMs'>;
 
 /**
  * Decorates tools with handlers and tool-level hooks, without a runtime

@@ -220,7 +220,7 @@ describe.each(MODES)('callBudget through interventions.%s', (mode) => {
       expect(result.text).toBe('Token budget exhausted: this user has used 100 of their 100 tokens. No further model calls are made.');
     });
 
-    it("exit 'guide': one more model call to wrap up, told why, then the run ends", async () => {
+    it("exit 'guide': one more model call to wrap up, told why, whose tool calls do not run; then the run ends", async () => {
       const { tools, ran } = recordingTools();
       const interventions = createInterventions({ handlers: [callBudget({ per: 'run', maxTokens: 30, exit: 'guide' })] });
       const model = scriptedModel(
@@ -237,7 +237,24 @@ describe.each(MODES)('callBudget through interventions.%s', (mode) => {
         '[call-budget] Token budget exhausted: this run has used 30 of its 30 tokens. This is your last model call: answer now with what you have, without calling tools.',
       );
       expect(userTexts(model.calls[1]?.prompt).some((line) => line.includes('budget'))).toBe(false);
-      expect(ran).toEqual(['a', 'b', 'c']);
+      // the wrap-up call was told to answer without tools: the one it calls anyway is not run
+      expect(ran).toEqual(['a', 'b']);
+      expect(result.decisions.filter((record) => record.lifecycle === 'beforeToolCall').map((record) => [record.toolCallId, record.action])).toEqual([
+        ['a', 'proceed'],
+        ['b', 'proceed'],
+        ['c', 'deny'],
+      ]);
+      const denial = result.responseMessages
+        .flatMap((message) => (message.role === 'tool' ? message.content : []))
+        .find((part) => part.type === 'tool-result' && part.toolCallId === 'c');
+      expect(denial).toMatchObject({
+        output: {
+          type: 'execution-denied',
+          reason: expect.stringContaining(
+            'Token budget exhausted: this run has used 30 of its 30 tokens. That was the last model call, so its tool calls are not run.',
+          ),
+        },
+      });
       expect(result.text).toBe('Token budget exhausted: this run has used 45 of its 30 tokens. No further model calls are made.');
     });
 
@@ -368,6 +385,7 @@ describe('callBudget options', () => {
         .map(([key]) => key);
     expect(methods(callBudget({ per: 'run', maxToolCalls: 1 }))).toEqual(['beforeToolCall']);
     expect(methods(callBudget({ per: 'run', maxTokens: 1 }))).toEqual(['beforeModelCall']);
+    expect(methods(callBudget({ per: 'run', maxTokens: 1, exit: 'guide' }))).toEqual(['beforeToolCall', 'beforeModelCall']);
     expect(methods(callBudget({ per: 'run', maxToolCalls: 1, maxCost: 1, cost: () => 0 }))).toEqual(['beforeToolCall', 'beforeModelCall']);
     expect(callBudget({ per: 'run', maxToolCalls: 1 })).toMatchObject({ name: 'call-budget', onError: 'deny' });
   });

@@ -5,7 +5,7 @@
  * `interventions.streamText` on a scripted model, asserting on what ran and
  * what the model was sent next.
  */
-import { isStepCount, tool, type ModelMessage } from 'ai';
+import { convertToModelMessages, isStepCount, readUIMessageStream, tool, toUIMessageStream, type ModelMessage, type UIMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -284,6 +284,62 @@ describe.each(MODES)('loopGuard through %s', (mode) => {
   });
 });
 
+// ---------------------------------------------------------------- a chat app's history
+
+describe.each(MODES)('loopGuard in a chat app (useChat: readUIMessageStream, then convertToModelMessages on the next request; the last through %s)', (mode) => {
+  it('should count refusals the UI history carries as error text: after two, the retry is denied and the human is not asked again', async () => {
+    const { tools, inputsOf } = countingTools();
+    const policy = toolPolicy({ rules: [{ confirm: 'delete_file' }], default: 'allow' });
+    const interventions = createInterventions({ handlers: [loopGuard(), policy] });
+    // the model insists, every turn, with the id its provider always sends
+    const insist = () => step(toolCall('call_0', 'delete_file', { path: '/tmp/report.txt' }));
+    const model = scriptedModel(insist(), insist(), insist(), step(text('I will keep the report.')));
+    const user: UIMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Delete the report' }] };
+
+    // one request of the chat: the UI history in, the assistant message (continued) out
+    let assistant: UIMessage | undefined;
+    const request = async () => {
+      const history = assistant === undefined ? [user] : [user, assistant];
+      const result = interventions.streamText({ model, tools, stopWhen: isStepCount(5), messages: await convertToModelMessages(history, { tools }) });
+      for await (const update of readUIMessageStream({
+        ...(assistant === undefined ? {} : { message: assistant }),
+        stream: toUIMessageStream({ stream: result.stream }),
+      })) {
+        assistant = update;
+      }
+      return result;
+    };
+    // what useChat's addToolApprovalResponse({ id, approved: false, reason }) does to the pending part
+    const refuse = () => {
+      const pending = assistant?.parts.filter((part) => 'state' in part && part.state === 'approval-requested') ?? [];
+      expect(pending).toHaveLength(1);
+      assistant = {
+        ...assistant!,
+        parts: assistant!.parts.map((part) =>
+          'approval' in part && part.state === 'approval-requested'
+            ? { ...part, state: 'approval-responded' as const, approval: { ...part.approval, approved: false, reason: 'keep it' } }
+            : part,
+        ) as UIMessage['parts'],
+      };
+    };
+
+    await request();
+    refuse();
+    const second = await request(); // the first retry: the guard guides, but confirm outranks guide
+    expect(loopRecords(second.interventions.decisions)).toEqual([['call_0', 'guide']]);
+    refuse();
+    // the second retry: blocked twice in this turn (the first refusal now reads as error text)
+    const messages = await convertToModelMessages([user, assistant!], { tools });
+    expect(JSON.stringify(messages)).toContain('"type":"error-text","value":"keep it"');
+    const third = await run(interventions, mode, { model, tools, stopWhen: isStepCount(5), messages });
+    expect(loopRecords(third.decisions)).toEqual([['call_0', 'deny']]);
+    expect(approvalRequests(third.content)).toEqual([]);
+    expect(third.text).toBe('I will keep the report.');
+    expect(JSON.stringify(toolResultsSent(model, 3))).toContain('after being blocked 2 times');
+    expect(inputsOf('delete_file')).toEqual([]);
+  });
+});
+
 // ---------------------------------------------------------------- state bounds, outside a run, options
 
 /** A synthetic `beforeToolCall` event (the handler is a plain function of it). */
@@ -335,6 +391,25 @@ describe('loopGuard state', () => {
     expect(await guard.beforeToolCall!(event(undefined, 'c', oneBefore))).toEqual(InterventionActions.proceed());
     expect((await guard.beforeToolCall!(event(undefined, 'c', twoBefore))).type).toBe('guide');
     expect(await guard.beforeToolCall!(event(undefined, 'c', previousTurn))).toEqual(InterventionActions.proceed());
+  });
+
+  it('should pair calls and results by position when a provider reuses call ids (outside a run)', async () => {
+    const guard = loopGuard({ maxRepeats: 2 });
+    const earlier = (output: { type: 'text'; value: string } | { type: 'execution-denied'; reason: string }): ModelMessage[] => [
+      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'call_0', toolName: 'search', input: { q: 'x' } }] },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_0', toolName: 'search', output }] },
+    ];
+    const ran = { type: 'text', value: 'none' } as const;
+    const denied = { type: 'execution-denied', reason: 'no' } as const;
+
+    expect((await guard.beforeToolCall!(event(undefined, 'call_0', [USER, ...earlier(ran), ...earlier(ran)]))).type).toBe('guide');
+    // the denial answers the second call_0, not the first
+    const retried = await guard.beforeToolCall!(event(undefined, 'call_0', [USER, ...earlier(ran), ...earlier(denied)]));
+    expect(retried).toEqual(InterventionActions.guide(expect.stringContaining('was already blocked once in this turn') as unknown as string));
+    // in a run: call_0 of another step is another call
+    const inRun = loopGuard({ maxRepeats: 1 });
+    expect(await inRun.beforeToolCall!({ ...event('r', 'call_0'), stepNumber: 0 })).toEqual(InterventionActions.proceed());
+    expect((await inRun.beforeToolCall!({ ...event('r', 'call_0'), stepNumber: 1 })).type).toBe('guide');
   });
 
   it('should let `message` word the guide and the deny', async () => {

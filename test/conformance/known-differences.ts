@@ -66,6 +66,23 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
       'With tool hooks or handlers registered, the SDK is given guarded copies of the tools (their `execute` runs the hooks), so callbacks that receive the tool set (onStart, onStepStart) see those copies, not the caller\'s objects. Every property of a copy is still compared with the original (`properties`).',
   },
   {
+    id: 'signed-approvals',
+    configurations: ['noop', 'handler', 'tools'],
+    observable: '*',
+    path: /\.signature$/,
+    reason:
+      "Every approval request of a wrapped call is signed (an HMAC of the approval, the call and its arguments): with approvalSecret, or without one with a secret generated for the runtime, so an approval is bound to its call and arguments by default and a client that edits them gets nothing executed. The raw SDK signs only with experimental_toolApprovalSecret. The `signature` field is the whole difference; with nothing registered (`idle`) the call is the SDK's own and signs nothing.",
+  },
+  {
+    id: 'replayed-approval-executes-once',
+    configurations: ['noop', 'handler', 'tools'],
+    observable: 'log:execute',
+    cases: ['resume-regenerate'],
+    excludes: ['resume-replay'],
+    reason:
+      "The same resume request sent again (a regenerate, a retry, a double submit, or the same request reaching another instance): the raw SDK executes the approved call a second time; the wrappers execute it once and answer the replay with the recorded outcome, as an idempotency key does (the approval ledger). The model reads the same result, and the SDK's own callbacks (onToolExecutionStart / End) still run; only the tool's execute is not called again. With nothing registered (`idle`) the call is the SDK's own and re-executes.",
+  },
+  {
     id: 'stop-when-at-final-step',
     configurations: ['noop'],
     observable: 'log:stopWhen',

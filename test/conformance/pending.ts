@@ -39,32 +39,6 @@ const BOTH: readonly Mode[] = ['generateText', 'streamText'];
 
 export const PENDING: readonly PendingDifference[] = [
   {
-    id: 'resume-replay-refused',
-    what:
-      'The same resume request sent a second time (a regenerate from the same history): the raw SDK runs the approved call again; the wrapped call refuses it as a replayed approval ("This approval was already used…"), so the tool does not run and the model reads an execution-denied result. Even with nothing registered.',
-    cause: 'src/runtime/run-tool-approval.ts → InterventionsRun.consumeApproval with the default in-memory approval ledger (src/runtime/approval-ledger.ts), on for every runtime.',
-    configurations: ['idle', 'noop', 'handler', 'tools'],
-    modes: BOTH,
-    differences: [
-      { observable: 'stream' },
-      { observable: 'uiStream' },
-      { observable: 'result.*' },
-      { observable: 'log order' },
-      { observable: 'log:onChunk' },
-      { observable: 'log:onToolExecutionStart' },
-      { observable: 'log:execute' },
-      { observable: 'log:onToolExecutionEnd' },
-      { observable: 'log:onStepStart' },
-      { observable: 'log:onLanguageModelCallStart' },
-      { observable: 'log:doGenerate' },
-      { observable: 'log:doStream' },
-      { observable: 'log:onEnd' },
-    ],
-    shownBy: ['resume-regenerate'],
-    scope: 'shown-by',
-    excludes: ['resume-replay'],
-  },
-  {
     id: 'abort-drops-held-calls',
     what:
       "streamText with a handler or tool-level hooks, the caller aborting after a tool call streamed but before the step finished: the raw SDK has already parsed the call (onInputAvailable, repairToolCall, toolApproval run, with the aborted signal) and calls onAbort right after; the wrapped call never hands the held call to the SDK, so none of those run, and onAbort comes later.",

@@ -8,9 +8,8 @@
  * in the request after the decision: what the model would really read.
  */
 import type { LanguageModelV4CallOptions, LanguageModelV4GenerateResult } from '@ai-sdk/provider';
-import { createOpenAI } from '@ai-sdk/openai';
-import { isStepCount, tool, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
-import { afterEach, describe, expect, it } from 'vitest';
+import { tool, type ModelMessage } from 'ai';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   createInterventions,
@@ -18,18 +17,9 @@ import {
   InterventionHandler,
   type AfterModelCallEvent,
   type BeforeToolCallEvent,
-  type DecisionRecord,
-  type Interventions,
 } from '../../src/index.ts';
-import {
-  replyText,
-  replyToolCalls,
-  startOpenAICompatibleServer,
-  toolCall,
-  type OpenAICompatibleServer,
-  type RecordedRequest,
-  type ScriptedTurn,
-} from '../helpers/openai-compatible-server.ts';
+import { replyText, replyToolCalls, startOpenAICompatibleServer, toolCall } from '../helpers/openai-compatible-server.ts';
+import { approvalRequests, CASES, chatWire, outputsById, run, serve, type WireCall } from '../helpers/openai-wire.ts';
 
 // ---------------------------------------------------------------------------
 // handlers
@@ -147,211 +137,6 @@ function countingTools() {
     }),
   };
   return { tools, runs };
-}
-
-// ---------------------------------------------------------------------------
-// the two wire formats
-// ---------------------------------------------------------------------------
-
-interface WireCall {
-  readonly id: string;
-  readonly name: string;
-  readonly args: Record<string, unknown>;
-}
-
-/** How one API puts a conversation on the wire. */
-interface Wire {
-  readonly path: string;
-  /** The conversation of a request body (`messages` / `input`). */
-  items(request: RecordedRequest | undefined): unknown[];
-  /** A user message holding `text`. */
-  user(text: string): unknown;
-  /** The assistant turn that made `calls` (one message, or one item per call). */
-  assistantCalls(calls: readonly WireCall[]): unknown[];
-  /** The results the model reads, in this order. */
-  outputs(results: ReadonlyArray<readonly [callId: string, output: string]>): unknown[];
-  /** Every tool output of a request, in order, as `[callId, output]`. */
-  toolOutputs(request: RecordedRequest | undefined): Array<[string, string]>;
-  /** Every tool call of a request's history, in order, arguments parsed. */
-  toolCalls(request: RecordedRequest | undefined): WireCall[];
-}
-
-interface ChatMessage {
-  role: string;
-  content?: unknown;
-  tool_call_id?: string;
-  tool_calls?: Array<{ id: string; type: string; function: { name: string; arguments: string } }>;
-}
-
-const chatWire: Wire = {
-  path: '/v1/chat/completions',
-  items: (request) => (request?.body.messages ?? []) as unknown[],
-  user: (text) => ({ role: 'user', content: text }),
-  assistantCalls: (calls) => [
-    {
-      role: 'assistant',
-      content: null,
-      tool_calls: calls.map((call) => ({
-        id: call.id,
-        type: 'function',
-        function: { name: call.name, arguments: JSON.stringify(call.args) },
-      })),
-    },
-  ],
-  outputs: (results) => results.map(([id, output]) => ({ role: 'tool', tool_call_id: id, content: output })),
-  toolOutputs: (request) =>
-    (chatWire.items(request) as ChatMessage[])
-      .filter((message) => message.role === 'tool')
-      .map((message) => [message.tool_call_id!, message.content as string]),
-  toolCalls: (request) =>
-    (chatWire.items(request) as ChatMessage[]).flatMap((message) =>
-      message.role === 'assistant'
-        ? (message.tool_calls ?? []).map((call) => ({
-            id: call.id,
-            name: call.function.name,
-            args: JSON.parse(call.function.arguments) as Record<string, unknown>,
-          }))
-        : [],
-    ),
-};
-
-interface ResponsesItem {
-  type?: string;
-  role?: string;
-  call_id?: string;
-  name?: string;
-  arguments?: string;
-  output?: unknown;
-}
-
-const responsesWire: Wire = {
-  path: '/v1/responses',
-  items: (request) => (request?.body.input ?? []) as unknown[],
-  user: (text) => ({ role: 'user', content: [{ type: 'input_text', text }] }),
-  assistantCalls: (calls) =>
-    calls.map((call) => ({
-      type: 'function_call',
-      call_id: call.id,
-      name: call.name,
-      arguments: JSON.stringify(call.args),
-    })),
-  outputs: (results) => results.map(([id, output]) => ({ type: 'function_call_output', call_id: id, output })),
-  toolOutputs: (request) =>
-    (responsesWire.items(request) as ResponsesItem[])
-      .filter((item) => item.type === 'function_call_output')
-      .map((item) => [item.call_id!, item.output as string]),
-  toolCalls: (request) =>
-    (responsesWire.items(request) as ResponsesItem[])
-      .filter((item) => item.type === 'function_call')
-      .map((item) => ({
-        id: item.call_id!,
-        name: item.name!,
-        args: JSON.parse(item.arguments!) as Record<string, unknown>,
-      })),
-};
-
-// ---------------------------------------------------------------------------
-// running a scenario: server, model, wrapper
-// ---------------------------------------------------------------------------
-
-type Api = 'chat' | 'responses';
-type Mode = 'generateText' | 'streamText';
-
-const APIS: ReadonlyArray<{ readonly api: Api; readonly wire: Wire }> = [
-  { api: 'chat', wire: chatWire },
-  { api: 'responses', wire: responsesWire },
-];
-const MODES: readonly Mode[] = ['generateText', 'streamText'];
-const CASES = APIS.flatMap(({ api, wire }) => MODES.map((mode) => ({ api, mode, wire })));
-
-const servers: OpenAICompatibleServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-
-async function serve(api: Api, ...script: ScriptedTurn[]) {
-  const server = await startOpenAICompatibleServer({ script });
-  servers.push(server);
-  const provider = createOpenAI({ baseURL: server.baseURL, apiKey: 'test' });
-  const model: LanguageModel = api === 'chat' ? provider.chat('gpt-test') : provider.responses('gpt-test');
-  return { server, model };
-}
-
-/** What a test reads from a run, the same for both wrappers. */
-interface RunOutcome {
-  readonly text: string;
-  readonly content: ReadonlyArray<{ type: string }>;
-  readonly responseMessages: ModelMessage[];
-  readonly decisions: readonly DecisionRecord[];
-  readonly steps: ReadonlyArray<{
-    finishReason: string;
-    rawFinishReason?: string | undefined;
-    usage: { inputTokens: number | undefined; outputTokens: number | undefined };
-  }>;
-  /** streamText only: the `tool-call` parts of the full stream. */
-  readonly streamedToolCalls: ReadonlyArray<{ toolCallId: string; input: unknown }>;
-}
-
-interface RunOptions {
-  readonly model: LanguageModel;
-  readonly tools: ToolSet;
-  readonly messages: ModelMessage[];
-}
-
-async function run(mode: Mode, interventions: Interventions, options: RunOptions): Promise<RunOutcome> {
-  const call = { ...options, stopWhen: isStepCount(5) };
-  if (mode === 'generateText') {
-    const result = await interventions.generateText(call);
-    return {
-      text: result.text,
-      content: result.content,
-      responseMessages: result.responseMessages,
-      decisions: result.interventions.decisions,
-      steps: result.steps,
-      streamedToolCalls: [],
-    };
-  }
-  const errors: unknown[] = [];
-  const result = interventions.streamText({
-    ...call,
-    onError: ({ error }) => {
-      errors.push(error);
-    },
-  });
-  const streamedToolCalls: Array<{ toolCallId: string; input: unknown }> = [];
-  for await (const part of result.fullStream) {
-    if (part.type === 'tool-call') streamedToolCalls.push({ toolCallId: part.toolCallId, input: part.input });
-    if (part.type === 'error') errors.push(part.error);
-  }
-  if (errors.length > 0) throw errors[0];
-  return {
-    text: await result.text,
-    content: await result.content,
-    responseMessages: await result.responseMessages,
-    decisions: result.interventions.decisions,
-    steps: await result.steps,
-    streamedToolCalls,
-  };
-}
-
-/** The (non-automatic) approval requests of a result's content. */
-function approvalRequests(content: ReadonlyArray<{ type: string }>) {
-  return content.filter(
-    (part): part is {
-      type: 'tool-approval-request';
-      approvalId: string;
-      reason?: string;
-      isAutomatic?: boolean;
-      toolCall: { toolCallId: string; toolName: string; input: unknown };
-    } => part.type === 'tool-approval-request' && (part as { isAutomatic?: boolean }).isAutomatic !== true,
-  );
-}
-
-/** Each call id's outputs: every id must map to exactly one. */
-function outputsById(outputs: ReadonlyArray<[string, string]>): Record<string, string[]> {
-  const byId: Record<string, string[]> = {};
-  for (const [id, output] of outputs) (byId[id] ??= []).push(output);
-  return byId;
 }
 
 const USER_TEXT = 'Do the task';

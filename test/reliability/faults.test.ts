@@ -715,3 +715,87 @@ describe.each(MODES)('an abort at every phase (%s)', (mode) => {
     expect(timers()).toBeLessThanOrEqual(timersBefore);
   });
 });
+
+// ---------------------------------------------------------------- runs that never end on their own
+
+describe.each(MODES)('runs that would never end (%s)', (mode) => {
+  it('should end as an abort when the caller aborts while a gateToolCalls hook is pending (a human never answering)', async () => {
+    const timersBefore = timers();
+    const life = endObservers();
+    const controller = new AbortController();
+    const reason = new Error('the user left');
+    const { ran, tools } = recordingTools();
+    let gated!: () => void;
+    const gateStarted = new Promise<void>((resolve) => {
+      gated = resolve;
+    });
+    const interventions = createInterventions({
+      // a gate that waits for someone who never comes, and ignores the signal
+      hooks: { ...life.hooks, gateToolCalls: () => (gated(), new Promise<never>(() => {})) },
+    });
+    void gateStarted.then(() => setTimeout(() => controller.abort(reason), 5));
+    const model = abortAware(scriptedModel(step(toolCall('c1', 't', { tag: 'x' })), step(text('never'))));
+
+    const outcome = await drive(interventions, mode, { model, tools, stopWhen: isStepCount(3), prompt: 'go', abortSignal: controller.signal });
+
+    expect(errorOf(outcome)).toBe(callerSees(mode, reason));
+    expect(await life.ended()).toEqual([{ type: 'abort', value: reason }]);
+    expect(outcome.streamErrors).toEqual([]);
+    expect(ran).toEqual([]);
+    expect(model.calls).toHaveLength(1);
+    expect(timers()).toBeLessThanOrEqual(timersBefore);
+  });
+
+  it('should end as an abort when the caller aborts while a tool that ignores its signal hangs', async () => {
+    const timersBefore = timers();
+    const life = endObservers();
+    const controller = new AbortController();
+    const reason = new Error('cancelled');
+    let started!: () => void;
+    const toolStarted = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const tools = {
+      // never settles, whatever the signal says
+      stuck: tool({ inputSchema: z.object({}), execute: () => (started(), new Promise<string>(() => {})) }),
+    };
+    const interventions = createInterventions({
+      handlers: [handler('allow', () => InterventionActions.proceed())],
+      hooks: { ...life.hooks, onToolCallResult: () => undefined },
+    });
+    void toolStarted.then(() => setTimeout(() => controller.abort(reason), 5));
+    const model = abortAware(scriptedModel(step(toolCall('c1', 'stuck', {})), step(text('never'))));
+    const startedAt = performance.now();
+
+    const outcome = await drive(interventions, mode, { model, tools, stopWhen: isStepCount(3), prompt: 'go', abortSignal: controller.signal });
+
+    expect(errorOf(outcome)).toBe(callerSees(mode, reason));
+    expect(await life.ended()).toEqual([{ type: 'abort', value: reason }]);
+    expect(outcome.streamErrors).toEqual([]);
+    expect(model.calls).toHaveLength(1);
+    // generateText ends a second after the SDK should have; a stream ends at the abort
+    expect(performance.now() - startedAt).toBeLessThan(3_000);
+    expect(timers()).toBeLessThanOrEqual(timersBefore);
+  });
+
+  it("should end with a HandlerTimeoutError when a handler without timeoutMs never settles (the runtime's handlerTimeoutMs)", async () => {
+    const timersBefore = timers();
+    const life = endObservers();
+    const { ran, tools } = recordingTools();
+    const interventions = createInterventions({
+      handlerTimeoutMs: 40,
+      handlers: [handler('forgetful', () => new Promise<never>(() => {}))],
+      hooks: life.hooks,
+    });
+    const model = abortAware(scriptedModel(step(toolCall('c1', 't', { tag: 'x' })), step(text('never'))));
+
+    const outcome = await drive(interventions, mode, { model, tools, stopWhen: isStepCount(3), prompt: 'go' });
+
+    const error = errorOf(outcome);
+    expect(HandlerTimeoutError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ handlerName: 'forgetful', lifecycle: 'beforeToolCall', timeoutMs: 40 });
+    expect(await life.ended()).toEqual([{ type: 'error', value: error }]);
+    expect(ran).toEqual([]);
+    expect(timers()).toBeLessThanOrEqual(timersBefore);
+  });
+});

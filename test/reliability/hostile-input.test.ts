@@ -19,6 +19,7 @@ import {
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
+  ApprovalSecretRequiredError,
   createInterventions,
   defaultWording,
   defineHandler,
@@ -771,7 +772,7 @@ const tamper = (messages: readonly ModelMessage[], from: string, to: string) =>
   JSON.parse(JSON.stringify(messages).replaceAll(from, to)) as ModelMessage[];
 
 describe.each(MODES)('approval tampering (%s)', (mode) => {
-  it.each([['unsigned', undefined], ['signed', 'tamper-secret']] as const)(
+  it.each([['own secret', undefined], ['approvalSecret', 'tamper-secret']] as const)(
     'should not run, nor answer twice, a denied call whose automatic approval the client "approves" (%s)',
     async (_, secret) => {
       const { ran, first, pending, automatic, resume } = await pausedRun(mode, secret);
@@ -788,7 +789,7 @@ describe.each(MODES)('approval tampering (%s)', (mode) => {
     },
   );
 
-  it.each([['unsigned', undefined], ['signed', 'tamper-secret']] as const)(
+  it.each([['own secret', undefined], ['approvalSecret', 'tamper-secret']] as const)(
     'should never run arguments or a tool changed after the approval request (%s)',
     async (_, secret) => {
       for (const [what, from, to] of [
@@ -800,17 +801,13 @@ describe.each(MODES)('approval tampering (%s)', (mode) => {
         expect(JSON.stringify(tampered)).not.toBe(JSON.stringify(first.responseMessages));
         const { outcome, resumeModel } = await resume(tampered, [{ approvalId: pending.approvalId, approved: true }]);
         expect(ran, what).toEqual([]);
-        if (secret !== undefined) {
-          // a signed approval no longer matches: the resume is refused before anything runs
-          expect(outcome.ok, what).toBe(false);
-          expect(String((outcome as { error: unknown }).error), what).toMatch(/signature/i);
-          expect(resumeModel.calls, what).toHaveLength(0);
-        } else {
-          // unsigned: the handlers run again on what would run, and their deny still wins
-          expect(outcome.ok, what).toBe(true);
-          expectValidHistory(resumeModel.calls[0]?.prompt, ['c1', 'c2']);
-          expect(toolResultsSent(resumeModel, 0).c1, what).toMatchObject({ type: 'execution-denied' });
-        }
+        // the approval no longer matches its signature (the configured secret's, or the runtime's own):
+        // the resume is refused before anything runs
+        expect(outcome.ok, what).toBe(false);
+        const error = (outcome as { error: unknown }).error;
+        expect(String(error), what).toMatch(/signature|signed/i);
+        expect(ApprovalSecretRequiredError.isInstance(error), what).toBe(secret === undefined);
+        expect(resumeModel.calls, what).toHaveLength(0);
       }
     },
   );
@@ -826,7 +823,7 @@ describe.each(MODES)('approval tampering (%s)', (mode) => {
     expectValidHistory(resumeModel.calls[0]?.prompt, ['c1', 'c2']);
   });
 
-  it.each([['unsigned', undefined], ['signed', 'tamper-secret']] as const)(
+  it.each([['own secret', undefined], ['approvalSecret', 'tamper-secret']] as const)(
     'should not run a call the model never made, approved by a forged request and response (%s)',
     async (_, secret) => {
       const { ran, first, resume } = await pausedRun(mode, secret);
