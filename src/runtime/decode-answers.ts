@@ -9,6 +9,7 @@ import type {
 } from 'ai';
 import { isTypedAnswer, readApprovalAnswer, type ApprovalRemember } from '../client/approval-answer.ts';
 import type { ToolCallInfo } from '../handlers/intervention-events.ts';
+import { findApprovalRequest, findToolCall } from './find-in-history.ts';
 import type { Wording } from './wording.ts';
 
 /** A typed answer of the input's last message, as the person gave it. */
@@ -149,8 +150,8 @@ export function decodeAnswers(messages: readonly ModelMessage[], wording: Wordin
           (assistant.content as AssistantParts)[located.callAt.part] = { ...located.callPart, input: answer.edit.value };
         }
       } else if (part.type === 'tool-result' && isTypedAnswer(encodedText(part))) {
-        const call = findCall(history, part.toolCallId, index);
-        const toolCall = { toolCallId: part.toolCallId, toolName: part.toolName, input: call?.part.input };
+        const call = findToolCall(history, part.toolCallId, index);
+        const toolCall = { toolCallId: part.toolCallId, toolName: part.toolName, input: call?.call.input };
         const text = deniedText(encodedText(part) ?? '', toolCall, wording);
         const output: ToolResultPart['output'] =
           part.output.type === 'execution-denied' ? { ...part.output, reason: text } : { ...part.output, value: text } as ToolResultPart['output'];
@@ -194,36 +195,17 @@ interface Located {
 
 /** The request an answer answers (the last one with its id before `before`) and the call it was made for (by position). */
 function locate(history: readonly ModelMessage[], approvalId: string, before: number): Located | undefined {
-  for (let index = before - 1; index >= 0; index--) {
-    const content = assistantParts(history[index]);
-    const part = content?.findLastIndex((item) => item.type === 'tool-approval-request' && item.approvalId === approvalId) ?? -1;
-    if (content === undefined || part < 0) continue;
-    const request = content[part] as ToolApprovalRequest;
-    const call = findCall(history, request.toolCallId, index + 1);
-    if (call === undefined) return undefined;
-    return {
-      request,
-      requestAt: { message: index, part },
-      call: { toolCallId: call.part.toolCallId, toolName: call.part.toolName, input: call.part.input },
-      callPart: call.part,
-      callAt: call.at,
-    };
-  }
-  return undefined;
-}
-
-/** The nearest call with `toolCallId` before message `before`. */
-function findCall(
-  history: readonly ModelMessage[],
-  toolCallId: string,
-  before: number,
-): { readonly part: ToolCallPart; readonly at: { readonly message: number; readonly part: number } } | undefined {
-  for (let index = Math.min(before, history.length) - 1; index >= 0; index--) {
-    const content = assistantParts(history[index]);
-    const part = content?.findLastIndex((item) => item.type === 'tool-call' && item.toolCallId === toolCallId) ?? -1;
-    if (content !== undefined && part >= 0) return { part: content[part] as ToolCallPart, at: { message: index, part } };
-  }
-  return undefined;
+  const found = findApprovalRequest(history, approvalId, before);
+  if (found === undefined) return undefined;
+  const call = findToolCall(history, found.request.toolCallId, found.at.message + 1);
+  if (call === undefined) return undefined;
+  return {
+    request: found.request,
+    requestAt: found.at,
+    call: { toolCallId: call.call.toolCallId, toolName: call.call.toolName, input: call.call.input },
+    callPart: call.call,
+    callAt: call.at,
+  };
 }
 
 /** Whether the call has a result after it that is not a denial (it ran). */
@@ -258,8 +240,4 @@ function editTarget(
   delete request.inputSchemaInput;
   requestMessage[located.requestAt.part] = request;
   return { approvalId, edit, call, request, response };
-}
-
-function assistantParts(message: ModelMessage | undefined): AssistantParts | undefined {
-  return message?.role === 'assistant' && typeof message.content !== 'string' ? message.content : undefined;
 }

@@ -1,5 +1,5 @@
 import type { ModelMessage } from 'ai';
-import { findApprovalRequest, findToolCall } from './read-resume.ts';
+import { findApprovalRequest, findToolCall } from './find-in-history.ts';
 
 /** An approval response that was dropped, and why. */
 export interface DroppedApproval {
@@ -30,19 +30,20 @@ export function dropStaleApprovals(messages: readonly ModelMessage[]): {
   const dropped: DroppedApproval[] = [];
   const content = last.content.filter((part) => {
     if (part.type !== 'tool-approval-response') return true;
-    const request = findApprovalRequest(history, part.approvalId);
-    if (request === undefined) return true;
-    const call = findToolCall(history, request.toolCallId, request.index);
-    const reason = request.isAutomatic
+    const found = findApprovalRequest(history, part.approvalId);
+    if (found === undefined) return true;
+    const { request } = found;
+    const call = findToolCall(history, request.toolCallId, found.at.message + 1);
+    const reason = request.isAutomatic === true
       ? 'the approval request was an automatic decision, not a question to a human'
-      : call !== undefined && hasResultAfter(history, call.toolCallId, call.index)
+      : call !== undefined && hasResultAfter(history, call.call.toolCallId, call.at.message)
         ? 'the call already has its result'
         : undefined;
     if (reason === undefined) return true;
     dropped.push({
       approvalId: part.approvalId,
       toolCallId: request.toolCallId,
-      toolName: call?.toolName ?? 'unknown',
+      toolName: call?.call.toolName ?? 'unknown',
       reason,
     });
     return false;

@@ -1,8 +1,9 @@
-import type { AssistantModelMessage, ModelMessage } from 'ai';
+import type { ModelMessage } from 'ai';
 import type { ApprovalRemember } from '../client/approval-answer.ts';
 import type { AnsweredApproval, ApprovalAnswerInfo, ToolCallInfo } from '../handlers/intervention-events.ts';
 import { userMessage } from '../util/user-message.ts';
 import { decodeAnswers, type AnswerEdit, type EditTarget, type TypedAnswer } from './decode-answers.ts';
+import { findApprovalRequest, findToolCall } from './find-in-history.ts';
 import { dropStaleApprovals, type DroppedApproval } from './drop-stale-approvals.ts';
 import type { Wording } from './wording.ts';
 
@@ -96,7 +97,7 @@ function answeredCalls(
     if (part.type !== 'tool-approval-response') continue;
     const found = findApprovalRequest(messages, part.approvalId);
     if (found === undefined) continue;
-    const call = findToolCall(messages, found.toolCallId, found.index);
+    const call = findToolCall(messages, found.request.toolCallId, found.at.message + 1)?.call;
     if (call === undefined || seen.has(call.toolCallId)) continue;
     seen.add(call.toolCallId);
     const answer = typed.get(part.approvalId);
@@ -129,36 +130,4 @@ export function answerInfo(approval: ResumedApproval): ApprovalAnswerInfo {
 export function answeredApproval(approval: ResumedApproval): AnsweredApproval {
   const { toolCallId, toolName, input, approved } = approval;
   return { ...answerInfo(approval), approved, toolCall: { toolCallId, toolName, input } };
-}
-
-/** The last request with `approvalId`, and the index of its message. */
-export function findApprovalRequest(
-  messages: readonly ModelMessage[],
-  approvalId: string,
-): { readonly index: number; readonly toolCallId: string; readonly isAutomatic: boolean } | undefined {
-  for (let index = messages.length - 1; index >= 0; index--) {
-    const content = assistantContent(messages[index]);
-    const request = content?.findLast((part) => part.type === 'tool-approval-request' && part.approvalId === approvalId);
-    if (request?.type === 'tool-approval-request') {
-      return { index, toolCallId: request.toolCallId, isAutomatic: request.isAutomatic === true };
-    }
-  }
-  return undefined;
-}
-
-/** The nearest call with `toolCallId` at or before message `index`, and the index of its message. */
-export function findToolCall(
-  messages: readonly ModelMessage[],
-  toolCallId: string,
-  index: number,
-): (ToolCallInfo & { readonly index: number }) | undefined {
-  for (let at = Math.min(index, messages.length - 1); at >= 0; at--) {
-    const call = assistantContent(messages[at])?.findLast((part) => part.type === 'tool-call' && part.toolCallId === toolCallId);
-    if (call?.type === 'tool-call') return { toolCallId, toolName: call.toolName, input: call.input, index: at };
-  }
-  return undefined;
-}
-
-function assistantContent(message: ModelMessage | undefined): Exclude<AssistantModelMessage['content'], string> | undefined {
-  return message?.role === 'assistant' && typeof message.content !== 'string' ? message.content : undefined;
 }

@@ -7,7 +7,6 @@ import type { BeforeInvocationEvent, InterventionEvent } from '../handlers/inter
 import type { ChatResponse, RunStatus } from '../hooks/hook-types.ts';
 import { notifyObservers, runObservers } from '../hooks/run-hooks.ts';
 import type { ApprovalLedger } from './approval-ledger.ts';
-import { applyApprovalEdits } from './apply-approval-edits.ts';
 import type { StreamTimeouts } from '../model/stream-timeouts.ts';
 import type { InvocationChanges } from './before-invocation.ts';
 import type { RunInput } from './call-options.ts';
@@ -83,7 +82,6 @@ export class Run {
     /** Where approved calls are executed once (replays get the outcome); `undefined`: not kept. */
     approvalLedger?: ApprovalLedger | undefined;
     detached?: boolean;
-    /** Whether the call streams (`streamText`, an agent); `generateText` does not. */
     streaming?: boolean;
   }) {
     this.snapshot = snapshot;
@@ -102,11 +100,7 @@ export class Run {
     this.streamFailed = listens && !detached ? (error) => this.onStreamFailed(error) : undefined;
   }
 
-  /**
-   * The run of hooks and handlers used outside any call of the runtime's
-   * wrappers; `approvalLedger` executes resumed approvals once (tools guarded
-   * without a run).
-   */
+  /** The run of hooks and handlers used outside the runtime's wrappers (`approvalLedger`: resumed approvals run once). */
   static detached(snapshot: RuntimeSnapshot, approvalLedger?: ApprovalLedger): Run {
     return new Run({ snapshot, input: {}, approvalLedger, detached: true });
   }

@@ -2,7 +2,8 @@ import { getErrorMessage, type Context } from '@ai-sdk/provider-utils';
 import type { ModelMessage, ToolExecutionOptions } from 'ai';
 import type { ToolCallInfo } from '../handlers/intervention-events.ts';
 import { isAsyncIterable, lastOf } from '../util/async-iterable.ts';
-import { executeOnce, type ApprovalLedger, type ApprovalOutcome } from './approval-ledger.ts';
+import type { ApprovalLedger, ApprovalOutcome } from './approval-ledger.ts';
+import { executeOnce } from './execute-once.ts';
 import { readResume, type Resume, type ResumedApproval } from './read-resume.ts';
 import type { Run } from './run.ts';
 

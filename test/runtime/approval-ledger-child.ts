@@ -11,10 +11,10 @@
 import { Redis } from 'ioredis';
 import {
   createApprovalLedger,
-  executeOnce,
   type ApprovalLedger,
   type ApprovalOutcome,
 } from '../../src/runtime/approval-ledger.ts';
+import { executeOnce } from '../../src/runtime/execute-once.ts';
 import { createRedisStore } from '../../src/store/create-redis-store.ts';
 import { connectParent } from '../helpers/child-process.ts';
 

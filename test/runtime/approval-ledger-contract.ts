@@ -6,10 +6,10 @@ import { expect, it } from 'vitest';
 import { ApprovalOutcomeUnavailableError, InterventionsError } from '../../src/index.ts';
 import {
   createApprovalLedger,
-  executeOnce,
   type ApprovalLedgerOptions,
   type ApprovalOutcome,
 } from '../../src/runtime/approval-ledger.ts';
+import { executeOnce } from '../../src/runtime/execute-once.ts';
 import type { Store } from '../../src/store/store.ts';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
