@@ -20,6 +20,18 @@ export interface KnownDifference extends DifferencePattern {
   readonly excludes?: readonly Feature[];
 }
 
+/**
+ * A stream aborted while the runtime holds a turn's tool calls for their
+ * decision: the calls were never decided, so they are never handed to the SDK.
+ */
+const ABORT_DROPS_UNDECIDED_CALLS = {
+  configurations: ['noop', 'handler', 'tools'],
+  cases: ['abort-after-tool-call'],
+  excludes: ['abort'],
+  reason:
+    "streamText, the caller aborting after a tool call streamed but before the step finished, when handlers or gates decide tool calls: the runtime holds a turn's calls until the provider finishes the step and they are decided together, so a call no handler has seen is never handed to the SDK. The raw SDK has already parsed it and calls its tool's onInputAvailable, repairToolCall and toolApproval / needsApproval (with the aborted signal) before onAbort; the wrappers call none of them for the dropped call, and onAbort (exactly once) comes when the SDK sees the abort. Nothing executes in either.",
+} as const satisfies Omit<KnownDifference, 'id' | 'observable'>;
+
 export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
   {
     id: 'stream-timed-callbacks',
@@ -122,5 +134,16 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
     excludes: ['parallel-streaming-calls'],
     reason:
       "When onToolCallResult hooks or afterToolCall handlers run, each value a streaming (async generator) tool yields passes through them before the SDK gets it (the client sees preliminary results, so they are transformed and redacted too): each value arrives a microtask or more later, so the results of tools running in parallel with it may interleave differently. Each tool's own values keep their order and content.",
+  },
+  ...['onInputAvailable', 'repairToolCall', 'toolApproval', 'needsApproval'].map((callback) => ({
+    id: `abort-drops-undecided-calls:${callback}`,
+    observable: `log:${callback}`,
+    ...ABORT_DROPS_UNDECIDED_CALLS,
+  })),
+  {
+    id: 'abort-drops-undecided-calls:onAbort-order',
+    observable: 'log order',
+    value: /^"onAbort"$/,
+    ...ABORT_DROPS_UNDECIDED_CALLS,
   },
 ];

@@ -35,25 +35,4 @@ export interface PendingDifference {
   readonly excludes?: readonly Feature[];
 }
 
-const BOTH: readonly Mode[] = ['generateText', 'streamText'];
-
-export const PENDING: readonly PendingDifference[] = [
-  {
-    id: 'abort-drops-held-calls',
-    what:
-      "streamText with a handler or tool-level hooks, the caller aborting after a tool call streamed but before the step finished: the raw SDK has already parsed the call (onInputAvailable, repairToolCall, toolApproval run, with the aborted signal) and calls onAbort right after; the wrapped call never hands the held call to the SDK, so none of those run, and onAbort comes later.",
-    cause: 'src/runtime/create-model-middleware.ts: the held step (`holdResponse`) and `holdToolCalls` keep tool calls until the provider\'s finish part, which never comes after an abort.',
-    configurations: ['noop', 'handler', 'tools'],
-    modes: ['streamText'],
-    differences: [
-      { observable: 'log:onInputAvailable' },
-      { observable: 'log:repairToolCall' },
-      { observable: 'log:toolApproval' },
-      { observable: 'log:needsApproval' },
-      { observable: 'log order', value: /^"onAbort"$/ },
-    ],
-    shownBy: ['abort-after-tool-call@streamText'],
-    scope: 'shown-by',
-    excludes: ['abort'],
-  },
-];
+export const PENDING: readonly PendingDifference[] = [];
