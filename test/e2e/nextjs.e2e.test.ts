@@ -551,10 +551,18 @@ describe('the Next.js example in Chromium', () => {
     );
     expect(await executions(chatId)).toEqual([]);
 
-    // the honest approval runs the call; the same approval sent again runs nothing
-    await postChat(chatId, [user, answered(first.message)]);
+    // the honest approval runs the call; the same approval sent again runs nothing and gets the recorded outcome
+    const honest = await postChat(chatId, [user, answered(first.message)]);
+    const outcome = { type: 'tool-output-available', output: 'deleted /tmp/build-cache' };
+    expect(honest.chunks).toContainEqual(expect.objectContaining(outcome));
     const replayed = await postChat(chatId, [user, answered(first.message)]);
-    expect(replayed.chunks).toContainEqual(expect.objectContaining({ type: 'tool-output-denied' }));
+    expect(replayed.chunks).toContainEqual(expect.objectContaining(outcome));
+    expect(replayed.chunks).toContainEqual(
+      expect.objectContaining({
+        type: 'data-intervention',
+        data: expect.objectContaining({ records: expect.arrayContaining([expect.objectContaining({ handler: 'approval-ledger' })]) }),
+      }),
+    );
     expect(await executions(chatId)).toEqual([expect.objectContaining({ tool: 'delete_file', input: { path: '/tmp/build-cache' } })]);
     timings.push(['test 6 (forged and replayed approvals, HTTP)', performance.now() - started]);
   });
