@@ -24,6 +24,7 @@ import { createRedisStore } from '../../src/store/create-redis-store.ts';
 import type { Store } from '../../src/store/store.ts';
 import { hasRedisServer, redisTitle, uniquePrefix, useRedisServer } from '../helpers/redis-server.ts';
 import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
+import { approvalRequests } from '../helpers/approval-requests.ts';
 
 type Mode = 'generateText' | 'streamText';
 
@@ -82,13 +83,6 @@ async function turn(
   };
 }
 
-/** The approval requests (asked of a human) in a result's content. */
-function approvalRequests(content: ReadonlyArray<{ type: string }>) {
-  return content.filter(
-    (part): part is { type: 'tool-approval-request'; approvalId: string; reason?: string; toolCall: { toolCallId: string } } =>
-      part.type === 'tool-approval-request' && (part as { isAutomatic?: boolean }).isAutomatic !== true,
-  );
-}
 
 /** A person's answer: typed (`approvalAnswer`) when it asks to remember something, plain otherwise. */
 function answer(approvalId: string, approved: boolean, remember?: ApprovalRemember): ModelMessage {

@@ -19,6 +19,7 @@ import { loopGuard } from '../../src/builtins/loop-guard.ts';
 import { toolPolicy } from '../../src/builtins/tool-policy.ts';
 import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
 import { MODES, run, type Outcome } from '../helpers/run-both.ts';
+import { approvalRequests } from '../helpers/approval-requests.ts';
 
 // ---------------------------------------------------------------- helpers
 
@@ -57,13 +58,6 @@ const loopRecords = (decisions: readonly DecisionRecord[]) =>
 
 const USER: ModelMessage = { role: 'user', content: 'Find it' };
 
-/** The (non-automatic) approval requests of a result's content. */
-function approvalRequests(content: ReadonlyArray<{ readonly type: string }>) {
-  return content.filter(
-    (part): part is { type: 'tool-approval-request'; approvalId: string } =>
-      part.type === 'tool-approval-request' && (part as { isAutomatic?: boolean }).isAutomatic !== true,
-  );
-}
 
 // ---------------------------------------------------------------- repeats
 

@@ -16,6 +16,7 @@ import {
 import { toolMatcher, toolPolicy, type ToolPolicyRule } from '../../src/builtins/tool-policy.ts';
 import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
 import { MODES, run } from '../helpers/run-both.ts';
+import { approvalRequests } from '../helpers/approval-requests.ts';
 
 // ---------------------------------------------------------------- helpers
 
@@ -54,13 +55,6 @@ function appTools() {
 
 const denied = (output: unknown) => JSON.stringify(output);
 
-/** The (non-automatic) approval requests of a result's content. */
-function approvalRequests(content: ReadonlyArray<{ readonly type: string }>) {
-  return content.filter(
-    (part): part is { type: 'tool-approval-request'; approvalId: string; reason?: string; toolCall: { toolCallId: string; toolName: string } } =>
-      part.type === 'tool-approval-request' && (part as { isAutomatic?: boolean }).isAutomatic !== true,
-  );
-}
 
 const USER: ModelMessage = { role: 'user', content: 'Do the task' };
 

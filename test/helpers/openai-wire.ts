@@ -199,18 +199,6 @@ export async function run(mode: Mode, interventions: Interventions, { steps = 5,
   };
 }
 
-/** The (non-automatic) approval requests of a result's content. */
-export function approvalRequests(content: ReadonlyArray<{ type: string }>) {
-  return content.filter(
-    (part): part is {
-      type: 'tool-approval-request';
-      approvalId: string;
-      reason?: string;
-      isAutomatic?: boolean;
-      toolCall: { toolCallId: string; toolName: string; input: unknown };
-    } => part.type === 'tool-approval-request' && (part as { isAutomatic?: boolean }).isAutomatic !== true,
-  );
-}
 
 /** Each call id's outputs: every id must map to exactly one. */
 export function outputsById(outputs: ReadonlyArray<[string, string]>): Record<string, string[]> {

@@ -19,7 +19,8 @@ import {
   type BeforeToolCallEvent,
 } from '../../src/index.ts';
 import { replyText, replyToolCalls, startOpenAICompatibleServer, toolCall } from '../helpers/openai-compatible-server.ts';
-import { approvalRequests, CASES, chatWire, outputsById, run, serve, type WireCall } from '../helpers/openai-wire.ts';
+import { approvalRequests } from '../helpers/approval-requests.ts';
+import { CASES, chatWire, outputsById, run, serve, type WireCall } from '../helpers/openai-wire.ts';
 
 // ---------------------------------------------------------------------------
 // handlers

@@ -11,7 +11,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createInterventions, defineHandler, InterventionActions, loopGuard, toolPolicy } from '../../src/index.ts';
 import { replyText, replyToolCalls, toolCall } from '../helpers/openai-compatible-server.ts';
-import { approvalRequests, CASES, run, serve } from '../helpers/openai-wire.ts';
+import { approvalRequests } from '../helpers/approval-requests.ts';
+import { CASES, run, serve } from '../helpers/openai-wire.ts';
 
 const USER: ModelMessage = { role: 'user', content: 'Do the task' };
 

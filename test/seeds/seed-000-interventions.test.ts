@@ -21,6 +21,7 @@ import {
   type OnError,
 } from '../../src/index.ts';
 import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
+import { approvalRequests } from '../helpers/approval-requests.ts';
 
 // ---------------------------------------------------------------------------
 // The seed's handlers, as close to the seed text as the AI SDK names allow
@@ -285,13 +286,6 @@ function userTexts(prompt: LanguageModelV4Prompt | undefined): string[] {
   return texts;
 }
 
-/** The (non-automatic) approval requests of a result's content. */
-function approvalRequests(content: ReadonlyArray<{ type: string }>) {
-  return content.filter(
-    (part): part is { type: 'tool-approval-request'; approvalId: string; reason?: string; isAutomatic?: boolean; toolCall: { toolCallId: string; toolName: string; input: unknown } } =>
-      part.type === 'tool-approval-request' && (part as { isAutomatic?: boolean }).isAutomatic !== true,
-  );
-}
 
 function summary(decisions: readonly DecisionRecord[]) {
   return decisions.map((d) => ({

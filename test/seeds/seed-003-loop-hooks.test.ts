@@ -44,6 +44,7 @@ import {
   type TransformContextContext,
 } from '../../src/index.ts';
 import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
+import { approvalRequests } from '../helpers/approval-requests.ts';
 
 // ---------------------------------------------------------------------------
 // running a call through either wrapper
@@ -211,18 +212,6 @@ function expectValidHistory(prompt: Prompt | undefined) {
   for (const id of results.keys()) expect(calls, `the call of tool result ${id}`).toContain(id);
 }
 
-/** The (non-automatic) approval requests of a result's content. */
-function approvalRequests(content: ReadonlyArray<{ readonly type: string }>) {
-  return content.filter(
-    (part): part is {
-      type: 'tool-approval-request';
-      approvalId: string;
-      reason?: string;
-      isAutomatic?: boolean;
-      toolCall: { toolCallId: string; toolName: string; input: unknown };
-    } => part.type === 'tool-approval-request' && (part as { isAutomatic?: boolean }).isAutomatic !== true,
-  );
-}
 
 /** The history that resumes a paused run with the human's answer. */
 function resumeWith(initial: ModelMessage[], first: Outcome, approvalId: string, approved = true): ModelMessage[] {
@@ -252,8 +241,6 @@ function chatObservers() {
     },
   };
 }
-
-const proceedAll = ({ calls }: GateToolCallsContext) => calls.map(() => InterventionActions.proceed());
 
 // ---------------------------------------------------------------------------
 // transformContext
