@@ -132,7 +132,7 @@ async function* streamResults(execution: ToolExecution, call: ToolCallInfo, iter
   }
 }
 
-
+/** A call that `prepareToolCall` answered without running the tool, as the result pipeline takes it. */
 function shortCircuit(prepared: { type: 'result'; result: unknown } | { type: 'error'; error: unknown }): Settled {
   return prepared.type === 'result' ? { ok: true, value: prepared.result } : { ok: false, error: prepared.error };
 }

@@ -150,7 +150,21 @@ function injectDecisions<TOOLS extends ToolSet>(
   tools: ToolSet | undefined,
   injected: WeakSet<object>,
 ): TransformStream<TextStreamPart<TOOLS>, TextStreamPart<TOOLS>> {
-  const shown = new Set<DecisionRecord>();
+  // records not shown yet, by call: each record is read once, as the run writes it
+  const unshown = new Map<string, DecisionRecord[]>();
+  let read = 0;
+  const takeRecords = (toolCallId: string): DecisionRecord[] => {
+    for (; read < source.decisions.length; read++) {
+      const record = source.decisions[read]!;
+      if (record.toolCallId === undefined || record.lifecycle !== 'beforeToolCall') continue;
+      const waiting = unshown.get(record.toolCallId);
+      if (waiting === undefined) unshown.set(record.toolCallId, [record]);
+      else waiting.push(record);
+    }
+    const records = unshown.get(toolCallId) ?? [];
+    unshown.delete(toolCallId);
+    return records;
+  };
   const answered = new Set<ResumedApproval>();
   let resuming = true;
   let sequence = 0;
@@ -176,11 +190,8 @@ function injectDecisions<TOOLS extends ToolSet>(
         add(controller, { type: 'tool-call', toolCallId, toolName: answer?.toolName, input: edited.value, ...(dynamic ? { dynamic } : {}) });
       }
       controller.enqueue(part);
-      const records = source.decisions.filter(
-        (record) => record.toolCallId === toolCallId && record.lifecycle === 'beforeToolCall' && !shown.has(record),
-      );
+      const records = takeRecords(toolCallId);
       if (records.length === 0 && answer === undefined) return;
-      for (const record of records) shown.add(record);
       if (answer !== undefined) answered.add(answer);
       const data: InterventionData = interventionDataOf({
         toolCallId,
