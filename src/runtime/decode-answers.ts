@@ -9,7 +9,7 @@ import type {
 } from 'ai';
 import { isTypedAnswer, readApprovalAnswer, type ApprovalRemember } from '../client/approval-answer.ts';
 import type { ToolCallInfo } from '../handlers/intervention-events.ts';
-import { findApprovalRequest, findToolCall } from './find-in-history.ts';
+import { findApprovalRequest, findToolCall, type PartAt } from './find-in-history.ts';
 import type { Wording } from './wording.ts';
 
 /** A typed answer of the input's last message, as the person gave it. */
@@ -187,10 +187,10 @@ function encodedText(part: Content[number]): string | undefined {
 
 interface Located {
   readonly request: ToolApprovalRequest;
-  readonly requestAt: { readonly message: number; readonly part: number };
+  readonly requestAt: PartAt;
   readonly call: ToolCallInfo | undefined;
   readonly callPart: ToolCallPart;
-  readonly callAt: { readonly message: number; readonly part: number };
+  readonly callAt: PartAt;
 }
 
 /** The request an answer answers (the last one with its id before `before`) and the call it was made for (by position). */
