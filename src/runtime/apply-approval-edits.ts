@@ -2,6 +2,7 @@ import { asSchema, safeValidateTypes } from '@ai-sdk/provider-utils';
 import { getOwn } from '../util/get-own.ts';
 import { isDeepEqual } from '../util/is-deep-equal.ts';
 import { signApproval, verifyApproval } from './approval-signature.ts';
+import { recordDenial } from './deny-undecided.ts';
 import { ANSWER_HANDLER, unreadable, type EditTarget } from './decode-answers.ts';
 import type { ResumedApproval } from './read-resume.ts';
 import type { Run } from './run.ts';
@@ -46,7 +47,7 @@ export function resumeNeedsPreparing(run: Run): boolean {
 export async function applyApprovalEdits(run: Run, secret: string | Uint8Array | undefined): Promise<void> {
   const { resume } = run;
   for (const answer of resume.answers) {
-    if (answer.problem !== undefined) await deny(run, answer, ANSWER_HANDLER, unreadable(answer.problem));
+    if (answer.problem !== undefined) await recordDenial(run, answer, ANSWER_HANDLER, unreadable(answer.problem));
   }
   for (const target of resume.edits) {
     const approval = resume.approved.get(target.call.toolCallId);
@@ -65,7 +66,7 @@ export async function applyApprovalEdits(run: Run, secret: string | Uint8Array |
     target.response.reason = run.snapshot.wording.deniedToolCall({ toolCall: approval, reason: problem, handler: EDIT_HANDLER });
     resume.approved.delete(approval.toolCallId);
     resume.refused.set(approval.toolCallId, approval);
-    await deny(run, approval, EDIT_HANDLER, problem);
+    await recordDenial(run, approval, EDIT_HANDLER, problem);
   }
 }
 
@@ -94,20 +95,6 @@ async function applyEdit(
     request.signature = await signApproval(secret, { ...signed, input: call.input });
   }
   return undefined;
-}
-
-async function deny(run: Run, call: ResumedApproval, handler: string, reason: string): Promise<void> {
-  await run.record({
-    handler,
-    lifecycle: 'beforeToolCall',
-    action: 'deny',
-    reason,
-    enforced: true,
-    mode: 'enforce',
-    durationMs: 0,
-    toolCallId: call.toolCallId,
-    toolName: call.toolName,
-  });
 }
 
 /** A validation error as one short line: `path: message` per issue (Standard Schema), or its message. */

@@ -13,6 +13,7 @@ import { replayParts } from '../model/replay-parts.ts';
 import { responseToParts } from '../model/response-to-parts.ts';
 import { watchStreamErrors } from '../model/watch-stream-errors.ts';
 import { watchStreamTimeouts } from '../model/stream-timeouts.ts';
+import { uniqueToolCallIds, uniqueToolCallIdsStream } from '../model/unique-tool-call-ids.ts';
 import { redactResponse, redactStream } from '../redaction/redact-model-output.ts';
 import { withInvocationChanges } from './before-invocation.ts';
 import { decidesInModelLayer } from './decide-turn.ts';
@@ -79,9 +80,15 @@ export function createModelMiddleware(runOf: () => Run): LanguageModelV4Middlewa
   };
 }
 
-/** The tool-call decisions of a whole response, when the run takes them. */
+/**
+ * The tool-call decisions of a whole response, when the run takes them. A
+ * run that decides calls gives each call an id of its own first: its
+ * decision is then found by that id and by nothing else.
+ */
 function decideCalls(run: Run, response: LanguageModelV4GenerateResult): Promise<LanguageModelV4GenerateResult> | LanguageModelV4GenerateResult {
-  return decidesInModelLayer(run, response) ? run.decideToolCalls(response) : response;
+  if (!run.decidesToolCalls) return response;
+  const unique = uniqueToolCallIds(response);
+  return decidesInModelLayer(run, unique) ? run.decideToolCalls(unique) : unique;
 }
 
 /**
@@ -146,6 +153,7 @@ async function streamLive(
   if (run.streamFailed !== undefined) stream = watchStreamErrors(stream, run.streamFailed);
   if (redactors.length > 0) stream = stream.pipeThrough(redactStream(redactors));
   if (run.decidesToolCalls) {
+    stream = stream.pipeThrough(uniqueToolCallIdsStream());
     if (run.streamTimeouts !== undefined) stream = watchStreamTimeouts(stream, run.streamTimeouts);
     stream = holdToolCalls(stream, (response) => run.decideToolCalls(response));
   }

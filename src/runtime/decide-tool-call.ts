@@ -13,8 +13,9 @@ import type { ToolCallDecision } from './tool-call-decision.ts';
 /**
  * Decides one tool call: builds its `BeforeToolCallEvent`, resolves the
  * gates' actions for it and the `beforeToolCall` handlers through the
- * reducer, and writes the decision into the step's decision table. Every
- * call takes this path: the calls of a model response (decided together by
+ * reducer, and returns the decision (the caller applies it, or writes it
+ * into the step's decision table for whoever applies it). Every call takes
+ * this path: the calls of a model response (decided together by
  * `decideTurn`), calls the SDK repaired, and calls a human approved (then
  * `approval` is set: a `confirm` counts as answered, transforms are not
  * applied, a deny still wins).
@@ -51,19 +52,13 @@ export function decideToolCall(
     handlers: gates === undefined || gates.length === 0 ? handlers : [...gates, ...handlers],
   });
   return isThenable(evaluation)
-    ? evaluation.then((verdict) => settle(run, step, call, verdict))
-    : settle(run, step, call, evaluation);
+    ? evaluation.then((verdict) => settle(run, call, verdict))
+    : settle(run, call, evaluation);
 }
 
-/** Writes the decision a verdict means into the step, and says when a human is asked. */
-function settle(
-  run: Run,
-  step: Step,
-  call: ToolCallInfo,
-  verdict: Verdict<BeforeToolCallEvent>,
-): ToolCallDecision | Promise<ToolCallDecision> {
+/** The decision a verdict means; says when a human is asked. */
+function settle(run: Run, call: ToolCallInfo, verdict: Verdict<BeforeToolCallEvent>): ToolCallDecision | Promise<ToolCallDecision> {
   const decision = toDecision(run, call, verdict);
-  step.write(call.toolCallId, decision);
   if (decision.type !== 'confirm' || run.snapshot.hooks.onStatus.length === 0) return decision;
   return run
     .critical(async () => run.status({ type: 'approval-pending', toolCallId: call.toolCallId, toolName: call.toolName, prompt: decision.prompt }))

@@ -60,7 +60,9 @@ export async function decideTurn(
   for (let position = 0; position < calls.length; position++) {
     const call = calls[position] as ToolCallInfo;
     const deciding = decideToolCall(run, step, call, gates === undefined ? NO_GATES : { gates: gates[position] });
-    const input = decidedInput(isThenable(deciding) ? await deciding : deciding);
+    const decision = isThenable(deciding) ? await deciding : deciding;
+    step.write(call, decision);
+    const input = decidedInput(decision);
     if (input === undefined) continue;
     const index = indexes[position] as number;
     const part = content[index] as LanguageModelV4ToolCall;

@@ -3,6 +3,7 @@ import type { ModelMessage, Tool, ToolExecutionOptions, ToolSet } from 'ai';
 import { ToolCallBlockedError } from '../errors/tool-call-blocked-error.ts';
 import { unreachable } from '../util/unreachable.ts';
 import { decideToolCall } from './decide-tool-call.ts';
+import { AMBIGUOUS_CALL_ID, denyUndecided } from './deny-undecided.ts';
 import type { ApprovalLedger } from './approval-ledger.ts';
 import type { DecideInExecute } from './guard-execute.ts';
 import { guardToolSet } from './guard-tool-set.ts';
@@ -40,8 +41,10 @@ export function guardToolsStandalone<TOOLS extends ToolSet>(
 
   const decide: DecideInExecute = async (run, { call, options }) => {
     const step = stepOf(options.messages);
-    const asked = step.take(call.toolCallId);
-    const decision = asked ?? (await decideToolCall(run, step, call));
+    const asked = step.take(call);
+    // fail closed: two calls of one tool with one id cannot be told apart, so neither runs
+    const decision =
+      asked === 'ambiguous' ? await denyUndecided(run, call, AMBIGUOUS_CALL_ID) : (asked ?? (await decideToolCall(run, step, call)));
     return applyInExecute(run, call, decision, asked !== undefined);
   };
 
@@ -53,7 +56,10 @@ export function guardToolsStandalone<TOOLS extends ToolSet>(
         needsApproval: async (input: unknown, options: { toolCallId: string; messages: ModelMessage[] }) => {
           const run = Run.detached(snapshotOf());
           if (run.snapshot.handlers.beforeToolCall.length > 0) {
-            const decision = await decideToolCall(run, stepOf(options.messages), { toolCallId: options.toolCallId, toolName, input });
+            const step = stepOf(options.messages);
+            const call = { toolCallId: options.toolCallId, toolName, input };
+            const decision = await decideToolCall(run, step, call);
+            step.write(call, decision);
             if (decision.type === 'confirm') return true;
           }
           const own = tool.needsApproval;

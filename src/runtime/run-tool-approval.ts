@@ -2,6 +2,7 @@ import { asSchema, getErrorMessage, safeValidateTypes, type Context } from '@ai-
 import type { GenericToolApprovalFunction, Tool, ToolApprovalConfiguration, ToolSet } from 'ai';
 import { getOwn } from '../util/get-own.ts';
 import { decideToolCall } from './decide-tool-call.ts';
+import { AMBIGUOUS_CALL_ID, denyUndecided } from './deny-undecided.ts';
 import { gateResumedCall, gateToolCalls } from './gate-tool-calls.ts';
 import { hasCallerApproval, resolveCallerApproval } from './resolve-caller-approval.ts';
 import type { Run } from './run.ts';
@@ -43,10 +44,13 @@ export function createRunToolApproval({
     if (starting !== undefined) await starting;
     const { toolCall } = options;
     const step = run.step;
-    let decision: ToolCallDecision | undefined = step.take(toolCall.toolCallId);
+    const call = { toolCallId: toolCall.toolCallId, toolName: toolCall.toolName, input: toolCall.input };
+    const taken = step.take(call);
+    // fail closed: a decision that cannot be told to be this call's is no decision for it
+    if (taken === 'ambiguous') return approvalStatusOf(await denyUndecided(run, call, AMBIGUOUS_CALL_ID));
+    let decision: ToolCallDecision | undefined = taken;
     const approval = step.number === undefined ? run.resume.approved.get(toolCall.toolCallId) : undefined;
     if (decision === undefined && (approval !== undefined || run.decidesToolCalls)) {
-      const call = { toolCallId: toolCall.toolCallId, toolName: toolCall.toolName, input: toolCall.input };
       const gated = run.snapshot.hooks.gateToolCalls.length > 0;
       try {
         const gates = !gated

@@ -1,23 +1,30 @@
 import type { ModelMessage } from 'ai';
+import type { ToolCallInfo } from '../handlers/intervention-events.ts';
 import type { ToolCallDecision } from './tool-call-decision.ts';
+
+/** The call a decision is for, as the step's decision table matches it. */
+export type CallKey = Pick<ToolCallInfo, 'toolCallId' | 'toolName'>;
 
 /**
  * One step of a run, as the run's hooks and handlers see it: its number,
  * the messages the model is sent, the tools it may call, and the decision
- * taken for each of its tool calls, written by `decideToolCall` (`write`)
+ * taken for each of its tool calls, written where calls are decided ahead
+ * of the SDK (`write`: the model layer, a standalone tool's `needsApproval`)
  * and read once by whoever applies it (`take`: the run's `toolApproval`, or
- * a standalone tool's `execute`). A run resuming approvals starts with a
- * step of its own (`number` undefined): the approved calls run before step 0.
+ * a standalone tool's `execute`). A decision is for one call, found by its
+ * tool and its id (an id of its own within the step where the run sees the
+ * response, see `uniqueToolCallIds`). A second decision for the same tool
+ * and id replaces nothing: the call can no longer be told apart, and `take`
+ * answers `'ambiguous'` for every call with that tool and id (the caller
+ * denies them). A run resuming approvals starts with a step of its own
+ * (`number` undefined): the approved calls run before step 0.
  */
 export class Step {
   readonly number: number | undefined;
   readonly messages: ModelMessage[];
   /** The tools the model may call in this step (`undefined`: all). */
   readonly activeTools: readonly string[] | undefined;
-  // most steps have one call: its decision has a slot of its own, a map holds the rest
-  private firstId: string | undefined;
-  private first: ToolCallDecision | undefined;
-  private others: Map<string, ToolCallDecision> | undefined;
+  private readonly decisions = new Map<string, ToolCallDecision | typeof AMBIGUOUS>();
 
   constructor(number: number | undefined, messages: ModelMessage[], activeTools?: readonly string[]) {
     this.number = number;
@@ -26,25 +33,27 @@ export class Step {
   }
 
   /** Records the decision for a call of this step. */
-  write(toolCallId: string, decision: ToolCallDecision): void {
-    if (this.first === undefined || this.firstId === toolCallId) {
-      this.firstId = toolCallId;
-      this.first = decision;
-    } else {
-      (this.others ??= new Map()).set(toolCallId, decision);
-    }
+  write(call: CallKey, decision: ToolCallDecision): void {
+    const key = keyOf(call);
+    this.decisions.set(key, this.decisions.has(key) ? AMBIGUOUS : decision);
   }
 
-  /** The decision for a call, removed from the table (it is applied once). */
-  take(toolCallId: string): ToolCallDecision | undefined {
-    if (this.firstId === toolCallId && this.first !== undefined) {
-      const decision = this.first;
-      this.first = undefined;
-      this.firstId = undefined;
-      return decision;
-    }
-    const decision = this.others?.get(toolCallId);
-    if (decision !== undefined) this.others?.delete(toolCallId);
+  /**
+   * The decision for exactly this call, removed from the table (it is
+   * applied once): `undefined` when none was written, `'ambiguous'` when
+   * one was written for more than one call with this tool and id.
+   */
+  take(call: CallKey): ToolCallDecision | 'ambiguous' | undefined {
+    const key = keyOf(call);
+    const decision = this.decisions.get(key);
+    if (decision === AMBIGUOUS) return 'ambiguous';
+    if (decision !== undefined) this.decisions.delete(key);
     return decision;
   }
+}
+
+const AMBIGUOUS = Symbol('ambiguous');
+
+function keyOf({ toolName, toolCallId }: CallKey): string {
+  return JSON.stringify([toolName, toolCallId]);
 }

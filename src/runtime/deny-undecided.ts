@@ -1,0 +1,40 @@
+import type { ToolCallInfo } from '../handlers/intervention-events.ts';
+import type { Run } from './run.ts';
+import type { ToolCallDecision } from './tool-call-decision.ts';
+
+/**
+ * The decision for a call whose own decision cannot be found (its id was
+ * decided for more than one call, or for another tool): it is denied, never
+ * run, and a record (`handler: 'ai-interventions'`) says why.
+ */
+export async function denyUndecided(run: Run, call: ToolCallInfo, reason: string): Promise<ToolCallDecision> {
+  await recordDenial(run, call, HANDLER, reason);
+  return {
+    type: 'deny',
+    reason,
+    handler: HANDLER,
+    text: run.snapshot.wording.deniedToolCall({ toolCall: call, reason, handler: HANDLER }),
+  };
+}
+
+/** Why a call that shares its id with another call of its step is denied. */
+export const AMBIGUOUS_CALL_ID =
+  'the provider sent more than one tool call with this id in one response, so this call cannot be told apart from the other and was not run';
+
+const HANDLER = 'ai-interventions';
+
+/** Keeps the record of a call the runtime denied itself (`handler` names the rule: not a registered handler). */
+export function recordDenial(run: Run, call: Pick<ToolCallInfo, 'toolCallId' | 'toolName'>, handler: string, reason: string): Promise<void> {
+  return run.record({
+    handler,
+    lifecycle: 'beforeToolCall',
+    action: 'deny',
+    reason,
+    enforced: true,
+    mode: 'enforce',
+    durationMs: 0,
+    toolCallId: call.toolCallId,
+    toolName: call.toolName,
+    ...(run.stepNumber === undefined ? {} : { stepNumber: run.stepNumber }),
+  });
+}
