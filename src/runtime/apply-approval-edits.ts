@@ -2,7 +2,7 @@ import { asSchema, safeValidateTypes } from '@ai-sdk/provider-utils';
 import { getOwn } from '../util/get-own.ts';
 import { isDeepEqual } from '../util/is-deep-equal.ts';
 import { signApproval, verifyApproval } from './approval-signature.ts';
-import { recordDenial } from './deny-undecided.ts';
+import { recordDenial } from './deny-call.ts';
 import { ANSWER_HANDLER, unreadable, type EditTarget } from './decode-answers.ts';
 import type { ResumedApproval } from './read-resume.ts';
 import type { Run } from './run.ts';

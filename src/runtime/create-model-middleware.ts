@@ -16,7 +16,6 @@ import { watchStreamTimeouts } from '../model/stream-timeouts.ts';
 import { uniqueToolCallIds, uniqueToolCallIdsStream } from '../model/unique-tool-call-ids.ts';
 import { redactResponse, redactStream } from '../redaction/redact-model-output.ts';
 import { withInvocationChanges } from './before-invocation.ts';
-import { decidesInModelLayer } from './decide-turn.ts';
 import { modelHookContext, respond } from './respond.ts';
 import type { Run } from './run.ts';
 
@@ -81,14 +80,13 @@ export function createModelMiddleware(runOf: () => Run): LanguageModelV4Middlewa
 }
 
 /**
- * The tool-call decisions of a whole response, when the run takes them. A
- * run that decides calls gives each call an id of its own first: its
- * decision is then found by that id and by nothing else.
+ * The tool-call decisions of a whole response, when the run takes them
+ * (`generateText` and streams alike: a transform is written into the
+ * response before the SDK parses it). Each call gets an id of its own
+ * first: its decision is then found by that id and by nothing else.
  */
 function decideCalls(run: Run, response: LanguageModelV4GenerateResult): Promise<LanguageModelV4GenerateResult> | LanguageModelV4GenerateResult {
-  if (!run.decidesToolCalls) return response;
-  const unique = uniqueToolCallIds(response);
-  return decidesInModelLayer(run, unique) ? run.decideToolCalls(unique) : unique;
+  return run.decidesToolCalls ? run.decideToolCalls(uniqueToolCallIds(response)) : response;
 }
 
 /**

@@ -1,6 +1,5 @@
 import type { LanguageModelV4GenerateResult, LanguageModelV4ToolCall } from '@ai-sdk/provider';
 import type { ToolCallInfo } from '../handlers/intervention-events.ts';
-import { getOwn } from '../util/get-own.ts';
 import { decideToolCall } from './decide-tool-call.ts';
 import { gateToolCalls } from './gate-tool-calls.ts';
 import type { Run } from './run.ts';
@@ -11,30 +10,15 @@ import { isThenable } from '../util/is-thenable.ts';
 const NO_GATES = Object.freeze({});
 
 /**
- * Whether a response's tool calls are decided in the model layer, before
- * the SDK sees them: always when streaming (their arguments stream only
- * once decided), and with gates (a turn's calls meet them together). A
- * `generateText` call's calls are otherwise decided in `toolApproval`, on
- * the input the SDK parsed, unless a tool's input callbacks would see the
- * arguments before that.
- */
-export function decidesInModelLayer(run: Run, response: LanguageModelV4GenerateResult): boolean {
-  if (!run.decidesToolCalls) return false;
-  if (run.streaming || run.snapshot.hooks.gateToolCalls.length > 0) return true;
-  return response.content.some((part) => {
-    if (part.type !== 'tool-call') return false;
-    const tool = getOwn(run.tools, part.toolName);
-    return tool?.onInputAvailable !== undefined || tool?.onInputStart !== undefined;
-  });
-}
-
-/**
  * Decides the client tool calls of one model response, before the SDK sees
  * it: the well-formed calls (known, active tool, valid input) meet the
  * `gateToolCalls` hooks together, then each is decided in the model's order.
- * Malformed calls are left to the SDK, which reports them to the model. A
- * transformed input is written into the response's tool call, so the history
- * shows the arguments that run and the SDK validates them again.
+ * Malformed calls are left to the SDK, which reports them to the model (or
+ * repairs them: a repaired call is decided in `toolApproval`). A transformed
+ * input is written into the response's tool call, before the SDK parses it,
+ * so the history shows the arguments that run, the SDK validates them again,
+ * and an approval asked about them records them as the model's input (a
+ * resumed approval is checked against it): the human approves what runs.
  */
 export async function decideTurn(
   run: Run,

@@ -3,7 +3,7 @@ import type { ModelMessage, Tool, ToolExecutionOptions, ToolSet } from 'ai';
 import { ToolCallBlockedError } from '../errors/tool-call-blocked-error.ts';
 import { unreachable } from '../util/unreachable.ts';
 import { decideToolCall } from './decide-tool-call.ts';
-import { AMBIGUOUS_CALL_ID, denyUndecided } from './deny-undecided.ts';
+import { AMBIGUOUS_CALL_ID, denyCall } from './deny-call.ts';
 import type { ApprovalLedger } from './approval-ledger.ts';
 import type { DecideInExecute } from './guard-execute.ts';
 import { guardToolSet } from './guard-tool-set.ts';
@@ -44,7 +44,7 @@ export function guardToolsStandalone<TOOLS extends ToolSet>(
     const asked = step.take(call);
     // fail closed: two calls of one tool with one id cannot be told apart, so neither runs
     const decision =
-      asked === 'ambiguous' ? await denyUndecided(run, call, AMBIGUOUS_CALL_ID) : (asked ?? (await decideToolCall(run, step, call)));
+      asked === 'ambiguous' ? await denyCall(run, call, AMBIGUOUS_CALL_ID) : (asked ?? (await decideToolCall(run, step, call)));
     return applyInExecute(run, call, decision, asked !== undefined);
   };
 

@@ -2,7 +2,7 @@ import { asSchema, getErrorMessage, safeValidateTypes, type Context } from '@ai-
 import type { GenericToolApprovalFunction, Tool, ToolApprovalConfiguration, ToolSet } from 'ai';
 import { getOwn } from '../util/get-own.ts';
 import { decideToolCall } from './decide-tool-call.ts';
-import { AMBIGUOUS_CALL_ID, denyUndecided } from './deny-undecided.ts';
+import { AMBIGUOUS_CALL_ID, denyCall } from './deny-call.ts';
 import { gateResumedCall, gateToolCalls } from './gate-tool-calls.ts';
 import { hasCallerApproval, resolveCallerApproval } from './resolve-caller-approval.ts';
 import type { Run } from './run.ts';
@@ -16,6 +16,9 @@ const RANK: Readonly<Record<ApprovalStatus['type'], number>> = {
 };
 
 const NOT_APPLICABLE: ApprovalStatus = Object.freeze({ type: 'not-applicable' });
+
+const TRANSFORMED_REPAIR =
+  'the call was repaired by the SDK and then transformed, and a human cannot be asked to approve arguments the model did not send in this step';
 
 /** Validates arguments against a tool's input schema, as the SDK validates a model's. */
 function validateInput(tool: Tool | undefined, input: unknown) {
@@ -47,7 +50,7 @@ export function createRunToolApproval({
     const call = { toolCallId: toolCall.toolCallId, toolName: toolCall.toolName, input: toolCall.input };
     const taken = step.take(call);
     // fail closed: a decision that cannot be told to be this call's is no decision for it
-    if (taken === 'ambiguous') return approvalStatusOf(await denyUndecided(run, call, AMBIGUOUS_CALL_ID));
+    if (taken === 'ambiguous') return approvalStatusOf(await denyCall(run, call, AMBIGUOUS_CALL_ID));
     let decision: ToolCallDecision | undefined = taken;
     const approval = step.number === undefined ? run.resume.approved.get(toolCall.toolCallId) : undefined;
     if (decision === undefined && (approval !== undefined || run.decidesToolCalls)) {
@@ -66,16 +69,12 @@ export function createRunToolApproval({
       // decided here (not in the model layer): the SDK runs and records this very object
       const input = decidedInput(decision);
       if (input !== undefined) {
+        // the SDK recorded the model's arguments for this call: an approval of other arguments would not verify on resume
+        if (decision.type === 'confirm') return approvalStatusOf(await denyCall(run, call, TRANSFORMED_REPAIR));
         const checked = await validateInput(getOwn(options.tools, toolCall.toolName), input.value);
         if (!checked.success) {
-          return {
-            type: 'denied',
-            reason: run.snapshot.wording.deniedToolCall({
-              toolCall: call,
-              reason: `the arguments a transform produced are not valid for this tool (${getErrorMessage(checked.error)})`,
-              handler: 'ai-interventions',
-            }),
-          };
+          const reason = `the arguments a transform produced are not valid for this tool (${getErrorMessage(checked.error)})`;
+          return approvalStatusOf(await denyCall(run, call, reason));
         }
         toolCall.input = checked.value;
       }

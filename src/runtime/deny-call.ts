@@ -3,11 +3,12 @@ import type { Run } from './run.ts';
 import type { ToolCallDecision } from './tool-call-decision.ts';
 
 /**
- * The decision for a call whose own decision cannot be found (its id was
- * decided for more than one call, or for another tool): it is denied, never
- * run, and a record (`handler: 'ai-interventions'`) says why.
+ * A call the runtime denies itself, where no handler's decision can be
+ * applied as it is (its decision cannot be told to be its own, or what it
+ * decided cannot be carried out faithfully): it is never run, the model
+ * reads why, and a record (`handler: 'ai-interventions'`) says so.
  */
-export async function denyUndecided(run: Run, call: ToolCallInfo, reason: string): Promise<ToolCallDecision> {
+export async function denyCall(run: Run, call: ToolCallInfo, reason: string): Promise<ToolCallDecision> {
   await recordDenial(run, call, HANDLER, reason);
   return {
     type: 'deny',
@@ -17,7 +18,7 @@ export async function denyUndecided(run: Run, call: ToolCallInfo, reason: string
   };
 }
 
-/** Why a call that shares its id with another call of its step is denied. */
+/** Why a call that shares its tool and id with another call of its step is denied. */
 export const AMBIGUOUS_CALL_ID =
   'the provider sent more than one tool call with this id in one response, so this call cannot be told apart from the other and was not run';
 
