@@ -2,8 +2,14 @@ import type { Context } from '@ai-sdk/provider-utils';
 import type { ModelMessage, Tool, ToolExecutionOptions, ToolSet } from 'ai';
 import { ToolCallBlockedError } from '../errors/tool-call-blocked-error.ts';
 import { unreachable } from '../util/unreachable.ts';
+import { asSchema, getErrorMessage, safeValidateTypes } from '@ai-sdk/provider-utils';
+import type { ToolCallInfo } from '../handlers/intervention-events.ts';
+import { EDIT_HANDLER } from './apply-approval-edits.ts';
 import { decideToolCall } from './decide-tool-call.ts';
-import { AMBIGUOUS_CALL_ID, denyCall } from './deny-call.ts';
+import { ANSWER_HANDLER, unreadable } from './decode-answers.ts';
+import type { ResumedApproval } from './read-resume.ts';
+import { answerOf } from './use-approval.ts';
+import { AMBIGUOUS_CALL_ID, denyCall, recordDenial } from './deny-call.ts';
 import type { ApprovalLedger } from './approval-ledger.ts';
 import type { DecideInExecute } from './guard-execute.ts';
 import { guardToolSet } from './guard-tool-set.ts';
@@ -39,8 +45,10 @@ export function guardToolsStandalone<TOOLS extends ToolSet>(
     return step;
   };
 
-  const decide: DecideInExecute = async (run, { call, options }) => {
+  const decide: DecideInExecute = async (run, { tool, call, options }) => {
     const step = stepOf(options.messages);
+    const answer = answerOf(run, options.messages, call.toolCallId);
+    if (answer !== undefined) return applyAnswer(run, step, tool, call, answer);
     const asked = step.take(call);
     // fail closed: two calls of one tool with one id cannot be told apart, so neither runs
     const decision =
@@ -50,7 +58,10 @@ export function guardToolsStandalone<TOOLS extends ToolSet>(
 
   return guardToolSet(tools, {
     runOf: () => Run.detached(snapshotOf(), approvalLedger),
-    decide: (run, details) => (run.snapshot.handlers.beforeToolCall.length > 0 ? decide(run, details) : Promise.resolve(details.call)),
+    decide: (run, details) =>
+      run.snapshot.handlers.beforeToolCall.length > 0 || answerOf(run, details.options.messages, details.call.toolCallId) !== undefined
+        ? decide(run, details)
+        : Promise.resolve(details.call),
     extend: (toolName, tool) =>
       ({
         needsApproval: async (input: unknown, options: { toolCallId: string; messages: ModelMessage[] }) => {
@@ -58,7 +69,9 @@ export function guardToolsStandalone<TOOLS extends ToolSet>(
           if (run.snapshot.handlers.beforeToolCall.length > 0) {
             const step = stepOf(options.messages);
             const call = { toolCallId: options.toolCallId, toolName, input };
-            const decision = await decideToolCall(run, step, call);
+            // the SDK asks again when it resumes an approved call: the answer counts, transforms are not applied again
+            const approval = answerOf(run, options.messages, options.toolCallId);
+            const decision = await decideToolCall(run, step, call, { approval });
             step.write(call, decision);
             if (decision.type === 'confirm') return true;
           }
@@ -67,6 +80,52 @@ export function guardToolsStandalone<TOOLS extends ToolSet>(
         },
       }) as Partial<Tool>,
   });
+}
+
+/**
+ * The call `execute` runs for a resumed answer, the same way the wrappers
+ * take it: a refusal (a typed one the SDK read as an approval, or an answer
+ * that cannot be read) runs nothing; a person's edit is validated against
+ * the tool's input schema and runs instead of the model's arguments, after
+ * the handlers decide again on it (a deny still wins); an approval without
+ * an edit runs with the decision `needsApproval` took when the SDK asked
+ * again (transforms not applied again). Every refusal leaves a record.
+ */
+async function applyAnswer(
+  run: Run,
+  step: Step,
+  tool: Tool,
+  call: ToolCallInfo,
+  answer: ResumedApproval,
+): Promise<ToolCallInfo> {
+  const { wording } = run.snapshot;
+  if (answer.problem !== undefined || !answer.approved) {
+    const reason = answer.problem === undefined ? 'the person refused it' : unreadable(answer.problem);
+    await recordDenial(run, call, ANSWER_HANDLER, reason);
+    const message =
+      answer.problem === undefined
+        ? wording.rejectedCall({ toolCall: call, reason: answer.reason })
+        : wording.deniedToolCall({ toolCall: call, reason, handler: ANSWER_HANDLER });
+    throw new ToolCallBlockedError({ toolName: call.toolName, toolCallId: call.toolCallId, decision: 'deny', message });
+  }
+  let target = call;
+  const asked = step.take(call);
+  if (answer.edit !== undefined) {
+    const checked = await safeValidateTypes({ value: structuredClone(answer.edit.value), schema: asSchema(tool.inputSchema) });
+    if (!checked.success) {
+      const reason = `the edited arguments are not valid for "${call.toolName}": ${getErrorMessage(checked.error)}`;
+      await recordDenial(run, call, EDIT_HANDLER, reason);
+      const message = wording.deniedToolCall({ toolCall: call, reason, handler: EDIT_HANDLER });
+      throw new ToolCallBlockedError({ toolName: call.toolName, toolCallId: call.toolCallId, decision: 'deny', message });
+    }
+    target = { ...call, input: checked.value };
+  }
+  if (run.snapshot.handlers.beforeToolCall.length === 0) return target;
+  const decision =
+    answer.edit === undefined && asked !== undefined && asked !== 'ambiguous'
+      ? asked
+      : await decideToolCall(run, step, target, { approval: answer });
+  return applyInExecute(run, target, decision, true);
 }
 
 /** The call `execute` runs for a decision, or the model-facing error of one that does not run. */

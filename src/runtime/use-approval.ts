@@ -19,9 +19,23 @@ import type { Run } from './run.ts';
 export function approvalOf(run: Run, { toolCallId, messages }: ToolExecutionOptions<Context>): ResumedApproval | undefined {
   if (run.approvalLedger === undefined) return undefined;
   if (run.runId !== undefined) return run.step.number === undefined ? run.resume.approved.get(toolCallId) : undefined;
+  return answerOf(run, messages, toolCallId);
+}
+
+/**
+ * The answer a plain SDK call resumes for a call (tools guarded without a
+ * run): the approval response of the input's last message whose request
+ * was made for this call, decoded (`approved` is what the person decided:
+ * a typed refusal, or an answer that cannot be read, is a refusal, even
+ * where the SDK reads the response as an approval). `undefined` when the
+ * messages resume nothing for it.
+ */
+export function answerOf(run: Run, messages: ModelMessage[], toolCallId: string): ResumedApproval | undefined {
   const last = messages.at(-1);
   if (last?.role !== 'tool' || !last.content.some((part) => part.type === 'tool-approval-response')) return undefined;
-  return resumeOf(messages, run).approved.get(toolCallId);
+  const resume = resumeOf(messages, run);
+  // an answer nobody can read is among the refusals, though the SDK, reading the raw response, executes the call
+  return resume.approved.get(toolCallId) ?? resume.refused.get(toolCallId);
 }
 
 const resumes = new WeakMap<readonly ModelMessage[], Resume>();
