@@ -5,6 +5,7 @@ import { signApproval, verifyApproval } from './approval-signature.ts';
 import { recordDenial } from './deny-call.ts';
 import { ANSWER_HANDLER, unreadable, type EditTarget } from './decode-answers.ts';
 import type { ResumedApproval } from './read-resume.ts';
+import { isReplay, replayUsedApprovals, resumeReadsLedger } from './replay-used-approvals.ts';
 import type { Run } from './run.ts';
 
 /** The handler name of the records the runtime writes for a person's edit it refused. */
@@ -41,15 +42,20 @@ export function prepareResume(run: Run, secret: string | Uint8Array | undefined)
 
 /** Whether the input resumes edits to check, or answers that could not be read. */
 export function resumeNeedsPreparing(run: Run): boolean {
-  return run.resume.edits.length > 0 || run.resume.answers.some((answer) => answer.problem !== undefined);
+  return run.resume.edits.length > 0 || run.resume.answers.some((answer) => answer.problem !== undefined) || resumeReadsLedger(run);
 }
 
 export async function applyApprovalEdits(run: Run, secret: string | Uint8Array | undefined): Promise<void> {
   const { resume } = run;
+  // a used approval shows what ran, whatever this answer says
+  await replayUsedApprovals(run, secret);
   for (const answer of resume.answers) {
-    if (answer.problem !== undefined) await recordDenial(run, answer, ANSWER_HANDLER, unreadable(answer.problem));
+    if (answer.problem !== undefined && !isReplay(run, answer.approvalId)) {
+      await recordDenial(run, answer, ANSWER_HANDLER, unreadable(answer.problem));
+    }
   }
   for (const target of resume.edits) {
+    if (isReplay(run, target.approvalId)) continue;
     const approval = resume.approved.get(target.call.toolCallId);
     if (approval === undefined || approval.approvalId !== target.approvalId) continue;
     let problem: string | undefined;

@@ -7,17 +7,21 @@ import type { Store } from '../store/store.ts';
 /**
  * What executing an approved call came to, as recorded for its replays:
  * the tool's result as the model reads it (a JSON value), or the error text
- * the model read.
+ * the model read; with the arguments the call ran with (`input`, the
+ * person's edit when there was one), so a replay shows the model what ran
+ * whatever its own answer says. `readAsJson`: the model read `output` as a
+ * JSON value although JSON made it a string (the tool returned a `Date`),
+ * so a replay gives it the same way.
  *
  * @example
  * ```ts
- * const outcome: ApprovalOutcome = { type: 'result', output: { deleted: '/tmp/x' } };
+ * const outcome: ApprovalOutcome = { type: 'result', output: { deleted: '/tmp/x' }, input: { path: '/tmp/x' } };
  * const failed: ApprovalOutcome = { type: 'error', text: 'Error: disk full' };
  * ```
  */
 export type ApprovalOutcome =
-  | { readonly type: 'result'; readonly output: JSONValue }
-  | { readonly type: 'error'; readonly text: string };
+  | { readonly type: 'result'; readonly output: JSONValue; readonly readAsJson?: boolean; readonly input?: JSONValue }
+  | { readonly type: 'error'; readonly text: string; readonly input?: JSONValue };
 
 /**
  * The answer of {@link ApprovalLedger.claim}: `'claimed'`, the caller (and
@@ -96,6 +100,14 @@ export interface ApprovalLedger {
    * signal's reason when `abortSignal` aborts.
    */
   waitFor(approvalId: string, options?: ApprovalWaitOptions): Promise<ApprovalOutcome>;
+  /**
+   * The recorded outcome of an approval whose call was executed, without
+   * claiming it; `undefined` when it was not (or is still running). A
+   * resume reads it first, so a replay shows the model what ran. Optional:
+   * a ledger without it still executes once, but a replay carrying another
+   * answer is then written into the history as it says.
+   */
+  outcomeOf?(approvalId: string): Promise<ApprovalOutcome | undefined>;
 }
 
 /**
@@ -171,6 +183,11 @@ export function createApprovalLedger({
       return recorded;
     },
 
+    async outcomeOf(approvalId) {
+      const entry = parseEntry(await store.get(keyOf(approvalId)));
+      return entry?.state === 'done' ? entry.outcome : undefined;
+    },
+
     async waitFor(approvalId, { timeoutMs = waitTimeoutMs, abortSignal } = {}) {
       const key = keyOf(approvalId);
       const deadline = Date.now() + timeoutMs;
@@ -192,16 +209,31 @@ export function createApprovalLedger({
 
 /** The outcome as JSON would carry it (what the model reads), or an error outcome saying it cannot be. */
 function recordable(outcome: ApprovalOutcome): ApprovalOutcome {
-  if (outcome.type === 'error') return { type: 'error', text: String(outcome.text) };
+  let input: { input?: JSONValue } = {};
   try {
-    const serialized = JSON.stringify(outcome.output);
-    return { type: 'result', output: serialized === undefined ? null : (JSON.parse(serialized) as JSONValue) };
+    input = outcome.input === undefined ? {} : { input: asJson(outcome.input) };
+  } catch {
+    // arguments that are not JSON are not kept: a replay then shows the history's
+  }
+  if (outcome.type === 'error') return { type: 'error', text: String(outcome.text), ...input };
+  try {
+    const output = asJson(outcome.output);
+    // the SDK reads a string result as text, anything else as JSON: a Date is JSON, though JSON makes it a string
+    const readAsJson = typeof output === 'string' && typeof outcome.output !== 'string';
+    return { type: 'result', output, ...(readAsJson ? { readAsJson } : {}), ...input };
   } catch (error) {
     return {
       type: 'error',
       text: `The tool ran, but its result cannot be recorded as JSON for a replay of its approval (${getErrorMessage(error).split('\n')[0]}).`,
+      ...input,
     };
   }
+}
+
+/** A value as JSON carries it (`toJSON` applied, `undefined` as `null`). */
+function asJson(value: unknown): JSONValue {
+  const serialized = JSON.stringify(value);
+  return serialized === undefined ? null : (JSON.parse(serialized) as JSONValue);
 }
 
 /** A stored entry; anything unreadable counts as running (never executed again). */

@@ -10,6 +10,7 @@ import { createRunPrepareStep } from './run-prepare-step.ts';
 import { createRunRepair } from './run-repair-tool-call.ts';
 import { createRunToolApproval } from './run-tool-approval.ts';
 import { prepareResume, resumeNeedsPreparing } from './apply-approval-edits.ts';
+import { editableHistory, resumeReadsLedger } from './replay-used-approvals.ts';
 import type { Run } from './run.ts';
 import { SETTING_KEYS } from './setting-keys.ts';
 
@@ -28,9 +29,12 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
   const composed: CallOptions = { ...options };
   if (streaming) moveChunkTimeouts(run, options, composed);
 
-  if (run.resume.rewritten) {
-    if (options.messages !== undefined) composed.messages = [...run.resume.messages];
-    else composed.prompt = [...run.resume.messages];
+  // a resume whose answers may be used approvals gets a history the replays can be written into
+  const readsLedger = resumeReadsLedger(run);
+  if (run.resume.rewritten || readsLedger) {
+    const history = readsLedger ? editableHistory(run) : [...run.resume.messages];
+    if (options.messages !== undefined) composed.messages = history;
+    else composed.prompt = history;
   }
   if (resumeNeedsPreparing(run)) {
     prepareResumeOnStart(run, options, composed, options.experimental_toolApprovalSecret ?? run.snapshot.approvalSecret);
@@ -65,11 +69,12 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
   composed.model = wrapModel(options.model);
 
   // resumed approvals execute through the wrapper (once, with the approval ledger)
-  const resumesApprovals = run.resume.approved.size > 0 && run.approvalLedger !== undefined;
+  // (a refusal of a used approval is replayed too: any answer may be)
+  const resumesApprovals = run.resume.answers.length > 0 && run.approvalLedger !== undefined;
   if (options.tools !== undefined && (hasToolHooks(run.snapshot) || handlers.beforeInvocation.length > 0 || resumesApprovals)) {
     composed.tools = guardToolSet(options.tools, { runOf: () => run });
   }
-  if (run.decidesToolCalls || run.resume.approved.size > 0) {
+  if (run.decidesToolCalls || run.resume.approved.size > 0 || readsLedger) {
     composed.toolApproval = createRunToolApproval({ run, toolApproval: options.toolApproval });
   }
   if (hooks.onToolCallError.length > 0) {

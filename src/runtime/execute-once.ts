@@ -29,13 +29,17 @@ export async function executeOnce<OUTPUT>({
   ledger,
   approvalId,
   execute,
+  input,
   timeoutMs,
   abortSignal,
 }: {
   readonly ledger: ApprovalLedger;
   readonly approvalId: string;
   readonly execute: () => OUTPUT | PromiseLike<OUTPUT>;
+  /** The arguments the call runs with, recorded with its outcome. */
+  readonly input?: unknown;
 } & ApprovalWaitOptions): Promise<ApprovalExecution<OUTPUT>> {
+  const ran = input === undefined ? {} : { input: input as JSONValue };
   const claim = await ledger.claim(approvalId);
   if (claim.type === 'done') return { type: 'replayed', outcome: claim.outcome };
   if (claim.type === 'running') {
@@ -49,9 +53,9 @@ export async function executeOnce<OUTPUT>({
   try {
     output = await execute();
   } catch (error) {
-    await ledger.complete(approvalId, { type: 'error', text: getErrorMessage(error) }).catch(() => undefined);
+    await ledger.complete(approvalId, { type: 'error', text: getErrorMessage(error), ...ran }).catch(() => undefined);
     throw error;
   }
-  await ledger.complete(approvalId, { type: 'result', output: output as JSONValue }).catch(() => undefined);
+  await ledger.complete(approvalId, { type: 'result', output: output as JSONValue, ...ran }).catch(() => undefined);
   return { type: 'executed', output };
 }

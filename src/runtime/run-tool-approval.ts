@@ -5,6 +5,7 @@ import { decideToolCall } from './decide-tool-call.ts';
 import { AMBIGUOUS_CALL_ID, denyCall } from './deny-call.ts';
 import { gateResumedCall, gateToolCalls } from './gate-tool-calls.ts';
 import { hasCallerApproval, resolveCallerApproval } from './resolve-caller-approval.ts';
+import { replaysOverriddenAnswer } from './replay-used-approvals.ts';
 import type { Run } from './run.ts';
 import { approvalStatusOf, decidedInput, type ApprovalStatus, type ToolCallDecision } from './tool-call-decision.ts';
 
@@ -53,6 +54,8 @@ export function createRunToolApproval({
     if (taken === 'ambiguous') return approvalStatusOf(await denyCall(run, call, AMBIGUOUS_CALL_ID));
     let decision: ToolCallDecision | undefined = taken;
     const approval = step.number === undefined ? run.resume.approved.get(toolCall.toolCallId) : undefined;
+    // a used approval answered otherwise now is not decided again: the tool wrapper gives the model what ran
+    if (approval !== undefined && replaysOverriddenAnswer(run, approval.approvalId)) return NOT_APPLICABLE;
     if (decision === undefined && (approval !== undefined || run.decidesToolCalls)) {
       const gated = run.snapshot.hooks.gateToolCalls.length > 0;
       try {

@@ -83,7 +83,7 @@ export function executeApproved({
   const replay = async (outcome: ApprovalOutcome) => {
     await recordReplay(run, approval);
     if (outcome.type === 'error') throw replayedError(outcome.text);
-    return outcome.output;
+    return replayedOutput(outcome);
   };
 
   if (!streams) {
@@ -95,6 +95,7 @@ export function executeApproved({
           const value = await execute(decidedCall);
           return isAsyncIterable(value) ? lastOf(value) : value;
         },
+        input: decidedCall.input,
         ...waiting,
       });
       return execution.type === 'executed' ? execution.output : replay(execution.outcome);
@@ -114,10 +115,10 @@ export function executeApproved({
         yield value;
       }
     } catch (error) {
-      await ledger.complete(approvalId, { type: 'error', text: getErrorMessage(error) }).catch(() => undefined);
+      await ledger.complete(approvalId, { type: 'error', text: getErrorMessage(error), input: decidedCall.input as never }).catch(() => undefined);
       throw error;
     }
-    await ledger.complete(approvalId, { type: 'result', output: last as never }).catch(() => undefined);
+    await ledger.complete(approvalId, { type: 'result', output: last as never, input: decidedCall.input as never }).catch(() => undefined);
   })();
 }
 
@@ -135,6 +136,16 @@ async function recordReplay(run: Run, approval: ResumedApproval): Promise<void> 
     toolCallId: approval.toolCallId,
     toolName: approval.toolName,
   });
+}
+
+/**
+ * A replayed result as the SDK will read it: what the first execution's
+ * model read (a result JSON made a string, such as a `Date`, is still read
+ * as a JSON value, not as text).
+ */
+function replayedOutput(outcome: Extract<ApprovalOutcome, { type: 'result' }>): unknown {
+  const { output } = outcome;
+  return outcome.readAsJson === true && typeof output === 'string' ? { toJSON: () => output } : output;
 }
 
 /** The error of a replayed call that failed: it reads exactly as the first execution's did (the SDK reads `toString()`). */

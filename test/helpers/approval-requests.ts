@@ -1,3 +1,5 @@
+import type { ModelMessage } from 'ai';
+
 /** A tool approval request as a result's content carries it. */
 export interface ApprovalRequestPart {
   readonly type: 'tool-approval-request';
@@ -13,4 +15,18 @@ export function approvalRequests(content: ReadonlyArray<{ readonly type: string 
     (part): part is ApprovalRequestPart =>
       part.type === 'tool-approval-request' && (part as { readonly isAutomatic?: boolean }).isAutomatic !== true,
   );
+}
+
+/** The history resuming a paused turn: the input, the turn's response messages, and the tool message answering `response`. */
+export function answeredHistory(
+  history: readonly ModelMessage[],
+  responseMessages: readonly ModelMessage[],
+  response: { readonly id: string; readonly approved: boolean; readonly reason?: string | undefined },
+): ModelMessage[] {
+  const { id, approved, reason } = response;
+  return [
+    ...history,
+    ...responseMessages,
+    { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: id, approved, ...(reason === undefined ? {} : { reason }) }] },
+  ];
 }

@@ -8,7 +8,7 @@ import { tool, type ModelMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createInterventions, defineHandler, InterventionActions, type BeforeToolCallEvent } from '../../src/index.ts';
-import { approvalRequests } from '../helpers/approval-requests.ts';
+import { answeredHistory, approvalRequests } from '../helpers/approval-requests.ts';
 import { replyText, replyToolCalls, toolCall } from '../helpers/openai-compatible-server.ts';
 import { CASES, run, serve } from '../helpers/openai-wire.ts';
 
@@ -43,11 +43,7 @@ describe.each(CASES)('transform + confirm: $api API, $mode', ({ api, mode, wire 
     const resumed = await run(mode, interventions, {
       model,
       tools,
-      messages: [
-        ...history,
-        ...first.responseMessages,
-        { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: request!.approvalId, approved: true }] },
-      ],
+      messages: answeredHistory(history, first.responseMessages, { id: request!.approvalId, approved: true }),
     });
 
     expect(sent).toEqual([`bob: Hi${FOOTER}`]);

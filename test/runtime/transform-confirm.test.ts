@@ -8,7 +8,7 @@ import { isStepCount, tool, type ModelMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createInterventions, defineHandler, InterventionActions, type BeforeToolCallEvent } from '../../src/index.ts';
-import { approvalRequests } from '../helpers/approval-requests.ts';
+import { answeredHistory, approvalRequests } from '../helpers/approval-requests.ts';
 import { MODES, run } from '../helpers/run-both.ts';
 import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
 
@@ -57,11 +57,7 @@ describe.each(MODES)('transform + confirm on one call through interventions.%s',
       model,
       tools,
       stopWhen: isStepCount(3),
-      messages: [
-        ...history,
-        ...first.responseMessages,
-        { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: request!.approvalId, approved: true }] },
-      ],
+      messages: answeredHistory(history, first.responseMessages, { id: request!.approvalId, approved: true }),
     });
 
     expect(sent).toEqual([`bob: Hi${FOOTER}`]);

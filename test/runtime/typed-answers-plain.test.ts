@@ -17,6 +17,7 @@ import {
   type DecisionRecord,
   type InterventionHandlerLike,
 } from '../../src/index.ts';
+import { answeredHistory } from '../helpers/approval-requests.ts';
 import { MODES } from '../helpers/run-both.ts';
 import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
 
@@ -46,16 +47,7 @@ describe.each(MODES)('typed answers with wrapTools and plain %s', (mode) => {
     const resume = async (answer: ApprovalAnswer | { id: string; approved: boolean; reason: string }) => {
       const response = 'id' in answer ? answer : approvalAnswer({ id: request.approvalId, ...answer });
       const model = scriptedModel(step(text('done')));
-      await plain({
-        model,
-        tools,
-        stopWhen: isStepCount(3),
-        messages: [
-          ...history,
-          ...first.responseMessages,
-          { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: response.id, approved: response.approved, reason: response.reason }] },
-        ],
-      });
+      await plain({ model, tools, stopWhen: isStepCount(3), messages: answeredHistory(history, first.responseMessages, response) });
       return model;
     };
     return { deleted, records, resume, approvalId: request.approvalId };
