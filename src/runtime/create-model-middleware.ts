@@ -16,6 +16,7 @@ import { watchStreamTimeouts } from '../model/stream-timeouts.ts';
 import { uniqueToolCallIds, uniqueToolCallIdsStream } from '../model/unique-tool-call-ids.ts';
 import { redactResponse, redactStream } from '../redaction/redact-model-output.ts';
 import { withInvocationChanges } from './before-invocation.ts';
+import { decodePromptAnswers } from './decode-prompt-answers.ts';
 import { modelHookContext, respond } from './respond.ts';
 import type { Run } from './run.ts';
 
@@ -48,7 +49,7 @@ export function createModelMiddleware(runOf: () => Run): LanguageModelV4Middlewa
       try {
         const starting = run.ensureStarted();
         if (starting !== undefined) await starting;
-        const first = withInvocationChanges(run.invocation, params);
+        const first = withInvocationChanges(run.invocation, decodePromptAnswers(params, run.snapshot.wording));
         const { final } = await respond(run, model, first, (request) =>
           request === params ? doGenerate() : model.doGenerate(request),
         );
@@ -65,7 +66,7 @@ export function createModelMiddleware(runOf: () => Run): LanguageModelV4Middlewa
       try {
         const starting = run.ensureStarted();
         if (starting !== undefined) await starting;
-        const first = withInvocationChanges(run.invocation, params);
+        const first = withInvocationChanges(run.invocation, decodePromptAnswers(params, run.snapshot.wording));
         const open = (request: LanguageModelV4CallOptions) => (request === params ? doStream() : model.doStream(request));
         const { hooks, handlers } = run.snapshot;
         return hooks.onResponse.length > 0 || handlers.afterModelCall.length > 0

@@ -171,7 +171,7 @@ export function unreadable(problem: string): string {
 }
 
 /** The text the model reads for a denied result that carries an answer. */
-function deniedText(encoded: string, toolCall: ToolCallInfo, wording: Wording): string {
+export function deniedText(encoded: string, toolCall: ToolCallInfo, wording: Wording): string {
   const read = readApprovalAnswer(encoded);
   if (read.type === 'answer' && read.answer.approved) return read.answer.reason ?? 'Tool call execution denied.';
   return wording.rejectedCall({ toolCall, reason: read.type === 'answer' ? read.answer.reason : undefined });

@@ -4,13 +4,14 @@
  * edit runs the edited arguments (never the model's), an answer that cannot
  * be read runs nothing, and each refusal leaves a record.
  */
-import { generateText, isStepCount, streamText, tool, type ModelMessage } from 'ai';
+import { generateText, isStepCount, streamText, tool, wrapLanguageModel, type ModelMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   APPROVAL_ANSWER_PREFIX,
   approvalAnswer,
   createInterventions,
+  defaultWording,
   defineHandler,
   InterventionActions,
   type ApprovalAnswer,
@@ -94,5 +95,31 @@ describe.each(MODES)('typed answers with wrapTools and plain %s', (mode) => {
     const { deleted, resume, approvalId } = await paused();
     await resume({ id: approvalId, approved: true, reason: 'ok' });
     expect(deleted).toEqual(['/tmp/report.txt']);
+  });
+});
+
+describe.each(MODES)('a typed refusal with wrapTools, plain %s and interventions.middleware', (mode) => {
+  it("should give the model the person's words in the rejectedCall wording, never the encoding, and run nothing", async () => {
+    const deleted: string[] = [];
+    const interventions = createInterventions({ handlers: [ask] });
+    const tools = interventions.wrapTools({
+      delete_file: tool({ inputSchema: z.object({ path: z.string() }), execute: async ({ path }) => (deleted.push(path), `deleted ${path}`) }),
+    });
+    const history: ModelMessage[] = [{ role: 'user', content: 'delete the report' }];
+    const first = await generateText({ model: scriptedModel(step(toolCall('c1', 'delete_file', { path: '/tmp/report.txt' }))), tools, messages: history });
+    const request = first.content.find((part) => part.type === 'tool-approval-request');
+    const scripted = scriptedModel(step(text('ok')));
+    const model = wrapLanguageModel({ model: scripted, middleware: interventions.middleware });
+    const messages = answeredHistory(history, first.responseMessages, approvalAnswer({ id: request!.approvalId, approved: false, reason: 'Not that file' }));
+
+    if (mode === 'generateText') await generateText({ model, tools, messages });
+    else await streamText({ model, tools, messages }).consumeStream();
+
+    expect(deleted).toEqual([]);
+    expect(JSON.stringify(scripted.calls)).not.toContain(APPROVAL_ANSWER_PREFIX);
+    expect(toolResultsSent(scripted, 0).c1).toEqual({
+      type: 'execution-denied',
+      reason: defaultWording.rejectedCall({ toolCall: { toolCallId: 'c1', toolName: 'delete_file', input: { path: '/tmp/report.txt' } }, reason: 'Not that file' }),
+    });
   });
 });
