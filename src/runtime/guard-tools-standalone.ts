@@ -9,7 +9,7 @@ import { decideToolCall } from './decide-tool-call.ts';
 import { ANSWER_HANDLER, unreadable } from './decode-answers.ts';
 import type { ResumedApproval } from './read-resume.ts';
 import { answerOf } from './use-approval.ts';
-import { AMBIGUOUS_CALL_ID, denyCall, recordDenial } from './deny-call.ts';
+import { AMBIGUOUS_CALL_ID, denyCall, isAnsweredCall, NOT_THE_ANSWERED_CALL } from './deny-call.ts';
 import type { ApprovalLedger } from './approval-ledger.ts';
 import type { DecideInExecute } from './guard-execute.ts';
 import { guardToolSet } from './guard-tool-set.ts';
@@ -98,25 +98,20 @@ async function applyAnswer(
   call: ToolCallInfo,
   answer: ResumedApproval,
 ): Promise<ToolCallInfo> {
-  const { wording } = run.snapshot;
-  if (answer.problem !== undefined || !answer.approved) {
-    const reason = answer.problem === undefined ? 'the person refused it' : unreadable(answer.problem);
-    await recordDenial(run, call, ANSWER_HANDLER, reason);
-    const message =
-      answer.problem === undefined
-        ? wording.rejectedCall({ toolCall: call, reason: answer.reason })
-        : wording.deniedToolCall({ toolCall: call, reason, handler: ANSWER_HANDLER });
-    throw new ToolCallBlockedError({ toolName: call.toolName, toolCallId: call.toolCallId, decision: 'deny', message });
+  // a call that does not run is denied with a record, and `execute` throws the text the model reads
+  const refuse = async (reason: string, options?: Parameters<typeof denyCall>[3]) => applyInExecute(run, call, await denyCall(run, call, reason, options), false);
+  if (!isAnsweredCall(answer, call)) return refuse(NOT_THE_ANSWERED_CALL);
+  if (answer.problem !== undefined) return refuse(unreadable(answer.problem), { handler: ANSWER_HANDLER });
+  if (!answer.approved) {
+    const text = run.snapshot.wording.rejectedCall({ toolCall: call, reason: answer.reason });
+    return refuse('the person refused it', { handler: ANSWER_HANDLER, text });
   }
   let target = call;
   const asked = step.take(call);
   if (answer.edit !== undefined) {
     const checked = await safeValidateTypes({ value: structuredClone(answer.edit.value), schema: asSchema(tool.inputSchema) });
     if (!checked.success) {
-      const reason = `the edited arguments are not valid for "${call.toolName}": ${getErrorMessage(checked.error)}`;
-      await recordDenial(run, call, EDIT_HANDLER, reason);
-      const message = wording.deniedToolCall({ toolCall: call, reason, handler: EDIT_HANDLER });
-      throw new ToolCallBlockedError({ toolName: call.toolName, toolCallId: call.toolCallId, decision: 'deny', message });
+      return refuse(`the edited arguments are not valid for "${call.toolName}": ${getErrorMessage(checked.error)}`, { handler: EDIT_HANDLER });
     }
     target = { ...call, input: checked.value };
   }

@@ -2,7 +2,7 @@ import { asSchema, getErrorMessage, safeValidateTypes, type Context } from '@ai-
 import type { GenericToolApprovalFunction, Tool, ToolApprovalConfiguration, ToolSet } from 'ai';
 import { getOwn } from '../util/get-own.ts';
 import { decideToolCall } from './decide-tool-call.ts';
-import { AMBIGUOUS_CALL_ID, denyCall } from './deny-call.ts';
+import { AMBIGUOUS_CALL_ID, denyCall, isAnsweredCall, NOT_THE_ANSWERED_CALL } from './deny-call.ts';
 import { gateResumedCall, gateToolCalls } from './gate-tool-calls.ts';
 import { hasCallerApproval, resolveCallerApproval } from './resolve-caller-approval.ts';
 import { replaysOverriddenAnswer } from './replay-used-approvals.ts';
@@ -54,6 +54,8 @@ export function createRunToolApproval({
     if (taken === 'ambiguous') return approvalStatusOf(await denyCall(run, call, AMBIGUOUS_CALL_ID));
     let decision: ToolCallDecision | undefined = taken;
     const approval = step.number === undefined ? run.resume.approved.get(toolCall.toolCallId) : undefined;
+    // fail closed: the SDK resumes a call by its id; an answer is for the call its request was made for, and for no other
+    if (approval !== undefined && !isAnsweredCall(approval, call)) return approvalStatusOf(await denyCall(run, call, NOT_THE_ANSWERED_CALL));
     // a used approval answered otherwise now is not decided again: the tool wrapper gives the model what ran
     if (approval !== undefined && replaysOverriddenAnswer(run, approval.approvalId)) return NOT_APPLICABLE;
     if (decision === undefined && (approval !== undefined || run.decidesToolCalls)) {

@@ -150,3 +150,32 @@ describe('a ToolLoopAgent with agentSettings, two calls with one id', () => {
     expect(callsAndResults(model.calls[1]?.prompt).map(({ results }) => results.length)).toEqual([1, 1]);
   });
 });
+
+describe.each(['generateText', 'streamText'] as const)('wrapTools with plain %s, an answer the SDK resumes on another call with its id', (mode) => {
+  it('should run neither: the approved call is not the one the SDK resumes, and a record says so', async () => {
+    const { ran, tools } = wipeAndLookupTools();
+    const records: DecisionRecord[] = [];
+    const interventions = createInterventions({ handlers: [noWipes], hooks: { onDecision: ({ record }) => void records.push(record) } });
+    // the request was made for the wipe; a later message reuses its id for another call, and the SDK resumes the last call with the id
+    const messages: ModelMessage[] = [
+      { role: 'user', content: 'go' },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'tool-call', toolCallId: 'c1', toolName: 'wipe_disk', input: { disk: 'scratch' } },
+          { type: 'tool-approval-request', approvalId: 'a1', toolCallId: 'c1' },
+        ],
+      },
+      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'lookup', input: { q: 'passwords' } }] },
+      { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: 'a1', approved: true }] },
+    ];
+    const model = scriptedModel(step(text('Done.')));
+    const options = { model, tools: interventions.wrapTools(tools), messages, stopWhen: isStepCount(2) };
+
+    if (mode === 'generateText') await generateText(options);
+    else await streamText(options).consumeStream();
+
+    expect(ran).toEqual([]);
+    expect(records.at(-1)).toMatchObject({ handler: 'ai-interventions', action: 'deny', toolName: 'lookup', reason: expect.stringContaining('the approval answered another call') });
+  });
+});
