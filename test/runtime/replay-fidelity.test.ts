@@ -3,7 +3,7 @@
  * ran, byte for byte as the first resume did, whatever its answer says now
  * (another edit, a refusal), and whatever the tool returned (a `Date`).
  */
-import { isStepCount, tool, type ModelMessage } from 'ai';
+import { isStepCount, tool, ToolLoopAgent, type ModelMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { approvalAnswer, createInterventions, defineHandler, InterventionActions, type ApprovalAnswer } from '../../src/index.ts';
@@ -73,5 +73,32 @@ describe.each(MODES)('a replay of a used approval (%s)', (mode) => {
     expect(first.prompt).toContain('"type":"json","value":"2026-01-02T00:00:00.000Z"');
     expect(replay.prompt).toBe(first.prompt);
     expect(replay.responseMessages).toBe(first.responseMessages);
+  });
+});
+
+describe('a replay of a used approval through a ToolLoopAgent (agentSettings)', () => {
+  it('should show what ran when the replay carries another edit', async () => {
+    const deleted: string[] = [];
+    const interventions = createInterventions({ handlers: [ask] });
+    const tools = {
+      delete_file: tool({ inputSchema: z.object({ path: z.string() }), execute: async ({ path }) => (deleted.push(path), { deleted: path }) }),
+    };
+    const history: ModelMessage[] = [{ role: 'user', content: 'delete it' }];
+    const paused = await new ToolLoopAgent(interventions.agentSettings({ model: scriptedModel(step(toolCall('c1', 'delete_file', { path: '/tmp/MODEL' }))), tools })).generate({
+      messages: history,
+    });
+    const request = paused.content.find((part) => part.type === 'tool-approval-request');
+    const resume = async (answer: ApprovalAnswer) => {
+      const model = scriptedModel(step(text('done')));
+      const agent = new ToolLoopAgent(interventions.agentSettings({ model, tools }));
+      await agent.generate({ messages: answeredHistory(history, paused.responseMessages, approvalAnswer({ id: request!.approvalId, ...answer })) });
+      return JSON.stringify(model.calls[0]?.prompt);
+    };
+
+    const first = await resume({ approved: true, input: { path: '/tmp/FIRST' } });
+    const replay = await resume({ approved: true, input: { path: '/tmp/SECOND' } });
+
+    expect(deleted).toEqual(['/tmp/FIRST']);
+    expect(replay).toBe(first);
   });
 });
