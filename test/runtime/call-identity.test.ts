@@ -179,3 +179,24 @@ describe.each(['generateText', 'streamText'] as const)('wrapTools with plain %s,
     expect(records.at(-1)).toMatchObject({ handler: 'ai-interventions', action: 'deny', toolName: 'lookup', reason: expect.stringContaining('the approval answered another call') });
   });
 });
+
+describe('two calls with one id in a held streamText step (an onResponse hook holds the whole step)', () => {
+  it('should stream each call under its own id, never run the denied one, and give each call one result', async () => {
+    const { ran, tools } = wipeAndLookupTools();
+    const model = scriptedModel(step(toolCall('call_dup', 'wipe_disk', { disk: 'sda' }), toolCall('call_dup', 'lookup', { q: 'weather' })), step(text('Done.')));
+    const interventions = createInterventions({ handlers: [noWipes], hooks: { onResponse: () => undefined } });
+
+    const result = interventions.streamText({ model, tools, prompt: 'go', stopWhen: isStepCount(3) });
+    const streamed: string[] = [];
+    for await (const part of result.fullStream) {
+      if (part.type === 'tool-call') streamed.push(`call ${part.toolCallId} ${part.toolName}`);
+    }
+
+    expect(ran).toEqual(['lookup weather']);
+    const calls = callsAndResults(model.calls[1]?.prompt);
+    expect(calls.map(({ results }) => results.length)).toEqual([1, 1]);
+    const second = calls[1]?.id;
+    expect(second).not.toBe('call_dup');
+    expect(streamed).toEqual(['call call_dup wipe_disk', `call ${second} lookup`]);
+  });
+});
