@@ -1,9 +1,8 @@
-import type { Context } from '@ai-sdk/provider-utils';
+import { asSchema, getErrorMessage, safeValidateTypes, type Context } from '@ai-sdk/provider-utils';
 import type { ModelMessage, Tool, ToolExecutionOptions, ToolSet } from 'ai';
 import { ToolCallBlockedError } from '../errors/tool-call-blocked-error.ts';
-import { unreachable } from '../util/unreachable.ts';
-import { asSchema, getErrorMessage, safeValidateTypes } from '@ai-sdk/provider-utils';
 import type { ToolCallInfo } from '../handlers/intervention-events.ts';
+import { unreachable } from '../util/unreachable.ts';
 import { EDIT_HANDLER } from './apply-approval-edits.ts';
 import { decideToolCall } from './decide-tool-call.ts';
 import { ANSWER_HANDLER, unreadable } from './decode-answers.ts';
@@ -108,6 +107,7 @@ async function applyAnswer(
   }
   let target = call;
   const asked = step.take(call);
+  if (asked === 'ambiguous') return refuse(AMBIGUOUS_CALL_ID);
   if (answer.edit !== undefined) {
     const checked = await safeValidateTypes({ value: structuredClone(answer.edit.value), schema: asSchema(tool.inputSchema) });
     if (!checked.success) {
@@ -117,7 +117,7 @@ async function applyAnswer(
   }
   if (run.snapshot.handlers.beforeToolCall.length === 0) return target;
   const decision =
-    answer.edit === undefined && asked !== undefined && asked !== 'ambiguous'
+    answer.edit === undefined && asked !== undefined
       ? asked
       : await decideToolCall(run, step, target, { approval: answer });
   return applyInExecute(run, target, decision, true);
