@@ -97,8 +97,20 @@ export async function replayUsedApprovals(run: Run, secret: string | Uint8Array 
     run.resume.approved.set(answer.toolCallId, replayed);
     let used = replays.get(run);
     if (used === undefined) replays.set(run, (used = new Map()));
-    used.set(answer.approvalId, !answer.approved || answer.edit !== undefined || answer.problem !== undefined);
+    used.set(answer.approvalId, saysOtherThanApproval(answer));
   }
+}
+
+/**
+ * Whether an answer says something else than a plain approval (an edit, a
+ * refusal, an answer that cannot be read): sent again for a used approval,
+ * it is answered from the ledger without deciding again, since no answer
+ * and no handler can change what already ran. A plain approval sent again
+ * is decided again, as every resume is (a deny on resume still wins, and
+ * its records say so).
+ */
+export function saysOtherThanApproval(answer: ResumedApproval): boolean {
+  return !answer.approved || answer.edit !== undefined || answer.problem !== undefined;
 }
 
 /** The approval response of the history's last (tool) message answering `approvalId`. */

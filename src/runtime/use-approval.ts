@@ -5,6 +5,7 @@ import { isAsyncIterable, lastOf } from '../util/async-iterable.ts';
 import type { ApprovalLedger, ApprovalOutcome } from './approval-ledger.ts';
 import { executeOnce } from './execute-once.ts';
 import { readResume, type Resume, type ResumedApproval } from './read-resume.ts';
+import { saysOtherThanApproval } from './replay-used-approvals.ts';
 import type { Run } from './run.ts';
 
 /**
@@ -49,8 +50,10 @@ function resumeOf(messages: ModelMessage[], run: Run): Resume {
 /**
  * Executes an approved, resumed call once across every resume of its
  * approval, as an idempotency key does: `decide` (a tool guarded without a
- * run decides here; a throw blocks the call, and nothing is claimed, so a
- * deny on resume still wins), then the ledger's claim: the first resume runs
+ * run decides here, unless the approval was used and its answer now says
+ * something else than a plain approval: then the ledger's outcome is the
+ * answer; a throw blocks the call, and nothing is claimed, so a deny on
+ * resume still wins), then the ledger's claim: the first resume runs
  * `execute` (the tool with its hooks and handlers) and records what the
  * model reads (the result, or the error's text); every replay, on this or
  * another instance, gets that outcome instead of executing again (one still
@@ -79,7 +82,12 @@ export function executeApproved({
 }): unknown {
   const { approvalId } = approval;
   const waiting = abortSignal === undefined ? {} : { abortSignal };
-  const decided = () => (decide === undefined ? Promise.resolve(call) : decide(call));
+  // a used approval answered otherwise now is answered from the ledger before anything decides again
+  const decided = async (): Promise<{ readonly used: ApprovalOutcome } | { readonly call: ToolCallInfo }> => {
+    const used = decide === undefined || !saysOtherThanApproval(approval) ? undefined : await ledger.outcomeOf?.(approvalId);
+    if (used !== undefined) return { used };
+    return { call: decide === undefined ? call : await decide(call) };
+  };
   const replay = async (outcome: ApprovalOutcome) => {
     await recordReplay(run, approval);
     if (outcome.type === 'error') throw replayedError(outcome.text);
@@ -87,7 +95,9 @@ export function executeApproved({
   };
 
   if (!streams) {
-    return decided().then(async (decidedCall) => {
+    return decided().then(async (decision) => {
+      if ('used' in decision) return replay(decision.used);
+      const decidedCall = decision.call;
       const execution = await executeOnce({
         ledger,
         approvalId,
@@ -102,7 +112,12 @@ export function executeApproved({
     });
   }
   return (async function* () {
-    const decidedCall = await decided();
+    const decision = await decided();
+    if ('used' in decision) {
+      yield await replay(decision.used);
+      return;
+    }
+    const decidedCall = decision.call;
     const claim = await ledger.claim(approvalId);
     if (claim.type !== 'claimed') {
       yield await replay(claim.type === 'done' ? claim.outcome : await ledger.waitFor(approvalId, waiting));

@@ -91,6 +91,15 @@ describe.each(MODES)('typed answers with wrapTools and plain %s', (mode) => {
     expect(records.at(-1)).toMatchObject({ handler: 'approval-answer', action: 'deny', toolCallId: 'c1' });
   });
 
+  it('should answer a replay carrying another edit with what ran, deciding nothing again', async () => {
+    const { deleted, records, resume } = await paused();
+    const first = await resume({ approved: true, input: { path: '/tmp/FIRST' } });
+    const replay = await resume({ approved: true, input: { path: 'not-absolute' } });
+    expect(deleted).toEqual(['/tmp/FIRST']);
+    expect(toolResultsSent(replay, 0).c1).toEqual(toolResultsSent(first, 0).c1);
+    expect(records.filter((record) => record.action === 'deny')).toEqual([]);
+  });
+
   it('should run a plain approval once with the model’s arguments, as before', async () => {
     const { deleted, resume, approvalId } = await paused();
     await resume({ id: approvalId, approved: true, reason: 'ok' });
