@@ -128,6 +128,16 @@ export { ApprovalSecretRequiredError } from './errors/approval-secret-required-e
 export { guardTool } from './tools/guard-tool.ts';
 export { guardTools, type GuardOptions } from './tools/guard-tools.ts';
 
+// tool scopes: the one syntax of every `tools` option
+export {
+  toolScope,
+  type ToolScope,
+  type ToolSelector,
+  type ToolAnnotationSelector,
+  type ToolScopeMatcher,
+} from './tools/tool-scope.ts';
+export { toolAnnotations, type ToolAnnotationHints } from './tools/tool-annotations.ts';
+
 // redaction
 export {
   createRedactor,

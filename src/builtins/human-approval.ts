@@ -11,6 +11,7 @@ import type {
 } from '../handlers/intervention-handler.ts';
 import { createMemoryStore } from '../store/create-memory-store.ts';
 import type { Store } from '../store/store.ts';
+import { toolScope, type ToolScope } from '../tools/tool-scope.ts';
 
 /**
  * Options of {@link humanApproval}.
@@ -30,10 +31,11 @@ export interface HumanApprovalOptions {
   /** The handler's name (and the prefix of its keys in the store). Default `'human-approval'`. */
   readonly name?: string;
   /**
-   * Which tool calls need a human: a glob on the tool name (`*` any
-   * characters, `?` one), a list of globs, or a predicate.
+   * Which tool calls need a human: a {@link ToolScope} (names, `*` / `?`
+   * globs, `!` negations, MCP annotation selectors such as
+   * `{ annotations: { destructiveHint: true } }`), or a predicate.
    */
-  readonly tools: string | readonly string[] | ((event: BeforeToolCallEvent) => boolean);
+  readonly tools: ToolScope | ((event: BeforeToolCallEvent) => boolean);
   /** The question shown to the human. Default: `Allow "<tool>" with <arguments as JSON>?`. */
   readonly prompt?: (event: BeforeToolCallEvent) => string;
   /** Where and for whom decisions are remembered. */
@@ -154,7 +156,7 @@ export function humanApproval({
     accept = ['session', 'always'],
     sessionTtlMs = DAY_MS,
   } = remember;
-  const matches = toolMatcher(tools);
+  const matches = scopeOfTools(name, tools);
   const accepted = new Set(accept);
   const storeKey = (...parts: string[]) => [name, ...parts].map(encodeURIComponent).join(':');
   const keys = {
@@ -310,18 +312,10 @@ function parsePending(stored: string): PendingRequest | undefined {
   }
 }
 
-function toolMatcher(tools: HumanApprovalOptions['tools']): (event: BeforeToolCallEvent) => boolean {
+function scopeOfTools(name: string, tools: HumanApprovalOptions['tools']): (event: BeforeToolCallEvent) => boolean {
   if (typeof tools === 'function') return tools;
-  const globs = (typeof tools === 'string' ? [tools] : tools).map(
-    (glob) => new RegExp(`^${glob.split('').map(globChar).join('')}$`, 's'),
-  );
-  return ({ toolCall }) => globs.some((glob) => glob.test(toolCall.toolName));
-}
-
-function globChar(char: string): string {
-  if (char === '*') return '.*';
-  if (char === '?') return '.';
-  return char.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  const inScope = toolScope(tools, { owner: name });
+  return ({ toolCall, tool }) => inScope(toolCall.toolName, tool);
 }
 
 function formatDuration(ms: number): string {

@@ -156,13 +156,16 @@ class Evaluation<EVENT extends InterventionEvent> {
   run(start: number): Verdict<EVENT> | Promise<Verdict<EVENT>> {
     const { handlers } = this;
     const { event } = this.options;
-    const toolName = 'toolCall' in event ? event.toolCall.toolName : undefined;
+    // the call's tool lifecycles are scoped by name and by the tool's annotations
+    const evaluated: InterventionEvent = event;
+    const toolEvent =
+      evaluated.lifecycle === 'beforeToolCall' || evaluated.lifecycle === 'afterToolCall' ? evaluated : undefined;
     for (let index = start; index < handlers.length; index++) {
       const registered = handlers[index] as RegisteredHandler;
       const method = registered.handler[this.lifecycle] as ((event: EVENT) => unknown) | undefined;
       if (method === undefined) continue;
       // a handler scoped to some tools is not evaluated for the others
-      if (toolName !== undefined && registered.tools !== undefined && !registered.tools.has(toolName)) continue;
+      if (toolEvent !== undefined && registered.inScope?.(toolEvent.toolCall.toolName, toolEvent.tool) === false) continue;
       const startedAt = now();
       let value: unknown;
       try {
