@@ -197,6 +197,63 @@ describe.each<Mode>(['generateText', 'streamText'])("a handler's tools scope thr
   });
 });
 
+describe.each<Mode>(['generateText', 'streamText'])('annotation selectors in the built-ins through interventions.%s', (mode) => {
+  const server = () =>
+    inMemoryMcpTools([
+      { name: 'drop_table', annotations: { destructiveHint: true } },
+      { name: 'read_rows', annotations: { readOnlyHint: true } },
+      { name: 'archive_rows' },
+      { name: 'add_tag', annotations: { destructiveHint: false, openWorldHint: false } },
+    ]);
+  const everyTool = () =>
+    step(
+      toolCall('c1', 'drop_table', { target: 't' }),
+      toolCall('c2', 'read_rows', { target: 't' }),
+      toolCall('c3', 'archive_rows', { target: 't' }),
+      toolCall('c4', 'add_tag', { target: 't' }),
+    );
+
+  it('should have humanApproval confirm every destructive MCP tool, and run the approved one once', async () => {
+    const mcp = await server();
+    const interventions = createInterventions({ handlers: [humanApproval({ tools: { annotations: { destructiveHint: true } } })] });
+    const model = scriptedModel(everyTool(), step(text('done')));
+    const history: ModelMessage[] = [{ role: 'user', content: 'tidy up' }];
+    const call = { model, tools: mcp.tools, stopWhen: isStepCount(3) };
+    const first = mode === 'generateText' ? await interventions.generateText({ ...call, messages: history }) : interventions.streamText({ ...call, messages: history });
+    const requests = approvalRequests(await first.content);
+    expect(requests.map((request) => request.toolCall.toolName)).toEqual(['drop_table', 'archive_rows']);
+    expect(mcp.called.sort()).toEqual(['add_tag', 'read_rows']);
+
+    const answers: ModelMessage = {
+      role: 'tool',
+      content: requests.map((request) => ({ type: 'tool-approval-response', approvalId: request.approvalId, approved: request.toolCall.toolName === 'drop_table' })),
+    };
+    const messages = [...history, ...(await first.responseMessages), answers];
+    const resumed = mode === 'generateText' ? await interventions.generateText({ ...call, messages }) : interventions.streamText({ ...call, messages });
+    await resumed.text;
+    await mcp.close();
+    expect(mcp.called.sort()).toEqual(['add_tag', 'drop_table', 'read_rows']);
+  });
+
+  it('should have toolPolicy allow read-only tools, confirm destructive ones and deny the rest', async () => {
+    const mcp = await server();
+    const interventions = createInterventions({
+      handlers: [
+        toolPolicy({
+          rules: [{ allow: { annotations: { readOnlyHint: true } } }, { confirm: { annotations: { destructiveHint: true } } }],
+          default: 'deny',
+        }),
+      ],
+    });
+    const model = scriptedModel(everyTool(), step(text('done')));
+    const { content, decisions } = await turn(interventions, mode, model, mcp.tools);
+    await mcp.close();
+    expect(approvalRequests(content).map((request) => request.toolCall.toolName)).toEqual(['drop_table', 'archive_rows']);
+    expect(mcp.called).toEqual(['read_rows']);
+    expect(decisions.filter((record) => record.action === 'deny').map((record) => record.toolCallId)).toEqual(['c4']);
+  });
+});
+
 describe("'!poll_*' means the same in every option that takes a scope", () => {
   /** Each handler acts on the calls in its scope; how it shows, per handler. */
   const cases: ReadonlyArray<{
