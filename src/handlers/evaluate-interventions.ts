@@ -343,6 +343,7 @@ class Evaluation<EVENT extends InterventionEvent> {
 
     switch (action.type) {
       case 'proceed':
+        describe(record, action);
         return undefined;
       case 'deny':
         describe(record, action);
@@ -408,6 +409,7 @@ function actionProblem(value: unknown, lifecycle: Lifecycle, name: string): stri
   const action = value as { type?: unknown } & Record<string, unknown>;
   switch (action.type) {
     case 'proceed':
+      if (action.reason !== undefined && typeof action.reason !== 'string') return `${returned(name)} proceed with a reason that is not a string from ${lifecycle}.`;
       break;
     case 'deny':
       if (typeof action.reason !== 'string') return `${returned(name)} deny without a string reason from ${lifecycle}.`;
@@ -452,7 +454,7 @@ function asHandlerError(
 }
 
 function describe(record: PendingRecord, action: InterventionAction): void {
-  if (action.type === 'deny') record.reason = action.reason;
+  if (action.type === 'deny' || (action.type === 'proceed' && action.reason !== undefined)) record.reason = action.reason;
   else if (action.type === 'guide') record.feedback = action.feedback;
   else if (action.type === 'confirm') record.prompt = action.prompt;
   if ('display' in action && action.display !== undefined) record.display = action.display;
