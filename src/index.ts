@@ -123,6 +123,7 @@ export { InvocationDeniedError } from './errors/invocation-denied-error.ts';
 export { ToolCallBlockedError } from './errors/tool-call-blocked-error.ts';
 export { ApprovalOutcomeUnavailableError } from './errors/approval-outcome-unavailable-error.ts';
 export { ApprovalSecretRequiredError } from './errors/approval-secret-required-error.ts';
+export { InterventionsWarning, type InterventionsWarningCode } from './errors/interventions-warning.ts';
 
 // tools without the runtime
 export { guardTool } from './tools/guard-tool.ts';

@@ -66,7 +66,12 @@ export interface InterventionsOptions {
   /**
    * Where used approvals are remembered, so an approved call runs at most
    * once even when the resume request is replayed or sent twice. Default: in
-   * memory, per runtime. `false` turns the check off.
+   * memory, per runtime: "once" then holds per instance only. With an
+   * `approvalSecret` and this default, creating the runtime warns once
+   * (`InterventionsWarning`, code `'approval-ledger-in-memory'`, and an
+   * `onStatus` warning); give a ledger on a shared store to every instance,
+   * or `createApprovalLedger()` to keep it in memory on purpose. `false`
+   * turns the check off.
    */
   readonly approvalLedger?: ApprovalLedger | false;
   /**
