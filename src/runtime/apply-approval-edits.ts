@@ -4,6 +4,7 @@ import { isDeepEqual } from '../util/is-deep-equal.ts';
 import { signApproval, verifyApproval } from './approval-signature.ts';
 import { ANSWER_HANDLER, unreadable, type EditTarget } from './decode-answers.ts';
 import type { ResumedApproval } from './read-resume.ts';
+import { hasApprovalsToCheck, refuseUnverifiableApprovals } from './refuse-unverifiable-approvals.ts';
 import type { Run } from './run.ts';
 
 /** The handler name of the records the runtime writes for a person's edit it refused. */
@@ -40,11 +41,13 @@ export function prepareResume(run: Run, secret: string | Uint8Array | undefined)
 
 /** Whether the input resumes edits to check, or answers that could not be read. */
 export function resumeNeedsPreparing(run: Run): boolean {
-  return run.resume.edits.length > 0 || run.resume.answers.some((answer) => answer.problem !== undefined);
+  return run.resume.edits.length > 0 || run.resume.answers.some((answer) => answer.problem !== undefined) || hasApprovalsToCheck(run);
 }
 
 export async function applyApprovalEdits(run: Run, secret: string | Uint8Array | undefined): Promise<void> {
   const { resume } = run;
+  // before the edits: a signature binds the model's arguments
+  await refuseUnverifiableApprovals(run, secret);
   for (const answer of resume.answers) {
     if (answer.problem !== undefined) await deny(run, answer, ANSWER_HANDLER, unreadable(answer.problem));
   }

@@ -10,6 +10,7 @@ import { createRunPrepareStep } from './run-prepare-step.ts';
 import { createRunRepair } from './run-repair-tool-call.ts';
 import { createRunToolApproval } from './run-tool-approval.ts';
 import { prepareResume, resumeNeedsPreparing } from './apply-approval-edits.ts';
+import { checkedHistory, checksApprovals } from './refuse-unverifiable-approvals.ts';
 import type { Run } from './run.ts';
 import { SETTING_KEYS } from './setting-keys.ts';
 
@@ -28,9 +29,12 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
   const composed: CallOptions = { ...options };
   if (streaming) moveChunkTimeouts(run, options, composed);
 
-  if (run.resume.rewritten) {
-    if (options.messages !== undefined) composed.messages = [...run.resume.messages];
-    else composed.prompt = [...run.resume.messages];
+  // approvals signed with the runtime's own secret are checked before the SDK reads them (a restart refuses them, typed)
+  const checks = checksApprovals(run, options);
+  if (run.resume.rewritten || checks) {
+    const history = checks ? checkedHistory(run) : [...run.resume.messages];
+    if (options.messages !== undefined) composed.messages = history;
+    else composed.prompt = history;
   }
   if (resumeNeedsPreparing(run)) {
     prepareResumeOnStart(run, options, composed, options.experimental_toolApprovalSecret ?? run.snapshot.approvalSecret);

@@ -59,8 +59,12 @@ export interface InterventionsOptions {
    * a call does not set its own. Default: a random secret generated for
    * this runtime, which binds approvals just as well within one process,
    * but which another instance (or this one after a restart) does not know:
-   * such an approval fails with `ApprovalSecretRequiredError`. Set the same
-   * secret on every instance.
+   * such an approval is refused for the person, typed: nothing runs, the
+   * model reads that the approval could no longer be verified (and may ask
+   * again), the tool part ends `output-denied`, and a `deny` record of
+   * `'approval-verification'` says why. Set the same secret on every
+   * instance (then a bad signature is a forgery: the SDK's
+   * `InvalidToolApprovalSignatureError`).
    */
   readonly approvalSecret?: string | Uint8Array;
   /**
