@@ -91,7 +91,7 @@ export async function refuseUnverifiableApprovals(run: Run, secret: string | Uin
       lifecycle: 'beforeToolCall',
       action: 'deny',
       reason: UNVERIFIABLE_REASON,
-      display: 'This approval expired when the server restarted. Nothing was run; approve it again if it is still needed.',
+      display: 'This approval could no longer be verified (the server restarted, or the call changed). Nothing was run; approve it again if it is still needed.',
       enforced: true,
       mode: 'enforce',
       durationMs: 0,
