@@ -123,10 +123,21 @@ export { InvocationDeniedError } from './errors/invocation-denied-error.ts';
 export { ToolCallBlockedError } from './errors/tool-call-blocked-error.ts';
 export { ApprovalOutcomeUnavailableError } from './errors/approval-outcome-unavailable-error.ts';
 export { ApprovalSecretRequiredError } from './errors/approval-secret-required-error.ts';
+export { InterventionsWarning, type InterventionsWarningCode } from './errors/interventions-warning.ts';
 
 // tools without the runtime
 export { guardTool } from './tools/guard-tool.ts';
 export { guardTools, type GuardOptions } from './tools/guard-tools.ts';
+
+// tool scopes: the one syntax of every `tools` option
+export {
+  toolScope,
+  type ToolScope,
+  type ToolSelector,
+  type ToolAnnotationSelector,
+  type ToolScopeMatcher,
+} from './tools/tool-scope.ts';
+export { toolAnnotations, type ToolAnnotationHints } from './tools/tool-annotations.ts';
 
 // redaction
 export {

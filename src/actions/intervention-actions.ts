@@ -17,6 +17,12 @@ import type { InterventionEvent } from '../handlers/intervention-events.ts';
  */
 export interface Proceed {
   readonly type: 'proceed';
+  /**
+   * Why it may continue, for the decision record (the audit log), when the
+   * handler decided something: e.g. a remembered approval. The model never
+   * reads it.
+   */
+  readonly reason?: string;
 }
 
 /**
@@ -159,9 +165,13 @@ const PROCEED: Proceed = Object.freeze({ type: 'proceed' });
  * ```
  */
 export const InterventionActions = Object.freeze({
-  /** Allow the operation to continue unchanged. */
-  proceed(): Proceed {
-    return PROCEED;
+  /**
+   * Allow the operation to continue unchanged. `reason`: why, for the
+   * decision record only (say it when the handler decided something, e.g.
+   * a remembered approval, so the audit log can tell why the call ran).
+   */
+  proceed(reason?: string): Proceed {
+    return reason === undefined ? PROCEED : { type: 'proceed', reason };
   },
   /**
    * Block the operation; the reason reaches the model. `display`: a short

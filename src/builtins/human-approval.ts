@@ -11,6 +11,8 @@ import type {
 } from '../handlers/intervention-handler.ts';
 import { createMemoryStore } from '../store/create-memory-store.ts';
 import type { Store } from '../store/store.ts';
+import { toolScope, type ToolScope } from '../tools/tool-scope.ts';
+import { sha256, stableJson } from '../util/stable-json.ts';
 
 /**
  * Options of {@link humanApproval}.
@@ -30,10 +32,11 @@ export interface HumanApprovalOptions {
   /** The handler's name (and the prefix of its keys in the store). Default `'human-approval'`. */
   readonly name?: string;
   /**
-   * Which tool calls need a human: a glob on the tool name (`*` any
-   * characters, `?` one), a list of globs, or a predicate.
+   * Which tool calls need a human: a {@link ToolScope} (names, `*` / `?`
+   * globs, `!` negations, MCP annotation selectors such as
+   * `{ annotations: { destructiveHint: true } }`), or a predicate.
    */
-  readonly tools: string | readonly string[] | ((event: BeforeToolCallEvent) => boolean);
+  readonly tools: ToolScope | ((event: BeforeToolCallEvent) => boolean);
   /** The question shown to the human. Default: `Allow "<tool>" with <arguments as JSON>?`. */
   readonly prompt?: (event: BeforeToolCallEvent) => string;
   /** Where and for whom decisions are remembered. */
@@ -44,7 +47,12 @@ export interface HumanApprovalOptions {
      * database) across server instances.
      */
     readonly store?: Store;
-    /** Whose decisions these are. Default `runtimeContext.userId`, or `'anyone'`. */
+    /**
+     * Whose decisions these are. Default `runtimeContext.userId`. Without
+     * a user id (and without this option) nobody can be told apart: an
+     * `'always'` answer then counts as `'session'` (this conversation only),
+     * and the decision record says so.
+     */
     readonly scope?: (context: RunEventContext) => string;
     /** The conversation a `remember: 'session'` answer covers. Default `runtimeContext.sessionId`. */
     readonly session?: (context: RunEventContext) => string | undefined;
@@ -96,13 +104,26 @@ const ANSWERED_TTL_MS = DAY_MS;
  * is then allowed (or denied) without asking: `'always'` for the scope (the
  * user) and tool, `'session'` for the conversation
  * (`runtimeContext.sessionId`; with no session id it counts as `'once'`). A
- * plain response (`{ id, approved, reason }`) counts as `'once'`.
+ * plain response (`{ id, approved, reason }`) counts as `'once'`. Without a
+ * user (`runtimeContext.userId`, or your own `remember.scope`) an answer's
+ * owner cannot be told apart, so `'always'` counts as `'session'`: one
+ * person's "always" never approves another person's calls.
+ *
+ * **The audit log says why.** A call allowed by a remembered answer has a
+ * `proceed` decision record of this handler whose `reason` says so
+ * (`Allowed without asking: remembered, the user chose to always allow
+ * "delete_file".`); the resume that remembered an answer says what was
+ * remembered, and for how long.
  *
  * **Remembered only what was asked.** When it asks, the handler stores the
  * request (its time, what it covers) in the store under the scope and the
- * tool call id; an answer is remembered only when it matches such a request
- * of the same scope, so a response the client made up, or one for another
- * user's call, never grants anything lasting.
+ * call's identity: the conversation, the tool call id, the tool name and the
+ * arguments (a provider numbers calls `call_0` every turn, in every chat, so
+ * the id alone names nothing). An answer is remembered only when it matches
+ * such a request of the same scope and conversation, for the tool and
+ * arguments it asked about, so a response the client made up, one for
+ * another user's call, or one from another chat, never grants anything
+ * lasting.
  *
  * **Several instances.** With a shared store (`createRedisStore`), the
  * pending request is answered once: the first resume of an approval claims
@@ -117,7 +138,7 @@ const ANSWERED_TTL_MS = DAY_MS;
  * reads that the approval expired. Refusals are always honoured. The
  * request time lives in the store because the approval response carries
  * only the approval id, which the handler cannot know when it asks; the
- * tool call id, which it can, identifies the call in both places.
+ * call's identity, which it can, finds the request in both places.
  *
  * Approvals are signed and bound to the exact call and arguments (with a
  * secret of the runtime by default); with several instances, give
@@ -148,17 +169,19 @@ export function humanApproval({
   }
   const {
     store = createMemoryStore(),
-    scope: scopeOf = defaultScope,
+    scope: customScope,
     session: sessionOf = defaultSession,
     key: keyOf = (toolCall: ToolCallInfo) => toolCall.toolName,
     accept = ['session', 'always'],
     sessionTtlMs = DAY_MS,
   } = remember;
-  const matches = toolMatcher(tools);
+  const matches = scopeOfTools(name, tools);
   const accepted = new Set(accept);
+  const ownerOf = (context: RunEventContext): Owner =>
+    customScope === undefined ? defaultOwner(context) : { scope: customScope(context), known: true };
   const storeKey = (...parts: string[]) => [name, ...parts].map(encodeURIComponent).join(':');
   const keys = {
-    pending: (scope: string, toolCallId: string) => storeKey('pending', scope, toolCallId),
+    pending: (scope: string, request: string) => storeKey('pending', scope, request),
     answered: (scope: string, approvalId: string) => storeKey('answered', scope, approvalId),
     always: (scope: string, key: string) => storeKey('always', scope, key),
     never: (scope: string, key: string) => storeKey('never', scope, key),
@@ -167,59 +190,98 @@ export function humanApproval({
   };
 
   /** Takes (reads and removes, atomically) the request this handler stored for a call. */
-  const takePending = async (scope: string, toolCallId: string): Promise<PendingRequest | undefined> => {
-    const stored = await store.getAndDelete(keys.pending(scope, toolCallId));
+  const takePending = async (scope: string, request: string): Promise<PendingRequest | undefined> => {
+    const stored = await store.getAndDelete(keys.pending(scope, request));
     return stored === undefined ? undefined : parsePending(stored);
   };
 
-  /** Whether a remembered answer allows (`'allow'`) or denies (`'never'`, `'session-never'`) the call; `undefined`: none. */
-  const remembered = async (scope: string, key: string, session: string | undefined) => {
-    if ((await store.get(keys.never(scope, key))) !== undefined) return 'never' as const;
+  /**
+   * The remembered answer for a call: allowed or refused `'always'` (only
+   * for a known owner) or for the conversation; `undefined`: none.
+   */
+  const remembered = async (owner: Owner, key: string, session: string | undefined): Promise<Memory | undefined> => {
+    const { scope } = owner;
+    // an owner that cannot be told apart has no 'always' (older stores may hold one under 'anyone': ignored)
+    if (owner.known && (await store.get(keys.never(scope, key))) !== undefined) return { approved: false, remember: 'always' };
     if (session !== undefined && (await store.get(keys.sessionNever(scope, session, key))) !== undefined) {
-      return 'session-never' as const;
+      return { approved: false, remember: 'session' };
     }
-    if ((await store.get(keys.always(scope, key))) !== undefined) return 'allow' as const;
-    if (session !== undefined && (await store.get(keys.session(scope, session, key))) !== undefined) return 'allow' as const;
+    if (owner.known && (await store.get(keys.always(scope, key))) !== undefined) return { approved: true, remember: 'always' };
+    if (session !== undefined && (await store.get(keys.session(scope, session, key))) !== undefined) {
+      return { approved: true, remember: 'session' };
+    }
     return undefined;
   };
 
-  const refusedBefore = (toolCall: ToolCallInfo, memory: 'never' | 'session-never') =>
+  const refusedBefore = (toolCall: ToolCallInfo, memory: Memory) =>
     InterventionActions.deny(
-      memory === 'never'
+      memory.remember === 'always'
         ? `The user chose never to allow "${toolCall.toolName}" calls.`
         : `The user chose not to allow "${toolCall.toolName}" calls in this conversation.`,
-      memory === 'never' ? 'You chose never to allow this.' : 'You chose not to allow this in this chat.',
+      memory.remember === 'always' ? 'You chose never to allow this.' : 'You chose not to allow this in this chat.',
     );
 
-  /** Remembers what the person's answer asks to, for the request it answered. */
-  const rememberAnswer = async (scope: string, pending: PendingRequest, approved: boolean, remember: ApprovalRemember) => {
-    if (remember === 'always' && accepted.has('always')) {
+  const allowedBefore = (toolCall: ToolCallInfo, memory: Memory) =>
+    InterventionActions.proceed(
+      memory.remember === 'always'
+        ? `Allowed without asking: remembered, the user chose to always allow "${toolCall.toolName}".`
+        : `Allowed without asking: remembered, the user chose to allow "${toolCall.toolName}" in this conversation.`,
+    );
+
+  /**
+   * Remembers what the person's answer asks to, for the request it answered;
+   * says what was remembered (for the decision record). Without an owner
+   * that tells people apart, `'always'` counts as `'session'`.
+   */
+  const rememberAnswer = async (
+    owner: Owner,
+    pending: PendingRequest,
+    approved: boolean,
+    asked: ApprovalRemember,
+  ): Promise<string> => {
+    const answer = approved ? 'Approved by the user' : 'Refused by the user';
+    const { scope } = owner;
+    const always = asked === 'always' && accepted.has('always');
+    if (always && owner.known) {
       await store.set((approved ? keys.always : keys.never)(scope, pending.key), approved ? 'approved' : 'denied');
-    } else if (remember === 'session' && accepted.has('session') && pending.session !== undefined) {
-      await store.set((approved ? keys.session : keys.sessionNever)(scope, pending.session, pending.key), approved ? 'approved' : 'denied', {
+      return `${answer}; remembered for every conversation of this user ("always").`;
+    }
+    const session = (asked === 'session' || always) && accepted.has('session') ? pending.session : undefined;
+    if (session !== undefined) {
+      await store.set((approved ? keys.session : keys.sessionNever)(scope, session, pending.key), approved ? 'approved' : 'denied', {
         ttlMs: sessionTtlMs,
       });
+      return always
+        ? `${answer}; "always" was remembered for this conversation only: no user is known (set runtimeContext.userId or remember.scope).`
+        : `${answer}; remembered for this conversation ("session").`;
     }
+    if (asked === 'once' || !accepted.has(asked)) return `${answer} (once).`;
+    return `${answer}, once: remembering needs a conversation id (runtimeContext.sessionId)${always ? ' or a known user' : ''}.`;
   };
 
-  const decided = (toolCall: ToolCallInfo, answered: Answered): BeforeToolCallAction =>
-    answered === 'expired' && timeoutMs !== undefined ? expired(toolCall, timeoutMs) : InterventionActions.proceed();
+  const decided = (toolCall: ToolCallInfo, answered: Answered, reason: string): BeforeToolCallAction =>
+    answered === 'expired' && timeoutMs !== undefined ? expired(toolCall, timeoutMs) : InterventionActions.proceed(reason);
 
   /** A call a human approved, evaluated again on resume (the first time, or a replay). */
-  const resumed = async (event: BeforeToolCallEvent, scope: string): Promise<BeforeToolCallAction> => {
-    const { toolCall } = event;
+  const resumed = async (event: BeforeToolCallEvent, owner: Owner): Promise<BeforeToolCallAction> => {
+    const { toolCall, approval } = event;
+    const { scope } = owner;
+    const session = sessionOf(event);
+    // the request asked about the model's arguments, before a person's edit
+    const request = await requestId(session, toolCall, approval?.edited === undefined ? toolCall.input : approval.edited.original);
     // per approval, not per call: a later request for a call id a provider reuses is a new approval
-    const answeredKey = keys.answered(scope, event.approval?.approvalId ?? `call:${toolCall.toolCallId}`);
-    const pendingKey = keys.pending(scope, toolCall.toolCallId);
+    const answeredKey = keys.answered(scope, approval?.approvalId ?? `request:${request}`);
+    const pendingKey = keys.pending(scope, request);
     const stored = await store.get(pendingKey);
     if (stored === undefined) {
       // a replay after the first resume took the request: the same decision
       const answered = parseAnswered(await store.get(answeredKey));
-      if (answered !== undefined) return decided(toolCall, answered);
+      if (answered !== undefined) return decided(toolCall, answered, 'Approved by the user (a replay of an answered approval).');
       // not asked by this handler (another handler's confirm, or a remembered answer)
-      const memory = await remembered(scope, keyOf(toolCall), sessionOf(event));
-      if (memory === 'never' || memory === 'session-never') return refusedBefore(toolCall, memory);
-      if (memory !== undefined || timeoutMs === undefined) return InterventionActions.proceed();
+      const memory = await remembered(owner, keyOf(toolCall), session);
+      if (memory?.approved === false) return refusedBefore(toolCall, memory);
+      if (memory !== undefined) return allowedBefore(toolCall, memory);
+      if (timeoutMs === undefined) return InterventionActions.proceed();
       return expired(toolCall, timeoutMs);
     }
     const pending = parsePending(stored);
@@ -227,11 +289,15 @@ export function humanApproval({
       pending === undefined || (timeoutMs !== undefined && Date.now() - pending.requestedAt > timeoutMs) ? 'expired' : 'approved';
     // one resume answers the request (atomically, on any instance); concurrent replays read its decision
     if (!(await store.setIfAbsent(answeredKey, answered, { ttlMs: ANSWERED_TTL_MS }))) {
-      return decided(toolCall, parseAnswered(await store.get(answeredKey)) ?? answered);
+      const first = parseAnswered(await store.get(answeredKey)) ?? answered;
+      return decided(toolCall, first, 'Approved by the user (a replay of an answered approval).');
     }
     await store.delete(pendingKey);
-    if (pending !== undefined && answered === 'approved') await rememberAnswer(scope, pending, true, event.approval?.remember ?? 'once');
-    return decided(toolCall, answered);
+    const reason =
+      pending !== undefined && answered === 'approved'
+        ? await rememberAnswer(owner, pending, true, approval?.remember ?? 'once')
+        : 'Approved by the user (once).';
+    return decided(toolCall, answered, reason);
   };
 
   return {
@@ -240,25 +306,27 @@ export function humanApproval({
     async beforeInvocation(event) {
       for (const answer of event.answers) {
         if (answer.approved) continue;
-        const scope = scopeOf(event);
-        const pending = await takePending(scope, answer.toolCall.toolCallId);
-        if (pending !== undefined) await rememberAnswer(scope, pending, false, answer.remember);
+        const owner = ownerOf(event);
+        const input = answer.edited === undefined ? answer.toolCall.input : answer.edited.original;
+        const pending = await takePending(owner.scope, await requestId(sessionOf(event), answer.toolCall, input));
+        if (pending !== undefined) await rememberAnswer(owner, pending, false, answer.remember);
       }
       return InterventionActions.proceed();
     },
     async beforeToolCall(event) {
       if (!matches(event)) return InterventionActions.proceed();
-      const scope = scopeOf(event);
-      if (event.approved) return resumed(event, scope);
+      const owner = ownerOf(event);
+      if (event.approved) return resumed(event, owner);
 
       const key = keyOf(event.toolCall);
       const session = sessionOf(event);
-      const memory = await remembered(scope, key, session);
-      if (memory === 'never' || memory === 'session-never') return refusedBefore(event.toolCall, memory);
-      if (memory !== undefined) return InterventionActions.proceed();
+      const memory = await remembered(owner, key, session);
+      if (memory?.approved === false) return refusedBefore(event.toolCall, memory);
+      if (memory !== undefined) return allowedBefore(event.toolCall, memory);
 
       const request: PendingRequest = { requestedAt: Date.now(), key, session };
-      await store.set(keys.pending(scope, event.toolCall.toolCallId), JSON.stringify(request), {
+      // keyed by what a provider cannot repeat across conversations: the conversation, the call id, the tool and its arguments
+      await store.set(keys.pending(owner.scope, await requestId(session, event.toolCall, event.toolCall.input)), JSON.stringify(request), {
         ttlMs: timeoutMs ?? PENDING_TTL_MS,
       });
       return InterventionActions.confirm(prompt(event));
@@ -284,9 +352,37 @@ function defaultPrompt({ toolCall }: BeforeToolCallEvent): string {
   return `Allow "${toolCall.toolName}" with ${input}?`;
 }
 
-function defaultScope({ runtimeContext }: RunEventContext): string {
+/** Whose answers these are, and whether that tells people apart (a user id, or the app's own `remember.scope`). */
+interface Owner {
+  readonly scope: string;
+  readonly known: boolean;
+}
+
+/** A remembered answer: allowed or refused, for every conversation (`'always'`) or this one. */
+interface Memory {
+  readonly approved: boolean;
+  readonly remember: 'always' | 'session';
+}
+
+function defaultOwner({ runtimeContext }: RunEventContext): Owner {
   const userId = runtimeContext.userId;
-  return typeof userId === 'string' || typeof userId === 'number' ? String(userId) : 'anyone';
+  return typeof userId === 'string' || typeof userId === 'number' ? { scope: String(userId), known: true } : { scope: 'anyone', known: false };
+}
+
+/**
+ * What identifies a request this handler made, across requests and
+ * instances: the conversation, the call's id, its tool and its arguments
+ * (a provider that numbers calls `call_0` every turn repeats the id alone,
+ * in every conversation).
+ */
+async function requestId(session: string | undefined, toolCall: ToolCallInfo, input: unknown): Promise<string> {
+  let text: string;
+  try {
+    text = stableJson([session ?? null, toolCall.toolCallId, toolCall.toolName, input]);
+  } catch {
+    text = JSON.stringify([session ?? null, toolCall.toolCallId, toolCall.toolName, String(input)]);
+  }
+  return sha256(text);
 }
 
 function defaultSession({ runtimeContext }: RunEventContext): string | undefined {
@@ -310,18 +406,10 @@ function parsePending(stored: string): PendingRequest | undefined {
   }
 }
 
-function toolMatcher(tools: HumanApprovalOptions['tools']): (event: BeforeToolCallEvent) => boolean {
+function scopeOfTools(name: string, tools: HumanApprovalOptions['tools']): (event: BeforeToolCallEvent) => boolean {
   if (typeof tools === 'function') return tools;
-  const globs = (typeof tools === 'string' ? [tools] : tools).map(
-    (glob) => new RegExp(`^${glob.split('').map(globChar).join('')}$`, 's'),
-  );
-  return ({ toolCall }) => globs.some((glob) => glob.test(toolCall.toolName));
-}
-
-function globChar(char: string): string {
-  if (char === '*') return '.*';
-  if (char === '?') return '.';
-  return char.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  const inScope = toolScope(tools, { owner: name });
+  return ({ toolCall, tool }) => inScope(toolCall.toolName, tool);
 }
 
 function formatDuration(ms: number): string {

@@ -7,7 +7,7 @@ import type {
   InterventionHandlerLike,
   OnError,
 } from '../handlers/intervention-handler.ts';
-import { toolMatcher, type ToolPatterns } from './tool-policy.ts';
+import { toolScope, type ToolScope } from '../tools/tool-scope.ts';
 import { pairToolCalls } from '../util/pair-tool-calls.ts';
 import { sha256, stableJson } from '../util/stable-json.ts';
 
@@ -58,8 +58,8 @@ export interface LoopGuardOptions {
    * keeps steering (the call still does not run) without ever denying.
    */
   readonly then?: 'guide' | 'deny';
-  /** The tools watched ({@link ToolPatterns}). Default: all. */
-  readonly tools?: ToolPatterns;
+  /** The tools watched ({@link ToolScope}). Default: all. */
+  readonly tools?: ToolScope;
   /** How many runs' state is kept at most (least recently used first out). Default 1,000. */
   readonly maxRuns?: number;
   /** Replaces the text of the guide / deny. */
@@ -147,7 +147,7 @@ export function loopGuard({
   if (then !== 'guide' && then !== 'deny') {
     throw new TypeError(`loopGuard "${name}": then must be 'guide' or 'deny', got ${String(then)}`);
   }
-  const watched = tools === undefined ? () => true : toolMatcher(tools);
+  const watched = tools === undefined ? () => true : toolScope(tools, { owner: name });
   const runs = new Map<string, RunState>();
 
   /** The run's state, marked most recently used; the least recently used run beyond `maxRuns` is dropped. */
@@ -170,7 +170,7 @@ export function loopGuard({
     ...(mode === undefined ? {} : { mode }),
     async beforeToolCall(event: BeforeToolCallEvent): Promise<BeforeToolCallAction> {
       const { toolCallId, toolName, input } = event.toolCall;
-      if (!watched(toolName)) return InterventionActions.proceed();
+      if (!watched(toolName, event.tool)) return InterventionActions.proceed();
       const signature = signatureOf(toolName, input);
       const history = currentTurn(event.messages, signature, toolCallId);
 

@@ -10,6 +10,7 @@ import type {
   OnError,
 } from '../handlers/intervention-handler.ts';
 import { createMemoryStore } from '../store/create-memory-store.ts';
+import { toolScope, type ToolScope } from '../tools/tool-scope.ts';
 import type { Store } from '../store/store.ts';
 import { durationOf } from '../util/duration-of.ts';
 import { defaultUser, noUserReason } from './run-user.ts';
@@ -64,8 +65,8 @@ export interface RateLimitOptions {
    * model and the record read that `runtimeContext.userId` is missing.
    */
   readonly user?: (runtimeContext: Context) => string | undefined;
-  /** Only calls to these tools are counted and limited. Default: every tool. */
-  readonly tools?: readonly string[];
+  /** Only calls in this scope ({@link ToolScope}) are counted and limited. Default: every tool. */
+  readonly tools?: ToolScope;
   /**
    * Where the counters live. Default: a memory store of this handler (one
    * process). Pass `createRedisStore(...)` to share the limit between
@@ -134,6 +135,7 @@ export function rateLimit(options: RateLimitOptions): InterventionHandlerLike {
   if (!(Number.isFinite(windowMs) && windowMs > 0)) {
     throw new InvalidHandlerError({ handlerName: name, message: `rateLimit "${name}": windowMs must be a positive number, got ${String(windowMs)}` });
   }
+  const limited = tools === undefined ? () => true : toolScope(tools, { owner: name });
   const parts: readonly RateLimitKeyPart[] | undefined =
     typeof per === 'function' ? undefined : typeof per === 'string' ? [per] : per;
 
@@ -144,7 +146,7 @@ export function rateLimit(options: RateLimitOptions): InterventionHandlerLike {
     ...(mode === undefined ? {} : { mode }),
     beforeToolCall: async (event): Promise<BeforeToolCallAction> => {
       const { toolName } = event.toolCall;
-      if (tools !== undefined && !tools.includes(toolName)) return InterventionActions.proceed();
+      if (!limited(toolName, event.tool)) return InterventionActions.proceed();
       if (parts?.includes('user') && !user(event.runtimeContext)) {
         // say what is missing, to the model and in the record, rather than "the check failed"
         const reason = noUserReason(name, 'counts calls per user');

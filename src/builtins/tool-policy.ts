@@ -1,4 +1,5 @@
 import { InterventionActions } from '../actions/intervention-actions.ts';
+import { toolScope, type ToolScope, type ToolScopeMatcher, type ToolSelector } from '../tools/tool-scope.ts';
 import type { BeforeToolCallEvent, ToolCallInfo } from '../handlers/intervention-events.ts';
 import type {
   Awaitable,
@@ -9,38 +10,33 @@ import type {
 } from '../handlers/intervention-handler.ts';
 
 /**
- * One tool name pattern: an exact name (`'send_email'`), a glob (`'fs_*'`,
- * `'mcp__github__*'`, `'*'`; `*` matches any run of characters, `?` exactly
- * one, everything else is literal and case-sensitive), or a negated pattern
- * (`'!delete_*'`) that excludes what it matches.
+ * One tool name pattern. Use {@link ToolSelector}, which this aliases.
  *
+ * @deprecated Use `ToolSelector` (the same syntax, plus annotation selectors).
  * @example
  * ```ts
  * const readOnlyFs: ToolPattern = 'fs_read*';
  * ```
  */
-export type ToolPattern = string;
+export type ToolPattern = ToolSelector;
 
 /**
- * One {@link ToolPattern} or a list of them. A name matches a list when it
- * matches at least one positive pattern and no negated one; a list of only
- * negated patterns means "every tool except": `['!delete_*']` matches all
- * but the `delete_` tools. An empty list matches nothing.
+ * One pattern or a list. Use {@link ToolScope}, which this aliases.
  *
+ * @deprecated Use `ToolScope` (the same syntax, plus annotation selectors).
  * @example
  * ```ts
  * const fsExceptDelete: ToolPatterns = ['fs_*', '!fs_delete*'];
  * const everythingButShell: ToolPatterns = '!run_shell';
  * ```
  */
-export type ToolPatterns = ToolPattern | readonly ToolPattern[];
+export type ToolPatterns = ToolScope;
 
 /**
- * Compiles {@link ToolPatterns} into a predicate over tool names (globs are
- * compiled once). Throws a `TypeError` for an empty pattern or a lone `'!'`.
- * The built-ins use it for their `tools` options; use it in your own
- * handlers to scope them the same way.
+ * Compiles a {@link ToolScope} into a predicate: {@link toolScope} without a
+ * handler to name in its errors.
  *
+ * @deprecated Use `toolScope(scope, { owner })`.
  * @example
  * ```ts
  * const isFs = toolMatcher(['fs_*', '!fs_delete*']);
@@ -49,21 +45,8 @@ export type ToolPatterns = ToolPattern | readonly ToolPattern[];
  * isFs('search');    // false
  * ```
  */
-export function toolMatcher(patterns: ToolPatterns): (toolName: string) => boolean {
-  const list: readonly ToolPattern[] = typeof patterns === 'string' ? [patterns] : patterns;
-  if (list.length === 0) return () => false;
-  const include: Array<(name: string) => boolean> = [];
-  const exclude: Array<(name: string) => boolean> = [];
-  for (const pattern of list) {
-    if (typeof pattern !== 'string' || pattern === '' || pattern === '!') {
-      throw new TypeError(`Invalid tool pattern ${JSON.stringify(pattern)}: use a tool name, a glob such as 'fs_*', or a negation such as '!delete_*'`);
-    }
-    if (pattern.startsWith('!')) exclude.push(compileGlob(pattern.slice(1)));
-    else include.push(compileGlob(pattern));
-  }
-  return (toolName) =>
-    (include.length === 0 || include.some((matches) => matches(toolName))) &&
-    !exclude.some((matches) => matches(toolName));
+export function toolMatcher(patterns: ToolScope): ToolScopeMatcher {
+  return toolScope(patterns);
 }
 
 /**
@@ -111,13 +94,13 @@ export type ToolPolicyCondition = (
  */
 export type ToolPolicyRule =
   | {
-      readonly allow: ToolPatterns;
+      readonly allow: ToolScope;
       readonly deny?: never;
       readonly confirm?: never;
       readonly when?: ToolPolicyCondition;
     }
   | {
-      readonly deny: ToolPatterns;
+      readonly deny: ToolScope;
       readonly allow?: never;
       readonly confirm?: never;
       readonly when?: ToolPolicyCondition;
@@ -125,7 +108,7 @@ export type ToolPolicyRule =
       readonly reason?: ToolPolicyMessage;
     }
   | {
-      readonly confirm: ToolPatterns;
+      readonly confirm: ToolScope;
       readonly allow?: never;
       readonly deny?: never;
       readonly when?: ToolPolicyCondition;
@@ -177,14 +160,18 @@ export interface ToolPolicyOptions {
 }
 
 /**
- * An allow / deny / confirm policy over tool names and globs, total over
+ * An allow / deny / confirm policy over tool names, globs and MCP
+ * annotations, total over
  * every tool the model can call (`policy-opa`'s `wrapMcpTools` default,
  * Strands' `allowedTools: ['*', '!tool']`, seed 000's `ToolGuard` and
  * `EnvironmentGuard`, seed 002's command allowlist).
  *
  * Rules are evaluated in order and the first match wins: a rule matches when
- * the tool name matches its patterns ({@link ToolPatterns}: names, `*` / `?`
- * globs, `!` negations) and its `when` condition, if any, returns `true`.
+ * the call is in its scope ({@link ToolScope}: names, `*` / `?` globs, `!`
+ * negations, annotation selectors such as
+ * `{ annotations: { destructiveHint: true } }`) and its `when` condition, if
+ * any, returns `true`. A scope that cannot be valid throws an
+ * `InvalidHandlerError` naming the policy.
  * `allow` proceeds, `deny` blocks the call (the model reads the reason and
  * the tool does not run), `confirm` asks a human (AI SDK tool approval). A
  * call no rule matches gets `default`, so tools added at runtime (MCP,
@@ -211,8 +198,9 @@ export interface ToolPolicyOptions {
  *     { deny: 'bash', when: ({ command }) => !ALLOWED_COMMANDS.includes(firstWord(command)), reason: 'Only ls, pwd, cat, head and tail may run' },
  *     { confirm: ['delete_*', 'send_email'] },
  *     { allow: ['search', 'fs_read*', 'query_database', 'bash'] },
+ *     { confirm: { annotations: { destructiveHint: true } } }, // other tools that may destroy data (or do not say)
  *   ],
- *   default: 'deny', // every other tool, including MCP tools, is blocked
+ *   default: 'deny', // every other tool (read-only MCP tools among them) is blocked
  * });
  * const interventions = createInterventions({ handlers: [policy] });
  * ```
@@ -237,7 +225,7 @@ export function toolPolicy({
     async beforeToolCall(event: BeforeToolCallEvent): Promise<BeforeToolCallAction> {
       const { toolCall } = event;
       for (const rule of compiled) {
-        if (!rule.matches(toolCall.toolName)) continue;
+        if (!rule.matches(toolCall.toolName, event.tool)) continue;
         if (rule.when !== undefined && (await rule.when(asRecord(toolCall.input), event)) !== true) continue;
         return rule.decide(toolCall, event);
       }
@@ -249,7 +237,7 @@ export function toolPolicy({
 type Decide = (toolCall: ToolCallInfo, event: BeforeToolCallEvent) => BeforeToolCallAction;
 
 interface CompiledRule {
-  readonly matches: (toolName: string) => boolean;
+  readonly matches: ToolScopeMatcher;
   readonly when: ToolPolicyCondition | undefined;
   readonly decide: Decide;
 }
@@ -266,12 +254,12 @@ function compileRule(policy: string, rule: ToolPolicyRule, index: number): Compi
     throw new TypeError(`toolPolicy "${policy}": rule ${index}'s when must be a function`);
   }
   if (rule.allow !== undefined) {
-    return { matches: toolMatcher(rule.allow), when, decide: () => InterventionActions.proceed() };
+    return { matches: toolScope(rule.allow, { owner: policy }), when, decide: () => InterventionActions.proceed() };
   }
   if (rule.deny !== undefined) {
-    return { matches: toolMatcher(rule.deny), when, decide: denyWith(rule.reason ?? deniedBy(policy)) };
+    return { matches: toolScope(rule.deny, { owner: policy }), when, decide: denyWith(rule.reason ?? deniedBy(policy)) };
   }
-  return { matches: toolMatcher(rule.confirm), when, decide: confirmWith(rule.prompt ?? askToAllow) };
+  return { matches: toolScope(rule.confirm, { owner: policy }), when, decide: confirmWith(rule.prompt ?? askToAllow) };
 }
 
 function compileDefault(policy: string, fallback: ToolPolicyDefault): Decide {
@@ -318,13 +306,6 @@ function askToAllow({ toolName, input }: ToolCallInfo): string {
   }
   if (shown.length > MAX_PROMPT_INPUT) shown = `${shown.slice(0, MAX_PROMPT_INPUT)}…`;
   return `Allow the call to "${toolName}" with ${shown}?`;
-}
-
-function compileGlob(glob: string): (name: string) => boolean {
-  if (!/[*?]/.test(glob)) return (name) => name === glob;
-  const source = glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replaceAll('*', '[\\s\\S]*').replaceAll('?', '[\\s\\S]');
-  const regex = new RegExp(`^${source}$`);
-  return (name) => regex.test(name);
 }
 
 function asRecord(input: unknown): Readonly<Record<string, unknown>> {

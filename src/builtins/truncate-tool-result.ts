@@ -6,7 +6,7 @@ import type {
   InterventionHandlerLike,
   OnError,
 } from '../handlers/intervention-handler.ts';
-import { toolMatcher, type ToolPatterns } from './tool-policy.ts';
+import { toolScope, type ToolScope } from '../tools/tool-scope.ts';
 
 /**
  * What {@link truncateToolResult} tells its `onTruncate` callback: the call,
@@ -51,8 +51,8 @@ export interface TruncateToolResultOptions {
    * tokens per character, so lower it for them).
    */
   readonly charsPerToken?: number;
-  /** The tools whose results are capped ({@link ToolPatterns}). Default: all. */
-  readonly tools?: ToolPatterns;
+  /** The tools whose results are capped ({@link ToolScope}). Default: all. */
+  readonly tools?: ToolScope;
   /** The share of the kept characters taken from the start (the rest from the end). Default 0.5. */
   readonly headShare?: number;
   /** Called for each truncated result, e.g. to keep the full copy in a log. Its errors are ignored. */
@@ -138,7 +138,7 @@ export function truncateToolResult({
       `truncateToolResult "${name}": the limit is ${limit} characters, below ${MIN_CHARS}: too small to hold the notice and any of the result`,
     );
   }
-  const covered = tools === undefined ? () => true : toolMatcher(tools);
+  const covered = tools === undefined ? () => true : toolScope(tools, { owner: name });
 
   return {
     name,
@@ -146,7 +146,7 @@ export function truncateToolResult({
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
     ...(mode === undefined ? {} : { mode }),
     afterToolCall(event: AfterToolCallEvent): AfterToolCallAction {
-      if (!covered(event.toolCall.toolName)) return InterventionActions.proceed();
+      if (!covered(event.toolCall.toolName, event.tool)) return InterventionActions.proceed();
       if (event.tool?.toModelOutput !== undefined) return InterventionActions.proceed();
       const original = asText(event.result);
       if (original === undefined || original.length <= limit) return InterventionActions.proceed();

@@ -14,6 +14,11 @@ const symbol = Symbol.for(marker);
  * same secret on every instance. (With a configured secret, a bad signature
  * is the AI SDK's own `InvalidToolApprovalSignatureError`: a forgery.)
  *
+ * The wrappers no longer fail a call with it: they refuse such an approval
+ * for the person before the SDK reads it (a `deny` record of
+ * `'approval-verification'`; the model reads why and may ask again). It
+ * remains for a call the SDK still rejects that way.
+ *
  * @example
  * ```ts
  * try {

@@ -19,6 +19,7 @@ export type InterventionsErrorCode =
   | 'duplicate-handler'
   | 'unknown-lifecycle'
   | 'no-lifecycle'
+  | 'invalid-tools'
   | 'invocation-denied'
   | 'invalid-hook'
   | 'invalid-hook-result'

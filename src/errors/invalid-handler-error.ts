@@ -10,8 +10,9 @@ const symbol = Symbol.for(marker);
  * `'unknown-lifecycle'` (a method that looks like a lifecycle method but is
  * not one, e.g. `beforeToolcall`, or a hook name such as `preToolCall`: it
  * would never be called; `key` names it and the message suggests the
- * closest valid name), `'no-lifecycle'` (no lifecycle method at all), or
- * `'invalid-handler'` (no `name`, or an invalid `onError`, `timeoutMs`,
+ * closest valid name), `'no-lifecycle'` (no lifecycle method at all),
+ * `'invalid-tools'` (a `tools` scope that cannot be valid, see `ToolScope`;
+ * `key` is `'tools'`), or `'invalid-handler'` (no `name`, or an invalid `onError`, `timeoutMs`,
  * `mode` or `tools`). A handler that would silently do nothing is an error
  * when it is registered, not a guard that never runs.
  *
@@ -38,7 +39,7 @@ export class InvalidHandlerError extends InterventionsError {
 
   /** The `name` of the handler at fault (`undefined` when it has none). */
   readonly handlerName: string | undefined;
-  /** The method at fault, for `'unknown-lifecycle'`. */
+  /** The method at fault, for `'unknown-lifecycle'`; `'tools'` for `'invalid-tools'`. */
   readonly key: string | undefined;
 
   constructor({
@@ -49,7 +50,7 @@ export class InvalidHandlerError extends InterventionsError {
   }: {
     handlerName: string | undefined;
     message: string;
-    code?: 'invalid-handler' | 'duplicate-handler' | 'unknown-lifecycle' | 'no-lifecycle';
+    code?: 'invalid-handler' | 'duplicate-handler' | 'unknown-lifecycle' | 'no-lifecycle' | 'invalid-tools';
     key?: string;
   }) {
     super({ name, code, message });

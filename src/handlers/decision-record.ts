@@ -21,7 +21,7 @@ export interface DecisionRecord {
   readonly lifecycle: Lifecycle;
   /** The action returned, or `'error'` when the handler failed with `onError: 'throw'`. */
   readonly action: ActionType | 'error';
-  /** `deny`: the reason. */
+  /** `deny`: the reason; `proceed`: why, when the handler said (e.g. a remembered approval). */
   readonly reason?: string;
   /** `guide`: the feedback. */
   readonly feedback?: string;

@@ -1,10 +1,12 @@
+import { toolScope } from '../tools/tool-scope.ts';
 import type { InterventionHandlerLike } from './intervention-handler.ts';
 
 /**
  * Declares a handler as a plain object, with every lifecycle method typed.
  * Returns its argument unchanged. A key that is not part of a handler (a
  * typo such as `beforeToolcall`) is a type error, as it would be a method
- * that is never called.
+ * that is never called; a `tools` scope that cannot be valid throws an
+ * `InvalidHandlerError` naming the handler here, not at the first call.
  *
  * @example
  * ```ts
@@ -21,6 +23,7 @@ import type { InterventionHandlerLike } from './intervention-handler.ts';
 export function defineHandler<HANDLER extends InterventionHandlerLike>(
   handler: HANDLER & OnlyHandlerKeys<HANDLER>,
 ): HANDLER {
+  if (handler.tools !== undefined) toolScope(handler.tools, { owner: handler.name });
   return handler;
 }
 

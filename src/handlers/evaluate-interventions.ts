@@ -156,13 +156,16 @@ class Evaluation<EVENT extends InterventionEvent> {
   run(start: number): Verdict<EVENT> | Promise<Verdict<EVENT>> {
     const { handlers } = this;
     const { event } = this.options;
-    const toolName = 'toolCall' in event ? event.toolCall.toolName : undefined;
+    // the call's tool lifecycles are scoped by name and by the tool's annotations
+    const evaluated: InterventionEvent = event;
+    const toolEvent =
+      evaluated.lifecycle === 'beforeToolCall' || evaluated.lifecycle === 'afterToolCall' ? evaluated : undefined;
     for (let index = start; index < handlers.length; index++) {
       const registered = handlers[index] as RegisteredHandler;
       const method = registered.handler[this.lifecycle] as ((event: EVENT) => unknown) | undefined;
       if (method === undefined) continue;
       // a handler scoped to some tools is not evaluated for the others
-      if (toolName !== undefined && registered.tools !== undefined && !registered.tools.has(toolName)) continue;
+      if (toolEvent !== undefined && registered.inScope?.(toolEvent.toolCall.toolName, toolEvent.tool) === false) continue;
       const startedAt = now();
       let value: unknown;
       try {
@@ -340,6 +343,7 @@ class Evaluation<EVENT extends InterventionEvent> {
 
     switch (action.type) {
       case 'proceed':
+        describe(record, action);
         return undefined;
       case 'deny':
         describe(record, action);
@@ -405,6 +409,7 @@ function actionProblem(value: unknown, lifecycle: Lifecycle, name: string): stri
   const action = value as { type?: unknown } & Record<string, unknown>;
   switch (action.type) {
     case 'proceed':
+      if (action.reason !== undefined && typeof action.reason !== 'string') return `${returned(name)} proceed with a reason that is not a string from ${lifecycle}.`;
       break;
     case 'deny':
       if (typeof action.reason !== 'string') return `${returned(name)} deny without a string reason from ${lifecycle}.`;
@@ -449,7 +454,7 @@ function asHandlerError(
 }
 
 function describe(record: PendingRecord, action: InterventionAction): void {
-  if (action.type === 'deny') record.reason = action.reason;
+  if (action.type === 'deny' || (action.type === 'proceed' && action.reason !== undefined)) record.reason = action.reason;
   else if (action.type === 'guide') record.feedback = action.feedback;
   else if (action.type === 'confirm') record.prompt = action.prompt;
   if ('display' in action && action.display !== undefined) record.display = action.display;

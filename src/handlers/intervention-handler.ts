@@ -13,6 +13,7 @@ import type {
   BeforeToolCallEvent,
   InterventionEvent,
 } from './intervention-events.ts';
+import type { ToolScope } from '../tools/tool-scope.ts';
 
 /**
  * A value, or a promise of it: handler methods and hooks may be synchronous
@@ -195,11 +196,13 @@ export interface InterventionHandlerLike {
   /** `'shadow'` records decisions without enforcing them. Default `'enforce'`. */
   readonly mode?: HandlerMode;
   /**
-   * The tools this handler is about: its `beforeToolCall` / `afterToolCall`
-   * run only for calls to these tools (others are not evaluated, and leave
-   * no record). Default: every tool.
+   * The tools this handler is about ({@link ToolScope}: names, `*` / `?`
+   * globs, `!` negations, MCP annotation selectors): its `beforeToolCall` /
+   * `afterToolCall` run only for calls in scope (others are not evaluated,
+   * and leave no record). Default: every tool. A scope that cannot be valid
+   * is an `InvalidHandlerError` when the handler is registered.
    */
-  readonly tools?: readonly string[];
+  readonly tools?: ToolScope;
   beforeInvocation?(
     event: BeforeInvocationEvent,
   ): Awaitable<BeforeInvocationAction>;

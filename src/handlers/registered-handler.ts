@@ -1,5 +1,6 @@
 import { InvalidHandlerError } from '../errors/invalid-handler-error.ts';
 import { HOOK_NAMES } from '../hooks/hook-registry.ts';
+import { toolScope, type ToolScopeMatcher } from '../tools/tool-scope.ts';
 import { closestName } from '../util/closest-name.ts';
 import type {
   HandlerMode,
@@ -15,8 +16,8 @@ export interface RegisteredHandler {
   readonly onError: OnError;
   readonly timeoutMs: number | undefined;
   readonly mode: HandlerMode;
-  /** The tools its tool lifecycle methods apply to (`undefined`: all). */
-  readonly tools: ReadonlySet<string> | undefined;
+  /** Whether its tool lifecycle methods apply to a call (`undefined`: to every call). */
+  readonly inScope: ToolScopeMatcher | undefined;
 }
 
 const ON_ERROR: readonly OnError[] = ['throw', 'proceed', 'deny'];
@@ -78,15 +79,8 @@ export function registerHandler(
       message: `${label} has an invalid mode ${JSON.stringify(mode)}; expected 'enforce' or 'shadow'.`,
     });
   }
-  if (
-    tools !== undefined &&
-    !(Array.isArray(tools) && tools.every((tool: unknown) => typeof tool === 'string'))
-  ) {
-    throw new InvalidHandlerError({
-      handlerName: name,
-      message: `${label} has an invalid tools list; expected an array of tool names.`,
-    });
-  }
+  // one matcher for every scope: a pattern that cannot be valid throws here, naming the handler
+  const inScope = tools === undefined ? undefined : toolScope(tools, { owner: name });
   const methods = handler as Record<string, unknown>;
   let lifecycles = 0;
   for (const lifecycle of LIFECYCLES) {
@@ -125,7 +119,7 @@ export function registerHandler(
     // a handler without its own timeout gets the runtime's; `false` turns it off
     timeoutMs: timeoutMs === false ? undefined : (timeoutMs ?? defaultTimeoutMs),
     mode,
-    tools: tools === undefined ? undefined : new Set(tools),
+    inScope,
   };
 }
 

@@ -1,3 +1,4 @@
+import type { InterventionsWarningCode } from '../errors/interventions-warning.ts';
 import type {
   LanguageModelV4CallOptions,
   LanguageModelV4GenerateResult,
@@ -492,11 +493,15 @@ export type RunStatus =
       readonly prompt: string;
     }
   | { readonly type: 'tool-call'; readonly toolCallId: string; readonly toolName: string }
-  | { readonly type: 'steering' | 'follow-up'; readonly messages: readonly UserModelMessage[] };
+  | { readonly type: 'steering' | 'follow-up'; readonly messages: readonly UserModelMessage[] }
+  /** A configuration warning, once per runtime when it is created (see `InterventionsWarning`); `runId` is `undefined`. */
+  | { readonly type: 'warning'; readonly code: InterventionsWarningCode; readonly message: string };
 
 /**
  * `onStatus`: the run entered a long operation (a model call, a retry, a
- * pending handler or approval, a tool call, an injection).
+ * pending handler or approval, a tool call, an injection), or the runtime
+ * warns about its configuration when it is created (`type: 'warning'`, to
+ * the hooks given to `createInterventions({ hooks })`).
  *
  * @example
  * ```ts

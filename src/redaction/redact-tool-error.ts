@@ -1,8 +1,10 @@
 import type { Context } from '@ai-sdk/provider-utils';
+import type { Tool, ToolSet } from 'ai';
 import type { ToolCallInfo } from '../handlers/intervention-events.ts';
 import type { Awaitable } from '../handlers/intervention-handler.ts';
 import type { RegisteredHandler } from '../handlers/registered-handler.ts';
 import type { Redactor } from './create-redactor.ts';
+import { getOwn } from '../util/get-own.ts';
 import { redactData } from './redact-data.ts';
 
 /**
@@ -49,6 +51,8 @@ export interface ToolErrorScope {
   };
   readonly runId: string | undefined;
   readonly runtimeContext: Context;
+  /** The run's tools, for handlers scoped by annotations. */
+  readonly tools?: ToolSet | undefined;
 }
 
 /** The error that replaces one a redacting handler failed on: fail closed. */
@@ -56,7 +60,7 @@ export const WITHHELD_TOOL_ERROR = 'The tool failed; its error message was withh
 
 /** Whether {@link redactToolError} has anything to do for this runtime. */
 export function redactsToolErrors(snapshot: ToolErrorScope['snapshot']): boolean {
-  return snapshot.redactors.length > 0 || snapshot.handlers.all.some((registered) => redactsErrors(registered, undefined));
+  return snapshot.redactors.length > 0 || snapshot.handlers.all.some((registered) => redactsErrors(registered, undefined, undefined));
 }
 
 /**
@@ -73,7 +77,7 @@ export async function redactToolError(scope: ToolErrorScope, toolCall: ToolCallI
   let redacted = error;
   const details: ToolErrorDetails = { toolCall, runId: scope.runId, runtimeContext: scope.runtimeContext };
   for (const registered of handlers.all) {
-    if (!redactsErrors(registered, toolCall.toolName)) continue;
+    if (!redactsErrors(registered, toolCall.toolName, getOwn(scope.tools, toolCall.toolName))) continue;
     try {
       redacted = await (registered.handler as unknown as ToolErrorRedacting).redactToolError(redacted, details);
     } catch {
@@ -85,8 +89,8 @@ export async function redactToolError(scope: ToolErrorScope, toolCall: ToolCallI
 }
 
 /** Whether a registered handler redacts tool errors (for `toolName`, or for some tool). */
-function redactsErrors(registered: RegisteredHandler, toolName: string | undefined): boolean {
+function redactsErrors(registered: RegisteredHandler, toolName: string | undefined, tool: Tool | undefined): boolean {
   if (registered.mode === 'shadow') return false;
-  if (toolName !== undefined && registered.tools !== undefined && !registered.tools.has(toolName)) return false;
+  if (toolName !== undefined && registered.inScope?.(toolName, tool) === false) return false;
   return typeof (registered.handler as Partial<ToolErrorRedacting>).redactToolError === 'function';
 }

@@ -10,6 +10,7 @@ import { createRunPrepareStep } from './run-prepare-step.ts';
 import { createRunRepair } from './run-repair-tool-call.ts';
 import { createRunToolApproval } from './run-tool-approval.ts';
 import { prepareResume, resumeNeedsPreparing } from './apply-approval-edits.ts';
+import { checkedHistory, checksApprovals } from './refuse-unverifiable-approvals.ts';
 import { editableHistory, resumeReadsLedger } from './replay-used-approvals.ts';
 import type { Run } from './run.ts';
 import { SETTING_KEYS } from './setting-keys.ts';
@@ -29,10 +30,12 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
   const composed: CallOptions = { ...options };
   if (streaming) moveChunkTimeouts(run, options, composed);
 
-  // a resume whose answers may be used approvals gets a history the replays can be written into
+  // a resume whose answers may be used approvals, or whose approvals are checked against the runtime's
+  // own secret (a restart refuses them, typed), gets a history its answers can be rewritten in
   const readsLedger = resumeReadsLedger(run);
-  if (run.resume.rewritten || readsLedger) {
-    const history = readsLedger ? editableHistory(run) : [...run.resume.messages];
+  const checks = checksApprovals(run, options);
+  if (run.resume.rewritten || readsLedger || checks) {
+    const history = checks ? checkedHistory(run) : readsLedger ? editableHistory(run) : [...run.resume.messages];
     if (options.messages !== undefined) composed.messages = history;
     else composed.prompt = history;
   }

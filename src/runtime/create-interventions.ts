@@ -15,6 +15,7 @@ import { runGenerateText } from './run-generate-text.ts';
 import { runStreamText } from './run-stream-text.ts';
 import { Run } from './run.ts';
 import { buildHandlerLists, type HandlerLists, type RuntimeSnapshot } from './runtime-snapshot.ts';
+import { warnAtCreation } from './warn-at-creation.ts';
 import { defaultWording, type Wording } from './wording.ts';
 
 /**
@@ -48,6 +49,7 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
     throw new TypeError(`maxGuideRetries must be a non-negative integer, received ${String(options.maxGuideRetries)}.`);
   }
   const handlerTimeoutMs = resolveHandlerTimeout(options.handlerTimeoutMs);
+  warnAtCreation(options, hooks.snapshot().onStatus);
   // approvals are always signed: with the configured secret, or with one of this runtime's own
   const approvalSecret = options.approvalSecret ?? generateApprovalSecret();
   let registered: readonly RegisteredHandler[] = [];

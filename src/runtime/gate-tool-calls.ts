@@ -48,7 +48,7 @@ export async function gateToolCalls(
         onError: 'throw',
         timeoutMs: undefined,
         mode: 'enforce',
-        tools: undefined,
+        inScope: undefined,
         handler: { name: entry.label, beforeToolCall: () => action as never },
       });
     });

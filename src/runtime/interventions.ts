@@ -59,14 +59,23 @@ export interface InterventionsOptions {
    * a call does not set its own. Default: a random secret generated for
    * this runtime, which binds approvals just as well within one process,
    * but which another instance (or this one after a restart) does not know:
-   * such an approval fails with `ApprovalSecretRequiredError`. Set the same
-   * secret on every instance.
+   * such an approval is refused for the person, typed: nothing runs, the
+   * model reads that the approval could no longer be verified (and may ask
+   * again), the tool part ends `output-denied`, and a `deny` record of
+   * `'approval-verification'` says why. Set the same secret on every
+   * instance (then a bad signature is a forgery: the SDK's
+   * `InvalidToolApprovalSignatureError`).
    */
   readonly approvalSecret?: string | Uint8Array;
   /**
    * Where used approvals are remembered, so an approved call runs at most
    * once even when the resume request is replayed or sent twice. Default: in
-   * memory, per runtime. `false` turns the check off.
+   * memory, per runtime: "once" then holds per instance only. With an
+   * `approvalSecret` and this default, creating the runtime warns once
+   * (`InterventionsWarning`, code `'approval-ledger-in-memory'`, and an
+   * `onStatus` warning); give a ledger on a shared store to every instance,
+   * or `createApprovalLedger()` to keep it in memory on purpose. `false`
+   * turns the check off.
    */
   readonly approvalLedger?: ApprovalLedger | false;
   /**

@@ -5,6 +5,7 @@ import {
   tool,
   toUIMessageStream,
   type LanguageModel,
+  type ToolSet,
   type ModelMessage,
   type UIMessage,
 } from 'ai';
@@ -54,6 +55,13 @@ function fileTools() {
         return `found ${q}`;
       },
     }),
+    drop_table: tool({
+      inputSchema: z.object({ table: z.string() }),
+      execute: async ({ table }) => {
+        deleted.push(`table ${table}`);
+        return `dropped ${table}`;
+      },
+    }),
   };
   return { tools, deleted, searched };
 }
@@ -64,7 +72,7 @@ async function turn(
   mode: Mode,
   options: {
     model: LanguageModel;
-    tools: ReturnType<typeof fileTools>['tools'];
+    tools: ToolSet;
     messages: ModelMessage[];
     runtimeContext?: Record<string, unknown>;
   },
@@ -321,6 +329,115 @@ describe.each<Mode>(['generateText', 'streamText'])('humanApproval through inter
     });
     expect(deleted).toEqual(['/tmp/b']);
   });
+
+  describe('with a provider that numbers calls call_0 every turn', () => {
+    /** One turn of a conversation: the model's call (always `call_0`) is asked, run or refused. */
+    const ask = (interventions: Interventions, model: LanguageModel, tools: ToolSet, runtimeContext: Record<string, unknown>, prompt: string) =>
+      turn(interventions, mode, { model, tools, messages: [user(prompt)], runtimeContext });
+    const resume = async (
+      interventions: Interventions,
+      model: LanguageModel,
+      tools: ToolSet,
+      runtimeContext: Record<string, unknown>,
+      prompt: string,
+      asked: Turn,
+      remember: ApprovalRemember,
+    ) => {
+      const [request] = approvalRequests(asked.content);
+      expect(request).toBeDefined();
+      return turn(interventions, mode, {
+        model,
+        tools,
+        messages: [user(prompt), ...asked.responseMessages, answer(request?.approvalId ?? '', true, remember)],
+        runtimeContext,
+      });
+    };
+    const humanRecords = (decisions: readonly DecisionRecord[]) =>
+      decisions.filter((record) => record.handler === 'human-approval' && record.lifecycle === 'beforeToolCall');
+
+    it("should keep 'allow for this chat' in the chat it was given in", async () => {
+      const { interventions, tools, deleted } = setup();
+      const model = scriptedModel(
+        step(toolCall('call_0', 'delete_file', { path: '/a' })), // chat A asks
+        step(toolCall('call_0', 'delete_file', { path: '/b' })), // chat B asks, same call id
+        step(text('Deleted /a.')), // chat A: approved for this chat
+        step(toolCall('call_0', 'delete_file', { path: '/b2' })), // chat B, a later turn
+        step(toolCall('call_0', 'delete_file', { path: '/a2' })), // chat A, a later turn
+        step(text('Deleted /a2.')),
+      );
+      const chatA = { userId: 'alice', sessionId: 'A' };
+      const chatB = { userId: 'alice', sessionId: 'B' };
+      const askedA = await ask(interventions, model, tools, chatA, 'delete /a');
+      await ask(interventions, model, tools, chatB, 'delete /b');
+      await resume(interventions, model, tools, chatA, 'delete /a', askedA, 'session');
+      expect(deleted).toEqual(['/a']);
+
+      const laterB = await ask(interventions, model, tools, chatB, 'delete /b2');
+      expect(approvalRequests(laterB.content).map((request) => request.toolCall.input)).toEqual([{ path: '/b2' }]);
+      expect(deleted).toEqual(['/a']);
+
+      const laterA = await ask(interventions, model, tools, chatA, 'delete /a2');
+      expect(approvalRequests(laterA.content)).toEqual([]);
+      expect(deleted).toEqual(['/a', '/a2']);
+      expect(humanRecords(laterA.decisions)).toMatchObject([
+        { action: 'proceed', reason: 'Allowed without asking: remembered, the user chose to allow "delete_file" in this conversation.' },
+      ]);
+    });
+
+    it("should remember 'always allow delete_file' for delete_file, not for the tool another chat asked about", async () => {
+      const { interventions, tools, deleted } = setup({ tools: ['delete_*', 'drop_*'] });
+      const model = scriptedModel(
+        step(toolCall('call_0', 'delete_file', { path: '/a' })), // chat A asks
+        step(toolCall('call_0', 'drop_table', { table: 'users' })), // chat C asks, same call id
+        step(text('Deleted /a.')), // chat A: always allow delete_file
+        step(toolCall('call_0', 'drop_table', { table: 'orders' })), // chat D
+        step(toolCall('call_0', 'delete_file', { path: '/d' })), // chat E
+        step(text('Deleted /d.')),
+      );
+      const chat = (sessionId: string) => ({ userId: 'alice', sessionId });
+      const askedA = await ask(interventions, model, tools, chat('A'), 'delete /a');
+      await ask(interventions, model, tools, chat('C'), 'drop users');
+      const resumedA = await resume(interventions, model, tools, chat('A'), 'delete /a', askedA, 'always');
+      expect(humanRecords(resumedA.decisions)).toMatchObject([
+        { action: 'proceed', reason: 'Approved by the user; remembered for every conversation of this user ("always").' },
+      ]);
+
+      const dropAgain = await ask(interventions, model, tools, chat('D'), 'drop orders');
+      expect(approvalRequests(dropAgain.content).map((request) => request.toolCall.toolName)).toEqual(['drop_table']);
+      const deleteAgain = await ask(interventions, model, tools, chat('E'), 'delete /d');
+      expect(approvalRequests(deleteAgain.content)).toEqual([]);
+      expect(deleted).toEqual(['/a', '/d']);
+      expect(humanRecords(deleteAgain.decisions)).toMatchObject([
+        { action: 'proceed', reason: 'Allowed without asking: remembered, the user chose to always allow "delete_file".' },
+      ]);
+    });
+
+    it("should count 'always' as 'session' when no user is known, and say so on the record", async () => {
+      const { interventions, tools, deleted } = setup();
+      const model = scriptedModel(
+        step(toolCall('call_0', 'delete_file', { path: '/a' })),
+        step(text('Deleted /a.')),
+        step(toolCall('call_0', 'delete_file', { path: '/b' })), // another chat: asked
+        step(toolCall('call_0', 'delete_file', { path: '/a2' })), // the same chat: remembered
+        step(text('Deleted /a2.')),
+      );
+      const chatA = { sessionId: 'A' };
+      const askedA = await ask(interventions, model, tools, chatA, 'delete /a');
+      const resumedA = await resume(interventions, model, tools, chatA, 'delete /a', askedA, 'always');
+      expect(humanRecords(resumedA.decisions)).toMatchObject([
+        {
+          action: 'proceed',
+          reason:
+            'Approved by the user; "always" was remembered for this conversation only: no user is known (set runtimeContext.userId or remember.scope).',
+        },
+      ]);
+      const otherChat = await ask(interventions, model, tools, { sessionId: 'B' }, 'delete /b');
+      expect(approvalRequests(otherChat.content)).toHaveLength(1);
+      const sameChat = await ask(interventions, model, tools, chatA, 'delete /a2');
+      expect(approvalRequests(sameChat.content)).toEqual([]);
+      expect(deleted).toEqual(['/a', '/a2']);
+    });
+  });
 });
 
 describe('humanApproval', () => {
@@ -381,16 +498,19 @@ describe('humanApproval', () => {
       );
       const server1 = createInterventions({ handlers: [humanApproval({ tools: 'delete_*', remember: { store, key: perPath } })], approvalSecret: 's' });
       const server2 = createInterventions({ handlers: [humanApproval({ tools: 'delete_*', remember: { store, key: perPath } })], approvalSecret: 's' });
-      const first = await turn(server1, 'generateText', { model, tools, messages: [user('a')] });
+      // 'always' needs a user to remember it for
+      const alice = { userId: 'alice' };
+      const first = await turn(server1, 'generateText', { model, tools, messages: [user('a')], runtimeContext: alice });
       const [request] = approvalRequests(first.content);
       await turn(server2, 'generateText', {
         model,
         tools,
         messages: [user('a'), ...first.responseMessages, answer(request?.approvalId ?? '', true, 'always')],
+        runtimeContext: alice,
       });
-      const sameFile = await turn(server1, 'generateText', { model, tools, messages: [user('a again')] });
+      const sameFile = await turn(server1, 'generateText', { model, tools, messages: [user('a again')], runtimeContext: alice });
       expect(approvalRequests(sameFile.content)).toEqual([]);
-      const otherFile = await turn(server2, 'generateText', { model, tools, messages: [user('b')] });
+      const otherFile = await turn(server2, 'generateText', { model, tools, messages: [user('b')], runtimeContext: alice });
       expect(approvalRequests(otherFile.content)).toHaveLength(1);
       expect(deleted).toEqual(['/tmp/a', '/tmp/a']);
 

@@ -230,6 +230,8 @@ describe('evaluateInterventions (through interventions.generateText)', () => {
     const result = await interventions.generateText({ model, tools: { t: make(), send_email: make() }, stopWhen: isStepCount(3), prompt: 'go' });
     expect(seen).toEqual(['send_email']);
     expect(result.interventions.decisions.map((record) => [record.toolCallId, record.action])).toEqual([['c2', 'guide']]);
-    expect(() => createInterventions({ handlers: [{ name: 'bad', tools: 'send_email' as never }] })).toThrow(/invalid tools list/);
+    expect(() => createInterventions({ handlers: [{ name: 'bad', tools: [''], beforeToolCall: () => InterventionActions.proceed() }] })).toThrow(
+      /The tools of "bad" cannot be valid/,
+    );
   });
 });

@@ -4,7 +4,7 @@
  * without `approvalSecret` (a runtime without one signs with a secret of
  * its own), executed once, and never taken from the conversation's word.
  */
-import { InvalidToolApprovalSignatureError, isStepCount, tool, type ModelMessage } from 'ai';
+import { InvalidToolApprovalSignatureError, isStepCount, tool, ToolLoopAgent, type ModelMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -12,8 +12,9 @@ import {
   createInterventions,
   defineHandler,
   InterventionActions,
-  InterventionsError,
+  type DecisionRecord,
 } from '../../src/index.ts';
+import { approvalRequests } from '../helpers/approval-requests.ts';
 import { MODES, run } from '../helpers/run-both.ts';
 import { rejectionOf } from '../helpers/rejection-of.ts';
 import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
@@ -167,54 +168,87 @@ describe.each(MODES)('approvals without approvalSecret (%s)', (mode) => {
     expect(runtime.transfers).toEqual([10]);
   });
 
-  it("should execute nothing when a client edits the pending call's arguments", async () => {
+  /** A resume the runtime could not verify: refused for the person, typed, and the run goes on. */
+  const expectRefusedUnverified = (
+    runtime: ReturnType<typeof setup>,
+    model: ReturnType<typeof scriptedModel>,
+    outcome: { readonly decisions: readonly DecisionRecord[] },
+  ) => {
+    expect(runtime.transfers).toEqual([]);
+    expect(runtime.chatErrors).toEqual([]);
+    // the model read why (and may ask again); every call of the history has its result
+    expect(toolResultsSent(model, 0).t1).toEqual({
+      type: 'execution-denied',
+      reason:
+        'The approval of the call to "transfer" could no longer be verified (it was given before the server restarted, ' +
+        'or to another server instance, or its call was changed), so the call was not executed. ' +
+        'If it is still needed, call the tool again: the user will be asked to approve it again.',
+    });
+    expect(outcome.decisions.filter((record) => record.handler === 'approval-verification')).toMatchObject([
+      { action: 'deny', toolCallId: 't1', toolName: 'transfer', enforced: true, reason: expect.stringContaining('could no longer be verified') },
+    ]);
+  };
+
+  it("should execute nothing, and refuse the call typed, when a client edits the pending call's arguments", async () => {
     const runtime = setup();
     const { first, resume } = await pause(runtime);
-    const model = scriptedModel(step(text('never')));
+    const model = scriptedModel(step(text('not paid')));
     const tampered = edited(first.responseMessages, (json) => json.replaceAll('"amount":10', '"amount":999999'));
-
-    const error = await rejectionOf(
-      run(runtime.interventions, mode, { model, tools: runtime.tools, stopWhen: isStepCount(3), messages: resume(tampered) }),
-    );
-
-    expect(runtime.transfers).toEqual([]);
-    expect(model.calls).toHaveLength(0);
-    expect(ApprovalSecretRequiredError.isInstance(error)).toBe(true);
-    expect(error).toMatchObject({ signature: 'invalid', toolCallId: 't1' });
-    expect(runtime.chatErrors).toEqual([error]);
+    const outcome = await run(runtime.interventions, mode, { model, tools: runtime.tools, stopWhen: isStepCount(3), messages: resume(tampered) });
+    expectRefusedUnverified(runtime, model, outcome);
   });
 
-  it('should execute nothing when a client strips the signature', async () => {
+  it('should execute nothing, and refuse the call typed, when a client strips the signature', async () => {
     const runtime = setup();
     const { first, resume } = await pause(runtime);
+    const model = scriptedModel(step(text('not paid')));
     const stripped = edited(first.responseMessages, (json) => json.replace(/,"signature":"[^"]+"/, ''));
-
-    const error = await rejectionOf(
-      run(runtime.interventions, mode, { model: scriptedModel(step(text('never'))), tools: runtime.tools, stopWhen: isStepCount(3), messages: resume(stripped) }),
-    );
-
-    expect(runtime.transfers).toEqual([]);
-    expect(error).toMatchObject({ name: 'AIInterventions_ApprovalSecretRequiredError', code: 'approval-secret-required', signature: 'missing' });
+    const outcome = await run(runtime.interventions, mode, { model, tools: runtime.tools, stopWhen: isStepCount(3), messages: resume(stripped) });
+    expectRefusedUnverified(runtime, model, outcome);
   });
 
-  it('should say to set approvalSecret when an approval made by another instance (or before a restart) arrives', async () => {
+  it('should refuse, typed, an approval made by another instance (or before a restart), and ask again when the model retries', async () => {
     const one = setup();
     const other = setup(); // another server instance, or this one restarted: another generated secret
-    const { request, resume } = await pause(one);
-
-    const error = await rejectionOf(
-      run(other.interventions, mode, { model: scriptedModel(step(text('never'))), tools: other.tools, stopWhen: isStepCount(3), messages: resume() }),
-    );
-
-    expect(ApprovalSecretRequiredError.isInstance(error)).toBe(true);
-    expect(InterventionsError.isInstance(error)).toBe(true);
-    const typed = error as ApprovalSecretRequiredError;
-    expect(typed).toMatchObject({ approvalId: request.approvalId, toolCallId: 't1', signature: 'invalid' });
-    expect(typed.message).toContain('Set createInterventions({ approvalSecret }) to the same secret on every instance');
-    expect(InvalidToolApprovalSignatureError.isInstance(typed.cause)).toBe(true);
+    const { resume } = await pause(one);
+    const model = scriptedModel(step(toolCall('t2', 'transfer', { amount: 10 })), step(text('paid')));
+    const outcome = await run(other.interventions, mode, { model, tools: other.tools, stopWhen: isStepCount(3), messages: resume() });
+    expectRefusedUnverified(other, model, outcome);
     expect(one.transfers).toEqual([]);
-    expect(other.transfers).toEqual([]);
-    expect(other.chatErrors).toEqual([error]);
+    // the model asked again: a new request the person can answer, signed by this instance
+    expect(approvalRequests(outcome.content).map((request) => request.toolCall.toolCallId)).toEqual(['t2']);
+  });
+});
+
+describe('an approval the runtime can no longer verify, in the UI stream', () => {
+  it('should end the tool part output-denied with a reason a person can read, not "An error occurred."', async () => {
+    const one = setup();
+    const restarted = setup();
+    const { resume } = await pause(one);
+    const result = restarted.interventions.streamText({
+      model: scriptedModel(step(text('I could not make the transfer; approve it again if you still want it.'))),
+      tools: restarted.tools,
+      stopWhen: isStepCount(3),
+      messages: resume(),
+    });
+    const chunks: Array<{ type: string; toolCallId?: string; errorText?: string }> = [];
+    for await (const chunk of result.toUIMessageStream()) chunks.push(chunk);
+    expect(chunks.filter((chunk) => chunk.type === 'error')).toEqual([]);
+    expect(chunks.filter((chunk) => chunk.type === 'tool-output-denied')).toEqual([{ type: 'tool-output-denied', toolCallId: 't1' }]);
+    expect(chunks.some((chunk) => chunk.type === 'text-delta')).toBe(true);
+    expect(restarted.transfers).toEqual([]);
+  });
+
+  it('should refuse it the same way through a ToolLoopAgent', async () => {
+    const one = setup();
+    const restarted = setup();
+    const { resume } = await pause(one);
+    const model = scriptedModel(step(text('not paid')));
+    const agent = new ToolLoopAgent(restarted.interventions.agentSettings({ model, tools: restarted.tools, stopWhen: isStepCount(3) }));
+    const result = await agent.generate({ messages: resume() });
+    expect(result.text).toBe('not paid');
+    expect(restarted.transfers).toEqual([]);
+    expect(toolResultsSent(model, 0).t1).toMatchObject({ type: 'execution-denied', reason: expect.stringContaining('could no longer be verified') });
   });
 });
 

@@ -1,0 +1,54 @@
+import { InterventionsWarning, type InterventionsWarningCode } from '../errors/interventions-warning.ts';
+import type { HookEntry } from '../hooks/hook-registry.ts';
+import { notifyObservers } from '../hooks/run-hooks.ts';
+import type { InterventionsOptions } from './interventions.ts';
+
+/** The codes already emitted through `process.emitWarning` in this process: a runtime per request must not flood the log. */
+const emitted = new Set<InterventionsWarningCode>();
+
+/**
+ * The configuration warnings of a runtime being created: emitted once per
+ * process and code (`process.emitWarning`, or `console.warn` where there
+ * is no `process`), and told to the `onStatus` hooks it was created with,
+ * once per runtime. Hooks never break creation.
+ */
+export function warnAtCreation(options: InterventionsOptions, onStatus: ReadonlyArray<HookEntry<'onStatus'>>): void {
+  for (const warning of creationWarnings(options)) {
+    if (!emitted.has(warning.code)) {
+      emitted.add(warning.code);
+      emit(warning);
+    }
+    if (onStatus.length > 0) {
+      void notifyObservers(onStatus, {
+        runId: undefined,
+        runtimeContext: {},
+        status: { type: 'warning', code: warning.code, message: warning.message },
+      });
+    }
+  }
+}
+
+/** What a runtime created with `options` warns about. */
+function creationWarnings(options: InterventionsOptions): InterventionsWarning[] {
+  const warnings: InterventionsWarning[] = [];
+  // a configured secret says approvals are resumed on any instance; the default ledger is this instance's memory
+  if (options.approvalSecret !== undefined && options.approvalLedger === undefined) {
+    warnings.push(
+      new InterventionsWarning({
+        code: 'approval-ledger-in-memory',
+        message:
+          'ai-interventions: approvalSecret is set but the approval ledger is in memory, so an approved call executes once per instance only: ' +
+          'a resume replayed on another instance (or after a restart) runs the tool again. ' +
+          'Pass approvalLedger: createApprovalLedger({ store: createRedisStore({ client }) }) (or a ledger on your database) to every instance; ' +
+          'pass approvalLedger: createApprovalLedger() to keep it in memory on purpose (one instance) and silence this warning.',
+      }),
+    );
+  }
+  return warnings;
+}
+
+function emit(warning: InterventionsWarning): void {
+  const host = (globalThis as { process?: { emitWarning?: (warning: Error) => void } }).process;
+  if (typeof host?.emitWarning === 'function') host.emitWarning(warning);
+  else console.warn(`${warning.name} [${warning.code}]: ${warning.message}`);
+}
