@@ -1,10 +1,9 @@
 /**
- * The README's programs, run as they are written: `@ai-sdk/openai` answers
+ * The programs of the README and the docs pages, run as they are written: `@ai-sdk/openai` answers
  * with a scripted model and `node:fs/promises` is a recording stand-in, the
  * rest is the real package. Each test checks what the text around the
  * program says it does.
  */
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as ai from 'ai';
 import type { UIMessage, UIMessageChunk } from 'ai';
@@ -16,13 +15,16 @@ import * as testing from '../../src/testing/index.ts';
 import { runHandler, scriptedModel, text, toolCall, type ScriptedModel } from '../../src/testing/index.ts';
 import { hasRedisServer, startRedisServer, type RedisServer } from '../helpers/redis-server.ts';
 import { runSnippet } from './run-snippet.ts';
-import { markdownSnippets } from './snippets.ts';
+import { documentSnippets } from './snippets.ts';
 
-const readme = markdownSnippets(readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8'), 'README.md');
+const documents = documentSnippets(fileURLToPath(new URL('../..', import.meta.url)));
 
+/** The one block of the README or a docs page that contains `marker` (wherever the page moved it). */
 function program(marker: string): string {
-  const found = readme.filter((snippet) => snippet.code.includes(marker));
-  if (found.length !== 1) throw new Error(`expected one README block with ${JSON.stringify(marker)}, found ${found.length}`);
+  const found = documents.filter((snippet) => snippet.code.includes(marker));
+  if (found.length !== 1) {
+    throw new Error(`expected one documented block with ${JSON.stringify(marker)}, found ${found.map((snippet) => snippet.id).join(', ') || 'none'}`);
+  }
   return (found[0] as (typeof found)[number]).code;
 }
 
