@@ -86,6 +86,13 @@ describe('the documentation snippets', () => {
     expect(byId.get(id)?.errors).toEqual([]);
   });
 
+  // without a stopWhen a run ends at its first tool result: after a deny, the model would never answer
+  it('should give every documented route that runs the model a stopWhen', () => {
+    const routes = documented.filter((snippet) => /export async function POST/.test(snippet.code) && /\.streamText\(/.test(snippet.code));
+    expect(routes.length).toBeGreaterThanOrEqual(3);
+    for (const route of routes) expect(route.code, route.id).toMatch(/stopWhen:/);
+  });
+
   describe('when a document presents a program (a block with imports)', () => {
     const programs = documented.filter((snippet) => isMarkdown(snippet) && /^import /m.test(snippet.code));
 
