@@ -44,8 +44,8 @@ const VIRTUAL_DIR = 'test/docs/__snippets__';
  * in {@link AMBIENT}, so a fragment like
  * `interventions.addHook('onMessage', …)` needs no boilerplate but a typo or
  * an undefined class still fails. Named blocks (first line
- * `// lib/tools.ts`) can import each other as a Next.js app does
- * (`@/lib/tools`).
+ * `// lib/tools.ts`) of one document can import each other as a Next.js app
+ * does (`@/lib/tools`).
  */
 export function checkSnippets(root: string, snippets: readonly Snippet[]): SnippetReport[] {
   const ambient = ambientExports(root);
@@ -79,15 +79,27 @@ export function checkSnippets(root: string, snippets: readonly Snippet[]): Snipp
     skipLibCheck: true,
     noEmit: true,
     types: ['node'],
-    // `@/lib/tools` is a named block, as Next.js's `@/*` alias resolves it (without an extension)
-    paths: Object.fromEntries(
-      snippets.flatMap((snippet) =>
-        snippet.path === undefined ? [] : [[`@/${snippet.path.replace(/\.tsx?$/, '')}`, [join(root, VIRTUAL_DIR, virtualName(snippet))]]],
-      ),
-    ),
   };
   const host = ts.createCompilerHost(options, true);
   const { getSourceFile, fileExists, readFile } = host;
+  // `@/lib/tools` is the block named `// lib/tools.ts` of the same document, as Next.js's `@/*`
+  // alias resolves it (without an extension): each document is an app of its own
+  const named = new Map(
+    snippets.flatMap((snippet) =>
+      snippet.path === undefined ? [] : [[`${snippet.file}\0@/${snippet.path.replace(/\.tsx?$/, '')}`, join(root, VIRTUAL_DIR, virtualName(snippet))]],
+    ),
+  );
+  const cache = ts.createModuleResolutionCache(host.getCurrentDirectory(), (name) => name, options);
+  host.resolveModuleNameLiterals = (literals, containingFile, redirected, compilerOptions, containingSource) =>
+    literals.map((literal) => {
+      const block = named.get(`${files.get(containingFile)?.snippet.file}\0${literal.text}`);
+      if (block !== undefined) {
+        const extension = block.endsWith('.tsx') ? ts.Extension.Tsx : ts.Extension.Ts;
+        return { resolvedModule: { resolvedFileName: block, extension, isExternalLibraryImport: false } };
+      }
+      const mode = ts.getModeForUsageLocation(containingSource, literal, compilerOptions);
+      return ts.resolveModuleName(literal.text, containingFile, compilerOptions, host, cache, redirected, mode);
+    });
   host.fileExists = (name) => files.has(name) || fileExists.call(host, name);
   host.readFile = (name) => files.get(name)?.text ?? readFile.call(host, name);
   host.getSourceFile = (name, language, ...rest) => {

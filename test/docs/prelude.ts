@@ -6,8 +6,8 @@
  *
  * Only things that live outside the snippet are here, declared (no values)
  * with the types they would have in an app. The handler classes are the
- * README's own, declared as the README defines them, so a snippet that uses
- * one uses it as the README shows it.
+ * documentation's own, declared as its pages define them, so a snippet that
+ * uses one uses it as the docs show it.
  */
 import type { ChatAddToolApproveResponseFunction, LanguageModel, ModelMessage, Tool, ToolUIPart } from 'ai';
 import type { Redis } from 'ioredis';
@@ -94,13 +94,13 @@ export declare class ToolGuard extends InterventionHandler {
   override beforeToolCall(event: BeforeToolCallEvent): Proceed | Deny;
 }
 
-/** Asks a human before `delete_file` (README, "Human approval"). */
+/** Asks a human before `delete_file` (docs/human-approval.md). */
 export declare class DeleteApproval extends InterventionHandler {
   readonly name: 'delete-approval';
   override beforeToolCall(event: BeforeToolCallEvent): Proceed | Confirm;
 }
 
-/** Denies queries on production databases (README, "Testing your handlers"). */
+/** Denies queries on production databases (docs/testing.md). */
 export declare class EnvironmentGuard extends InterventionHandler {
   readonly name: 'environment-guard';
   override beforeToolCall(event: BeforeToolCallEvent): Proceed | Deny;

@@ -1,10 +1,9 @@
 /**
- * The README's programs, run as they are written: `@ai-sdk/openai` answers
+ * The programs of the README and the docs pages, run as they are written: `@ai-sdk/openai` answers
  * with a scripted model and `node:fs/promises` is a recording stand-in, the
  * rest is the real package. Each test checks what the text around the
  * program says it does.
  */
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as ai from 'ai';
 import type { UIMessage, UIMessageChunk } from 'ai';
@@ -16,13 +15,16 @@ import * as testing from '../../src/testing/index.ts';
 import { runHandler, scriptedModel, text, toolCall, type ScriptedModel } from '../../src/testing/index.ts';
 import { hasRedisServer, startRedisServer, type RedisServer } from '../helpers/redis-server.ts';
 import { runSnippet } from './run-snippet.ts';
-import { markdownSnippets } from './snippets.ts';
+import { documentSnippets } from './snippets.ts';
 
-const readme = markdownSnippets(readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8'), 'README.md');
+const documents = documentSnippets(fileURLToPath(new URL('../..', import.meta.url)));
 
+/** The one block of the README or a docs page that contains `marker` (wherever the page moved it). */
 function program(marker: string): string {
-  const found = readme.filter((snippet) => snippet.code.includes(marker));
-  if (found.length !== 1) throw new Error(`expected one README block with ${JSON.stringify(marker)}, found ${found.length}`);
+  const found = documents.filter((snippet) => snippet.code.includes(marker));
+  if (found.length !== 1) {
+    throw new Error(`expected one documented block with ${JSON.stringify(marker)}, found ${found.map((snippet) => snippet.id).join(', ') || 'none'}`);
+  }
   return (found[0] as (typeof found)[number]).code;
 }
 
@@ -127,7 +129,7 @@ describe('the README programs', () => {
   });
 });
 
-describe.skipIf(!hasRedisServer)('the README Next.js app (lib/interventions.ts, lib/tools.ts, app/api/chat/route.ts), on a real Redis', () => {
+describe.skipIf(!hasRedisServer)('the Next.js app of docs/chat-uis-and-nextjs.md (lib/…, app/api/chat/route.ts), on a real Redis', () => {
   let server: RedisServer | undefined;
   const clients: Redis[] = [];
 
@@ -139,8 +141,8 @@ describe.skipIf(!hasRedisServer)('the README Next.js app (lib/interventions.ts, 
     await server?.kill();
   });
 
-  /** The route's POST, with the README's lib files as its `@/lib/…` modules. */
-  async function route(model: ScriptedModel) {
+  /** The route's POST (the method form, or the function form), with the page's lib files as its `@/lib/…` modules. */
+  async function route(model: ScriptedModel, form: 'method' | 'function' = 'method') {
     vi.stubEnv('REDIS_URL', `redis://127.0.0.1:${server?.port}`);
     vi.stubEnv('APPROVAL_SECRET', 'a-long-random-secret');
     const ioredis = {
@@ -152,22 +154,36 @@ describe.skipIf(!hasRedisServer)('the README Next.js app (lib/interventions.ts, 
       },
     };
     const lib = await runSnippet(program('// lib/interventions.ts'), { 'ai-interventions': aiInterventions, ioredis }, ['interventions']);
+    const auth = await runSnippet(program('// lib/auth.ts'), {});
     const fs = recordingFs();
     const tools = await runSnippet(program('// lib/tools.ts'), { ai, zod, 'node:fs/promises': fs }, ['tools']);
     const { POST } = await runSnippet(
-      program('// app/api/chat/route.ts'),
-      { ai, '@ai-sdk/openai': { openai: () => model }, '@/lib/interventions': lib, '@/lib/tools': tools },
+      program(form === 'method' ? '// app/api/chat/route.ts' : 'toInterventionsUIMessageStream({ stream: result.stream'),
+      {
+        ai,
+        'ai-interventions': aiInterventions,
+        '@ai-sdk/openai': { openai: () => model },
+        '@/lib/auth': auth,
+        '@/lib/interventions': lib,
+        '@/lib/tools': tools,
+      },
       ['POST'],
     );
     return { POST: POST as (request: Request) => Promise<Response>, fs };
   }
 
-  const post = (body: unknown, userId?: string) =>
-    new Request('http://localhost/api/chat', {
-      method: 'POST',
-      headers: userId === undefined ? {} : { 'x-user-id': userId },
-      body: JSON.stringify(body),
-    });
+  const post = (body: unknown) => new Request('http://localhost/api/chat', { method: 'POST', body: JSON.stringify(body) });
+
+  /** The conversation after a person answered the approval request in `assistant` (as addToolApprovalResponse leaves it). */
+  const answer = (assistant: UIMessage, typed: aiInterventions.ApprovalAnswer) =>
+    ({
+      ...assistant,
+      parts: assistant.parts.map((part) =>
+        'approval' in part && part.state === 'approval-requested'
+          ? { ...part, state: 'approval-responded' as const, approval: { ...part.approval, ...aiInterventions.approvalAnswer({ id: part.approval.id, ...typed }) } }
+          : part,
+      ),
+    }) as UIMessage;
 
   /** The assistant message the client builds from the route's response (continuing `message`), as useChat does. */
   async function assistantOf(response: Response, message?: UIMessage): Promise<UIMessage> {
@@ -198,9 +214,9 @@ describe.skipIf(!hasRedisServer)('the README Next.js app (lib/interventions.ts, 
     const { POST, fs } = await route(model);
     const user: UIMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Delete /tmp/report.txt' }] };
 
-    expect((await POST(post({ id: 'chat-1', messages: [user] }))).status).toBe(401);
-
-    const assistant = await assistantOf(await POST(post({ id: 'chat-1', messages: [user] }, 'alice')));
+    // `next dev` signs in the stand-in user (lib/auth.ts); the tests run as development from here on
+    vi.stubEnv('NODE_ENV', 'development');
+    const assistant = await assistantOf(await POST(post({ id: 'chat-1', messages: [user] })));
     expect(fs.rm).not.toHaveBeenCalled();
     const request = assistant.parts.find((part) => part.type === 'tool-delete_file');
     expect(request).toMatchObject({ state: 'approval-requested', approval: { requestReason: 'Allow "delete_file" with {"path":"/tmp/report.txt"}?' } });
@@ -213,33 +229,73 @@ describe.skipIf(!hasRedisServer)('the README Next.js app (lib/interventions.ts, 
 
     // what addToolApprovalResponse(approvalAnswer({ id, approved: true, remember: 'session' })) ("Approve for this chat")
     // does to the part, before useChat sends the conversation back
-    const answered = {
-      ...assistant,
-      parts: assistant.parts.map((part) =>
-        'approval' in part && part.state === 'approval-requested'
-          ? {
-              ...part,
-              state: 'approval-responded' as const,
-              approval: { ...part.approval, ...aiInterventions.approvalAnswer({ id: part.approval.id, approved: true, remember: 'session' }) },
-            }
-          : part,
-      ),
-    } as UIMessage;
-    const resumed = await POST(post({ id: 'chat-1', messages: [user, answered] }, 'alice'));
+    const answered = answer(assistant, { approved: true, remember: 'session' });
+    const resumed = await POST(post({ id: 'chat-1', messages: [user, answered] }));
     const done = await assistantOf(resumed, structuredClone(answered));
     expect(done.parts).toContainEqual(expect.objectContaining({ type: 'text', text: 'Deleted /tmp/report.txt.' }));
     expect(fs.rm.mock.calls).toEqual([['/tmp/report.txt']]);
 
     // the same chat (sessionId): the next deletion runs without asking
     const next: UIMessage = { id: 'u2', role: 'user', parts: [{ type: 'text', text: 'Delete /tmp/other.txt' }] };
-    const later = await assistantOf(await POST(post({ id: 'chat-1', messages: [user, done, next] }, 'alice')));
+    const later = await assistantOf(await POST(post({ id: 'chat-1', messages: [user, done, next] })));
     expect(later.parts).toContainEqual(expect.objectContaining({ type: 'text', text: 'Deleted /tmp/other.txt.' }));
     expect(fs.rm.mock.calls).toEqual([['/tmp/report.txt'], ['/tmp/other.txt']]);
 
     // the same request replayed (to any instance sharing the Redis) runs nothing again
     const replayModel = scriptedModel(text('again'));
     const replay = await route(replayModel);
-    await (await replay.POST(post({ id: 'chat-1', messages: [user, answered] }, 'alice'))).text();
+    await (await replay.POST(post({ id: 'chat-1', messages: [user, answered] }))).text();
     expect(replay.fs.rm).not.toHaveBeenCalled();
+  });
+
+  it('should tell a signed-out chat so: a 401 whose text useChat shows as the error, and nothing runs', async () => {
+    vi.stubEnv('NODE_ENV', 'production'); // a production build, before authentication is wired in
+    const model = scriptedModel(toolCall('d1', 'delete_file', { path: '/tmp/report.txt' }), text('Deleted.'));
+    const { POST, fs } = await route(model);
+    const user: UIMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Delete /tmp/report.txt' }] };
+
+    const response = await POST(post({ id: 'chat-1', messages: [user] }));
+    expect(response.status).toBe(401);
+    expect(model.calls).toEqual([]);
+    expect(fs.rm).not.toHaveBeenCalled();
+
+    // what the page's useChat does with it: the request fails with the response's text as error.message
+    const transport = new ai.DefaultChatTransport<UIMessage>({
+      api: 'http://localhost/api/chat',
+      fetch: async (input, init) => POST(new Request(input as string, init)),
+    });
+    const sending = transport.sendMessages({ trigger: 'submit-message', chatId: 'chat-1', messageId: undefined, messages: [user], abortSignal: undefined });
+    await expect(sending).rejects.toThrow('You are signed out: sign in to use the chat.');
+  });
+
+  it.each(['method', 'function'] as const)('the %s form: after a deny, the model reads why and answers (stopWhen)', async (form) => {
+    vi.stubEnv('NODE_ENV', 'development');
+    // a refusal remembered 'always' holds for the user: each form starts from an empty Redis
+    const admin = new Redis(`redis://127.0.0.1:${server?.port}`);
+    await admin.flushdb();
+    admin.disconnect();
+    const model = scriptedModel(
+      toolCall('d1', 'delete_file', { path: '/tmp/report.txt' }),
+      text('I left /tmp/report.txt alone, as you asked.'),
+      toolCall('d2', 'delete_file', { path: '/tmp/report.txt' }),
+      text('You asked me never to delete it, so I did not.'),
+    );
+    const { POST, fs } = await route(model, form);
+    const user: UIMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Delete /tmp/report.txt' }] };
+    const chatId = `chat-refused-${form}`;
+
+    const assistant = await assistantOf(await POST(post({ id: chatId, messages: [user] })));
+    expect(assistant.parts).toContainEqual(expect.objectContaining({ type: 'tool-delete_file', state: 'approval-requested' }));
+    const refused = answer(assistant, { approved: false, reason: 'Keep it until Friday', remember: 'always' });
+    const done = await assistantOf(await POST(post({ id: chatId, messages: [user, refused] })), structuredClone(refused));
+    expect(done.parts).toContainEqual(expect.objectContaining({ type: 'text', text: 'I left /tmp/report.txt alone, as you asked.' }));
+
+    // the remembered refusal denies the next call without asking: the model reads why in a second step and answers
+    const again: UIMessage = { id: 'u2', role: 'user', parts: [{ type: 'text', text: 'Delete it now' }] };
+    const denied = await assistantOf(await POST(post({ id: chatId, messages: [user, done, again] })));
+    expect(denied.parts).toContainEqual(expect.objectContaining({ type: 'tool-delete_file', state: 'output-denied' }));
+    expect(sent(model, 3)).toContain('Keep it until Friday');
+    expect(denied.parts).toContainEqual(expect.objectContaining({ type: 'text', text: 'You asked me never to delete it, so I did not.' }));
+    expect(fs.rm).not.toHaveBeenCalled();
   });
 });

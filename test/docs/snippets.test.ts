@@ -1,15 +1,13 @@
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { checkSnippets } from './check-snippets.ts';
-import { exampleSnippets, markdownSnippets, sourceSnippets } from './snippets.ts';
+import { documentSnippets, exampleSnippets, markdownSnippets, sourceSnippets } from './snippets.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-const documented = [
-  ...markdownSnippets(readFileSync(`${root}/README.md`, 'utf8'), 'README.md'),
-  ...sourceSnippets(root, 'src'),
-];
+// README.md, every page below docs/, and the TSDoc examples of src/
+const documented = [...documentSnippets(root), ...sourceSnippets(root, 'src')];
+const isMarkdown = (snippet: { file: string }) => snippet.file.endsWith('.md');
 
 // Broken on purpose: the checker must reject each of them (one program for all, so they cost nothing extra).
 const broken = [
@@ -41,6 +39,24 @@ const broken = [
     ].join('\n'),
     'broken.md',
   ),
+  ...markdownSnippets(
+    [
+      '```ts',
+      '// lib/only-here.ts',
+      'export const onlyHere = 1;',
+      '```',
+    ].join('\n'),
+    'app-a.md',
+  ),
+  ...markdownSnippets(
+    [
+      '```ts',
+      "import { onlyHere } from '@/lib/only-here';",
+      'export const copy = onlyHere;',
+      '```',
+    ].join('\n'),
+    'app-b.md',
+  ),
   ...exampleSnippets(
     [
       '/**',
@@ -59,20 +75,26 @@ const reports = checkSnippets(root, [...documented, ...broken]);
 const byId = new Map(reports.map((report) => [report.snippet.id, report]));
 
 describe('the documentation snippets', () => {
-  it('should find the README blocks and the TSDoc examples', () => {
-    const readme = documented.filter((snippet) => snippet.file === 'README.md');
-    expect(readme.length).toBeGreaterThanOrEqual(16);
-    expect(documented.length - readme.length).toBeGreaterThanOrEqual(150);
+  it('should find the blocks of the README and the docs pages, and the TSDoc examples', () => {
+    const pages = documented.filter(isMarkdown);
+    expect(pages.filter((snippet) => snippet.file === 'README.md').length).toBeGreaterThanOrEqual(1);
+    expect(pages.length).toBeGreaterThanOrEqual(16);
+    expect(documented.length - pages.length).toBeGreaterThanOrEqual(150);
   });
 
   it.each(documented.map((snippet) => [snippet.id, snippet] as const))('%s should compile', (id) => {
     expect(byId.get(id)?.errors).toEqual([]);
   });
 
-  describe('when the README presents a program (a block with imports)', () => {
-    const programs = documented.filter(
-      (snippet) => snippet.file === 'README.md' && /^import /m.test(snippet.code),
-    );
+  // without a stopWhen a run ends at its first tool result: after a deny, the model would never answer
+  it('should give every documented route that runs the model a stopWhen', () => {
+    const routes = documented.filter((snippet) => /export async function POST/.test(snippet.code) && /\.streamText\(/.test(snippet.code));
+    expect(routes.length).toBeGreaterThanOrEqual(3);
+    for (const route of routes) expect(route.code, route.id).toMatch(/stopWhen:/);
+  });
+
+  describe('when a document presents a program (a block with imports)', () => {
+    const programs = documented.filter((snippet) => isMarkdown(snippet) && /^import /m.test(snippet.code));
 
     it('should compile it with its own imports only', () => {
       expect(programs.length).toBeGreaterThanOrEqual(9);
@@ -108,6 +130,12 @@ describe('checkSnippets', () => {
       const page = reports.filter((report) => report.snippet.file === 'broken.md')[3];
       expect(page?.snippet.path).toBe('app/broken.tsx');
       expect(page?.errors).toEqual([expect.stringMatching(/^broken\.md:21:18 TS2322 Type 'string' is not assignable to type/)]);
+    });
+
+    it("should not resolve `@/` to another document's named block (each document is an app of its own)", () => {
+      const importer = reports.find((report) => report.snippet.file === 'app-b.md');
+      expect(importer?.errors).toEqual([expect.stringMatching(/^app-b\.md:2:26 TS2307 Cannot find module '@\/lib\/only-here'/)]);
+      expect(reports.find((report) => report.snippet.file === 'app-a.md')?.errors).toEqual([]);
     });
 
     it('should report a wrong arity in a TSDoc example, at its line in the source', () => {

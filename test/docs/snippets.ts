@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 /** A ```ts / ```tsx code block of the docs, and where it is. */
@@ -52,19 +52,35 @@ export function exampleSnippets(text: string, file: string): Snippet[] {
   return snippets;
 }
 
+/**
+ * The markdown documents of the package, relative to `root`: `README.md`,
+ * then every `.md` file below `docs/` (sorted, so ids are stable).
+ */
+export function documentFiles(root: string): string[] {
+  const docs = join(root, 'docs');
+  const below = existsSync(docs) ? files(docs, (name) => name.endsWith('.md')).map((path) => relative(root, path)) : [];
+  return ['README.md', ...below];
+}
+
+/** The ```ts / ```tsx blocks of every document (see {@link documentFiles}). */
+export function documentSnippets(root: string): Snippet[] {
+  return documentFiles(root).flatMap((file) => markdownSnippets(readFileSync(join(root, file), 'utf8'), file));
+}
+
 /** Every `@example` snippet of the `.ts` files below `dir`. */
 export function sourceSnippets(root: string, dir: string): Snippet[] {
-  return sourceFiles(join(root, dir)).flatMap((path) =>
+  return files(join(root, dir), (name) => name.endsWith('.ts') && !name.endsWith('.d.ts')).flatMap((path) =>
     exampleSnippets(readFileSync(path, 'utf8'), relative(root, path)),
   );
 }
 
-function sourceFiles(dir: string): string[] {
+/** The files below `dir` whose name `wanted` accepts, sorted by path. */
+function files(dir: string, wanted: (name: string) => boolean): string[] {
   return readdirSync(dir, { withFileTypes: true })
     .flatMap((entry) => {
       const path = join(dir, entry.name);
-      if (entry.isDirectory()) return sourceFiles(path);
-      return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [path] : [];
+      if (entry.isDirectory()) return files(path, wanted);
+      return wanted(entry.name) ? [path] : [];
     })
     .sort();
 }

@@ -15,52 +15,15 @@
  * downloaded: playwright-core only drives the Chromium at CHROMIUM_PATH
  * (default /usr/bin/chromium).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, nextBuild, prepareExample, root, startNext, type BrowserContext, type Locator, type NextServer, type Page } from './next-app.ts';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const example = join(root, 'examples', 'nextjs');
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const results = join(root, 'test-results');
 const screenshotPath = join(results, 'approval.png');
 const timings: Array<[string, number]> = [];
-
-// -- the few playwright-core types used here (its own types live in the
-// example's node_modules, which do not exist when the repository is typechecked)
-interface Locator {
-  click(): Promise<void>;
-  fill(value: string): Promise<void>;
-  getAttribute(name: string): Promise<string | null>;
-  innerText(): Promise<string>;
-  waitFor(options?: { state?: 'attached' | 'visible'; timeout?: number }): Promise<void>;
-  count(): Promise<number>;
-  last(): Locator;
-  nth(index: number): Locator;
-  locator(selector: string): Locator;
-  getByTestId(testId: string): Locator;
-}
-interface Page extends Pick<Locator, 'locator' | 'getByTestId'> {
-  goto(url: string): Promise<unknown>;
-  screenshot(options: { path: string; fullPage?: boolean }): Promise<unknown>;
-  on(event: 'pageerror', listener: (error: Error) => void): void;
-  close(): Promise<void>;
-}
-interface BrowserContext {
-  newPage(): Promise<Page>;
-  close(): Promise<void>;
-}
-interface PlaywrightChromium {
-  launchPersistentContext(
-    userDataDir: string,
-    options: { executablePath: string; headless: boolean; args: string[]; timeout?: number },
-  ): Promise<BrowserContext>;
-}
 
 interface Execution {
   readonly chatId: string;
@@ -68,11 +31,9 @@ interface Execution {
   readonly input: Record<string, unknown>;
 }
 
-let server: ChildProcess | undefined;
-let serverOutput = '';
+let server: NextServer | undefined;
 let baseURL = '';
-let context: BrowserContext | undefined;
-let userDataDir: string | undefined;
+let browser: { context: BrowserContext; close(): Promise<void> } | undefined;
 
 async function timed<T>(label: string, work: () => Promise<T>): Promise<T> {
   const started = performance.now();
@@ -81,87 +42,6 @@ async function timed<T>(label: string, work: () => Promise<T>): Promise<T> {
   } finally {
     timings.push([label, performance.now() - started]);
   }
-}
-
-/** Runs a command to completion; throws with its output when it fails. */
-function run(command: string, args: readonly string[], cwd: string): Promise<void> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(command, args, {
-      cwd,
-      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('error', reject);
-    child.once('close', (code, signal) =>
-      code === 0
-        ? resolvePromise()
-        : reject(new Error(`${command} ${args.join(' ')} (in ${cwd}) failed with ${signal ?? `exit code ${code}`}:\n${output.slice(-4000)}`)),
-    );
-  });
-}
-
-/** Whether dist/ is missing, or older than a file of src/ (or the build's config). */
-function distIsStale(): boolean {
-  const built = join(root, 'dist', 'index.js');
-  if (!existsSync(built)) return true;
-  const builtAt = statSync(built).mtimeMs;
-  const newest = (path: string): number => {
-    const stat = statSync(path);
-    if (!stat.isDirectory()) return stat.mtimeMs;
-    return Math.max(stat.mtimeMs, ...readdirSync(path).map((name) => newest(join(path, name))));
-  };
-  return [join(root, 'src'), join(root, 'package.json'), join(root, 'tsup.config.ts')].some((path) => newest(path) > builtAt);
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolvePromise, reject) => {
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', resolvePromise);
-  });
-  const address = probe.address();
-  await new Promise<void>((resolvePromise) => probe.close(() => resolvePromise()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
-
-async function waitForServer(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`next start exited (${child.exitCode ?? child.signalCode}):\n${serverOutput}`);
-    }
-    try {
-      const response = await fetch(url);
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolvePromise) => setTimeout(resolvePromise, 200));
-  }
-  throw new Error(`next start did not answer ${url} within ${timeoutMs} ms:\n${serverOutput}`);
-}
-
-async function stopServer(): Promise<void> {
-  const child = server;
-  server = undefined;
-  if (child?.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolvePromise) => child.once('exit', () => resolvePromise()));
-  // the server was started in its own process group: end it and anything it started
-  const signal = (name: NodeJS.Signals) => {
-    try {
-      process.kill(-child.pid!, name);
-    } catch {
-      // already gone
-    }
-  };
-  signal('SIGTERM');
-  const killed = setTimeout(() => signal('SIGKILL'), 5_000);
-  await exited;
-  clearTimeout(killed);
 }
 
 async function activity(chatId: string): Promise<{ executions: Execution[]; modelRequests: string[] }> {
@@ -244,8 +124,8 @@ function answered(message: UIMessage, edit?: { path: string }): UIMessage {
 
 /** A fresh chat page, hydrated; returns it with its chat id (the log's key). */
 async function openChat(errors: Error[]): Promise<{ page: Page; chatId: string }> {
-  if (context === undefined) throw new Error('no browser');
-  const page = await context.newPage();
+  if (browser === undefined) throw new Error('no browser');
+  const page = await browser.context.newPage();
   page.on('pageerror', (error) => errors.push(error));
   await page.goto(baseURL);
   const chat = page.locator('[data-testid="chat"][data-chat-id]');
@@ -298,61 +178,21 @@ async function askToCleanUp(page: Page, chatId: string, path = '/tmp/build-cache
 
 describe('the Next.js example in Chromium', () => {
   beforeAll(async () => {
-    if (!existsSync(chromiumPath)) {
-      throw new Error(`No Chromium at ${chromiumPath}: install Debian's (apt-get install -y chromium) or set CHROMIUM_PATH.`);
-    }
     mkdirSync(results, { recursive: true });
-    // the example runs the built library (dist/): build it when missing or older than src/
-    if (distIsStale()) await timed('npm run build (library)', () => run('npm', ['run', 'build'], root));
-    await timed('npm install (example)', () =>
-      run('npm', ['--prefix', example, 'install', '--no-audit', '--no-fund'], root),
-    );
-    await timed('next build', () => run(process.execPath, [join(example, 'node_modules/next/dist/bin/next'), 'build'], example));
-
-    const port = await freePort();
-    baseURL = `http://127.0.0.1:${port}`;
-    const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NODE_ENV: 'production' };
+    await prepareExample(timed);
+    await timed('next build', () => nextBuild());
+    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production' };
     delete env.OPENAI_API_KEY; // always the scripted local model
-    await timed('next start (until ready)', async () => {
-      const child = spawn(
-        process.execPath,
-        [join(example, 'node_modules/next/dist/bin/next'), 'start', '-H', '127.0.0.1', '-p', String(port)],
-        { cwd: example, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
-      );
-      server = child;
-      child.stdout?.on('data', (chunk: Buffer) => (serverOutput += chunk.toString()));
-      child.stderr?.on('data', (chunk: Buffer) => (serverOutput += chunk.toString()));
-      await waitForServer(`${baseURL}/api/log`, child, 60_000);
-    });
-
-    await timed('Chromium launch', async () => {
-      const { chromium } = (await import(pathToFileURL(join(example, 'node_modules/playwright-core/index.mjs')).href)) as {
-        chromium: PlaywrightChromium;
-      };
-      userDataDir = mkdtempSync(join(tmpdir(), 'ai-interventions-e2e-chromium-'));
-      context = await chromium.launchPersistentContext(userDataDir, {
-        executablePath: chromiumPath,
-        headless: true,
-        timeout: 60_000,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      });
-    });
+    server = await timed('next start (until ready)', () => startNext({ command: 'start', env, ready: '/api/log' }));
+    baseURL = server.baseURL;
+    browser = await timed('Chromium launch', () => launchChromium());
   });
 
   afterAll(async () => {
-    await context?.close();
-    context = undefined;
-    await stopServer();
-    if (userDataDir !== undefined) rmSync(userDataDir, { recursive: true, force: true });
+    await browser?.close();
+    browser = undefined;
+    await server?.stop();
+    server = undefined;
     console.log(
       ['e2e timings:', ...timings.map(([label, ms]) => `  ${label}: ${(ms / 1000).toFixed(1)} s`)].join('\n'),
     );
