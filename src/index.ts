@@ -143,9 +143,9 @@ export { toolAnnotations, type ToolAnnotationHints } from './tools/tool-annotati
 export {
   createRedactor,
   type RedactionRule,
-  type RedactionStream,
   type Redactor,
 } from './redaction/create-redactor.ts';
+export type { RedactionStream } from './redaction/redaction-stream.ts';
 export { type ToolErrorDetails, type ToolErrorRedacting } from './redaction/redact-tool-error.ts';
 
 // built-in handlers

@@ -1,4 +1,5 @@
 import { replaceRule, streamRule, type CompiledRule } from './stream-rule.ts';
+import type { RedactionStream } from './redaction-stream.ts';
 
 /**
  * One thing to redact: every match of `pattern` is replaced.
@@ -47,23 +48,6 @@ export interface Redactor {
   redact(text: string): string;
   /** A session for one streamed text block. */
   stream(): RedactionStream;
-}
-
-/**
- * The incremental side of a {@link Redactor}: feed it deltas, it returns the
- * text that is safe to release now; `flush` releases the rest at the end.
- *
- * @example
- * ```ts
- * const redactor = createRedactor({ name: 'ssn', rules: [{ pattern: /\b\d{3}-\d{2}-\d{4}\b/, replacement: '[SSN]' }] });
- * const session = redactor.stream();
- * const out = session.push('My SSN is 123-4') + session.push('5-6789.') + session.flush();
- * // out === 'My SSN is [SSN].'
- * ```
- */
-export interface RedactionStream {
-  push(delta: string): string;
-  flush(): string;
 }
 
 /**

@@ -3,7 +3,8 @@ import type {
   LanguageModelV4StreamPart,
   SharedV4ProviderMetadata,
 } from '@ai-sdk/provider';
-import type { RedactionStream, Redactor } from './create-redactor.ts';
+import type { Redactor } from './create-redactor.ts';
+import type { RedactionStream } from './redaction-stream.ts';
 import { redactData } from './redact-data.ts';
 
 /** `text` redacted by every redactor in order. */

@@ -1,4 +1,4 @@
-import type { RedactionStream } from './create-redactor.ts';
+import type { RedactionStream } from './redaction-stream.ts';
 
 /** One rule as a redactor runs it: a global regex, its replacement, its reach. */
 export interface CompiledRule {

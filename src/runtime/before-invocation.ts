@@ -7,16 +7,8 @@ import { getOwn } from '../util/get-own.ts';
 import { userMessage } from '../util/user-message.ts';
 import { cloneInvocationEvent } from './drafts.ts';
 import { answeredApproval } from './read-resume.ts';
+import type { InvocationChanges } from './invocation-changes.ts';
 import type { Run } from './run.ts';
-
-/** What the run's `beforeInvocation` handlers changed. */
-export interface InvocationChanges {
-  readonly messages: ModelMessage[] | undefined;
-  readonly instructions: BeforeInvocationEvent['instructions'] | undefined;
-  readonly instructionsChanged: boolean;
-  readonly removedTools: ReadonlySet<string>;
-  readonly replacedTools: ReadonlyMap<string, Tool>;
-}
 
 /**
  * Evaluates the `beforeInvocation` handlers once, before the first model

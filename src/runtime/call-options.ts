@@ -36,14 +36,3 @@ export interface CallOptions {
   maxSteps?: LoopOptions['maxSteps'];
   [option: string]: unknown;
 }
-
-/** The options of one run, as far as the run reads them. */
-export interface RunInput {
-  readonly tools?: ToolSet | undefined;
-  readonly prompt?: string | ModelMessage[] | undefined;
-  readonly messages?: ModelMessage[] | undefined;
-  readonly instructions?: Instructions | undefined;
-  readonly system?: Instructions | undefined;
-  readonly runtimeContext?: Context | undefined;
-  readonly abortSignal?: AbortSignal | undefined;
-}

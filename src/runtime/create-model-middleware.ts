@@ -19,6 +19,8 @@ import { withInvocationChanges } from './before-invocation.ts';
 import { decodePromptAnswers } from './decode-prompt-answers.ts';
 import { modelHookContext, respond } from './respond.ts';
 import type { Run } from './run.ts';
+import { ensureStarted } from './start-run.ts';
+import { decideToolCalls } from './decide-turn.ts';
 
 /** A provider stream that did not end well: replayed as it came. */
 class FailedStream {
@@ -47,7 +49,7 @@ export function createModelMiddleware(runOf: () => Run): LanguageModelV4Middlewa
     wrapGenerate: async ({ doGenerate, params, model }) => {
       const run = runOf();
       try {
-        const starting = run.ensureStarted();
+        const starting = ensureStarted(run);
         if (starting !== undefined) await starting;
         const first = withInvocationChanges(run.invocation, decodePromptAnswers(params, run.snapshot.wording));
         const { final } = await respond(run, model, first, (request) =>
@@ -64,7 +66,7 @@ export function createModelMiddleware(runOf: () => Run): LanguageModelV4Middlewa
     wrapStream: async ({ doStream, params, model }) => {
       const run = runOf();
       try {
-        const starting = run.ensureStarted();
+        const starting = ensureStarted(run);
         if (starting !== undefined) await starting;
         const first = withInvocationChanges(run.invocation, decodePromptAnswers(params, run.snapshot.wording));
         const open = (request: LanguageModelV4CallOptions) => (request === params ? doStream() : model.doStream(request));
@@ -87,7 +89,7 @@ export function createModelMiddleware(runOf: () => Run): LanguageModelV4Middlewa
  * first: its decision is then found by that id and by nothing else.
  */
 function decideCalls(run: Run, response: LanguageModelV4GenerateResult): Promise<LanguageModelV4GenerateResult> | LanguageModelV4GenerateResult {
-  return run.decidesToolCalls ? run.decideToolCalls(uniqueToolCallIds(response)) : response;
+  return run.decidesToolCalls ? decideToolCalls(run, uniqueToolCallIds(response)) : response;
 }
 
 /**
@@ -154,7 +156,7 @@ async function streamLive(
   if (run.decidesToolCalls) {
     stream = stream.pipeThrough(uniqueToolCallIdsStream());
     if (run.streamTimeouts !== undefined) stream = watchStreamTimeouts(stream, run.streamTimeouts);
-    stream = holdToolCalls(stream, (response) => run.decideToolCalls(response));
+    stream = holdToolCalls(stream, (response) => decideToolCalls(run, response));
   }
   return stream === result.stream ? result : { ...result, stream };
 }

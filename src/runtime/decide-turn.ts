@@ -9,6 +9,14 @@ import { isThenable } from '../util/is-thenable.ts';
 
 const NO_GATES = Object.freeze({});
 
+/** The model layer's decisions on a response's tool calls: {@link decideTurn}, a throw ending the run. */
+export function decideToolCalls(run: Run, response: LanguageModelV4GenerateResult): Promise<LanguageModelV4GenerateResult> {
+  return decideTurn(run, response).catch((error: unknown) => {
+    run.fail(error);
+    throw error;
+  });
+}
+
 /**
  * Decides the client tool calls of one model response, before the SDK sees
  * it: the well-formed calls (known, active tool, valid input) meet the

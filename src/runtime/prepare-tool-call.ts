@@ -4,6 +4,7 @@ import type { ToolCallInfo } from '../handlers/intervention-events.ts';
 import { runPreToolCall, type PreToolCallOutcome } from '../hooks/run-hooks.ts';
 import { isThenable } from '../util/is-thenable.ts';
 import type { Run } from './run.ts';
+import { ensureStarted } from './start-run.ts';
 
 /** What a guarded `execute` works with: its run, the tool, and the SDK's execution options. */
 export interface ToolExecution {
@@ -21,7 +22,7 @@ export type DecideInExecute = (
 /** Whether anything must happen before the tool runs (so it cannot be called at once). */
 export function needsPreparing(run: Run, decide: DecideInExecute | undefined): boolean {
   const { onStatus, preToolCall } = run.snapshot.hooks;
-  return decide !== undefined || onStatus.length > 0 || preToolCall.length > 0 || run.ensureStarted() !== undefined;
+  return decide !== undefined || onStatus.length > 0 || preToolCall.length > 0 || ensureStarted(run) !== undefined;
 }
 
 /**
@@ -38,7 +39,7 @@ export function prepareToolCall(
   decide: DecideInExecute | undefined,
 ): PreToolCallOutcome | Promise<PreToolCallOutcome> {
   const { run } = execution;
-  const starting = run.ensureStarted();
+  const starting = ensureStarted(run);
   if (starting !== undefined || decide !== undefined) {
     return (async () => {
       if (starting !== undefined) await starting;

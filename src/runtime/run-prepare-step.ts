@@ -9,6 +9,7 @@ import { deniedModel } from './denied-model.ts';
 import type { Run } from './run.ts';
 import { SETTING_KEYS } from './setting-keys.ts';
 import { Step } from './step.ts';
+import { ensureStarted } from './start-run.ts';
 
 type StepOptions = Parameters<PrepareStepFunction<ToolSet, Context>>[0];
 type StepResult = NonNullable<PrepareStepResult<ToolSet, Context>>;
@@ -45,7 +46,7 @@ export function createRunPrepareStep({
   const allTools = () => (toolNames ??= Object.freeze(Object.keys(run.tools ?? {})));
 
   return async (options: StepOptions) => {
-    const starting = run.ensureStarted();
+    const starting = ensureStarted(run);
     if (starting !== undefined) await starting;
     // a hook that failed where the SDK swallows errors ends the run here
     if (run.failed !== undefined) await run.throwIfFailed();

@@ -8,6 +8,7 @@ import { hasCallerApproval, resolveCallerApproval } from './resolve-caller-appro
 import { replaysOverriddenAnswer } from './replay-used-approvals.ts';
 import type { Run } from './run.ts';
 import { approvalStatusOf, decidedInput, type ApprovalStatus, type ToolCallDecision } from './tool-call-decision.ts';
+import { ensureStarted } from './start-run.ts';
 
 const RANK: Readonly<Record<ApprovalStatus['type'], number>> = {
   'not-applicable': 0,
@@ -44,7 +45,7 @@ export function createRunToolApproval({
   toolApproval: ToolApprovalConfiguration<ToolSet, Context> | undefined;
 }): GenericToolApprovalFunction<ToolSet, Record<string, never>, Context> {
   return async (options) => {
-    const starting = run.ensureStarted();
+    const starting = ensureStarted(run);
     if (starting !== undefined) await starting;
     const { toolCall } = options;
     const step = run.step;

@@ -1,4 +1,3 @@
-import type { LanguageModelV4GenerateResult } from '@ai-sdk/provider';
 import type { Context } from '@ai-sdk/provider-utils';
 import type { ModelMessage, ToolSet } from 'ai';
 import type { DecisionRecord } from '../handlers/decision-record.ts';
@@ -8,15 +7,13 @@ import type { ChatResponse, RunStatus } from '../hooks/hook-types.ts';
 import { notifyObservers, runObservers } from '../hooks/run-hooks.ts';
 import type { ApprovalLedger } from './approval-ledger.ts';
 import type { StreamTimeouts } from '../model/stream-timeouts.ts';
-import type { InvocationChanges } from './before-invocation.ts';
-import type { RunInput } from './call-options.ts';
-import { decideTurn } from './decide-turn.ts';
+import type { InvocationChanges } from './invocation-changes.ts';
+import type { RunInput } from './run-input.ts';
 import { evaluateAndReport, type EvaluationOptions } from './evaluate-and-report.ts';
 import { HistoryPatch } from './history-patch.ts';
 import type { InterventionsReport } from './interventions-report.ts';
 import { readResume, type Resume } from './read-resume.ts';
 import type { RuntimeSnapshot } from './runtime-snapshot.ts';
-import { needsStart, startRun } from './start-run.ts';
 import { Step } from './step.ts';
 
 /** The run an error was raised in, for integrations that only see the error (an agent's `onError`). */
@@ -62,11 +59,12 @@ export class Run {
   /** Chunk timeouts the run applies itself, to streams it holds. */
   streamTimeouts: StreamTimeouts | undefined = undefined;
 
-  private readonly detached: boolean;
+  /** Whether the run serves hooks and handlers used without a run around them (made by {@link Run.detached}). */
+  readonly isDetached: boolean;
   /** Whether the call streams (`streamText`, an agent); `generateText` does not. */
   readonly streaming: boolean;
-  private started: Promise<void> | undefined;
-  private startedUp = false;
+  /** Where starting the run is (see `ensureStarted`): `'done'`, under way, or not begun. */
+  startup: Promise<void> | 'done' | undefined = undefined;
   private failure: { readonly error: unknown } | undefined;
   private ended = false;
 
@@ -85,7 +83,7 @@ export class Run {
     streaming?: boolean;
   }) {
     this.snapshot = snapshot;
-    this.detached = detached;
+    this.isDetached = detached;
     this.streaming = streaming;
     this.runId = detached ? undefined : crypto.randomUUID();
     this.tools = input.tools;
@@ -117,22 +115,8 @@ export class Run {
 
   /** Whether the run decides tool calls (`beforeToolCall` handlers or `gateToolCalls` hooks). */
   get decidesToolCalls(): boolean {
-    if (this.detached) return false;
+    if (this.isDetached) return false;
     return this.snapshot.handlers.beforeToolCall.length > 0 || this.snapshot.hooks.gateToolCalls.length > 0;
-  }
-
-  /** Fires the start observers and `beforeInvocation` once, whoever asks first. */
-  ensureStarted(): Promise<void> | undefined {
-    if (this.startedUp || this.detached) return undefined;
-    if (!needsStart(this)) {
-      // nothing to start: no promise, no microtask (the SDK's own timing is kept)
-      this.startedUp = true;
-      return undefined;
-    }
-    this.started ??= this.critical(() => startRun(this)).then(() => {
-      this.startedUp = true;
-    });
-    return this.started;
   }
 
   /** Runs work whose throw must end the run; the error is recorded (see {@link fail}) and rethrown. */
@@ -153,7 +137,7 @@ export class Run {
   fail(error: unknown): void {
     this.noteError(error);
     // the caller aborting is an abort, not a failure of the run
-    if (this.detached || this.failure !== undefined || this.abortSignal?.aborted) return;
+    if (this.isDetached || this.failure !== undefined || this.abortSignal?.aborted) return;
     this.failure = { error };
   }
 
@@ -165,7 +149,7 @@ export class Run {
 
   /** Remembers that `error` was raised in this run. */
   noteError(error: unknown): void {
-    if (!this.detached && error !== null && typeof error === 'object') runOfError.set(error, this);
+    if (!this.isDetached && error !== null && typeof error === 'object') runOfError.set(error, this);
   }
 
   /** Evaluates handlers, keeps their records and reports them to `onDecision`. */
@@ -178,14 +162,6 @@ export class Run {
     this.decisions.push(record);
     const hooks = this.snapshot.hooks.onDecision;
     if (hooks.length > 0) await runObservers(hooks, { record, runId: this.runId });
-  }
-
-  /** The model layer's decisions on a response's tool calls. */
-  decideToolCalls(response: LanguageModelV4GenerateResult): Promise<LanguageModelV4GenerateResult> {
-    return decideTurn(this, response).catch((error: unknown) => {
-      this.fail(error);
-      throw error;
-    });
   }
 
   /** Tells the `onStatus` hooks what the run is doing. */

@@ -4,6 +4,23 @@ import { beforeInvocation } from './before-invocation.ts';
 import type { Run } from './run.ts';
 
 /**
+ * Fires the start observers and `beforeInvocation` once, whoever asks
+ * first: `undefined` when the run has nothing (more) to start (no promise,
+ * no microtask: the SDK's own timing is kept), else the start under way.
+ */
+export function ensureStarted(run: Run): Promise<void> | undefined {
+  if (run.startup === 'done' || run.isDetached) return undefined;
+  if (!needsStart(run)) {
+    run.startup = 'done';
+    return undefined;
+  }
+  run.startup ??= run.critical(() => startRun(run)).then(() => {
+    run.startup = 'done';
+  });
+  return run.startup;
+}
+
+/**
  * Starts a run, once, before its first model call or resumed tool call:
  * records the approval responses that were dropped, fires `onChatStart`,
  * commits the new input messages to `onMessage`, then evaluates the
