@@ -1,3 +1,5 @@
+import { digestHex } from '../util/stable-json.ts';
+
 /**
  * The Redis client methods that run Lua scripts, shaped like
  * [ioredis](https://github.com/redis/ioredis): `new Redis(url)` has them. A
@@ -50,7 +52,7 @@ export function milliseconds(ttlMs: number): number {
   return Math.max(1, Math.ceil(ttlMs));
 }
 
-async function sha1(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-1', new TextEncoder().encode(text));
-  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
+/** The SHA-1 Redis names a script by (`EVALSHA`). */
+function sha1(text: string): Promise<string> {
+  return digestHex('SHA-1', text);
 }

@@ -33,7 +33,12 @@ export function hex(bytes: Uint8Array): string {
   return text;
 }
 
+/** The digest of `text` (UTF-8) with `algorithm` (Web Crypto's name), as lower-case hex. */
+export async function digestHex(algorithm: 'SHA-1' | 'SHA-256', text: string): Promise<string> {
+  return hex(new Uint8Array(await crypto.subtle.digest(algorithm, new TextEncoder().encode(text))));
+}
+
 /** The SHA-256 of `text` (UTF-8), as lower-case hex. */
-export async function sha256(text: string): Promise<string> {
-  return hex(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text))));
+export function sha256(text: string): Promise<string> {
+  return digestHex('SHA-256', text);
 }
