@@ -47,29 +47,28 @@ export async function notifyObservers<K extends HookName>(
   }
 }
 
+/** What `preRequest` hooks decided: the request, and a response that answers it instead of the provider. */
+export type PreRequestOutcome =
+  | { readonly request: ProviderRequest; readonly response?: undefined }
+  | { readonly request: ProviderRequest; readonly response: ProviderResponse };
+
 /** `preRequest`: a waterfall over the request that stops at `{ response }`. */
 export async function runPreRequest(
   entries: ReadonlyArray<HookEntry<'preRequest'>>,
   context: PreRequestContext,
-): Promise<
-  | { readonly request: ProviderRequest; readonly response?: undefined }
-  | { readonly request: ProviderRequest; readonly response: ProviderResponse }
-> {
-  let request = context.request;
-  for (const entry of entries) {
-    const { label } = entry;
-    const returned = await callHook(entry, { ...context, request });
-    if (isNothing(returned)) continue;
-    if (isObjectWith(returned, 'response')) {
-      return { request, response: returned.response as ProviderResponse };
-    }
-    if (isObjectWith(returned, 'request')) {
-      request = returned.request as ProviderRequest;
-      continue;
-    }
-    throw invalid(label, returned, 'undefined, { request } or { response }');
-  }
-  return { request };
+): Promise<PreRequestOutcome> {
+  return runWaterfall(
+    entries,
+    context.request,
+    (request) => ({ ...context, request }),
+    (returned, request, label): WaterfallStep<ProviderRequest, PreRequestOutcome> => {
+      if (isNothing(returned)) return { next: request };
+      if (isObjectWith(returned, 'response')) return { stop: { request, response: returned.response as ProviderResponse } };
+      if (isObjectWith(returned, 'request')) return { next: returned.request as ProviderRequest };
+      throw invalid(label, returned, 'undefined, { request } or { response }');
+    },
+    (request) => ({ request }),
+  );
 }
 
 /** `onResponse`: a waterfall over the response; always drains. */
@@ -77,17 +76,7 @@ export async function runOnResponse(
   entries: ReadonlyArray<HookEntry<'onResponse'>>,
   context: OnResponseContext,
 ): Promise<ProviderResponse> {
-  let response = context.response;
-  for (const entry of entries) {
-    const { label } = entry;
-    const returned = await callHook(entry, { ...context, response });
-    if (isNothing(returned)) continue;
-    if (!isObjectWith(returned, 'response')) {
-      throw invalid(label, returned, 'undefined or { response }');
-    }
-    response = returned.response as ProviderResponse;
-  }
-  return response;
+  return runWaterfall(entries, context.response, (response) => ({ ...context, response }), replacing('response'), same);
 }
 
 /** What `preToolCall` hooks decided. */
@@ -130,17 +119,7 @@ export async function runOnToolCallResult(
   entries: ReadonlyArray<HookEntry<'onToolCallResult'>>,
   context: OnToolCallResultContext,
 ): Promise<unknown> {
-  let result = context.result;
-  for (const entry of entries) {
-    const { label } = entry;
-    const returned = await callHook(entry, { ...context, result });
-    if (isNothing(returned)) continue;
-    if (!isObjectWith(returned, 'result')) {
-      throw invalid(label, returned, 'undefined or { result }');
-    }
-    result = returned.result;
-  }
-  return result;
+  return runWaterfall(entries, context.result, (result) => ({ ...context, result }), replacing('result'), same);
 }
 
 /** `onToolCallError`: a waterfall over the error; always drains. */
@@ -148,34 +127,40 @@ export async function runOnToolCallError(
   entries: ReadonlyArray<HookEntry<'onToolCallError'>>,
   context: OnToolCallErrorContext,
 ): Promise<unknown> {
-  let error = context.error;
-  for (const entry of entries) {
-    const { label } = entry;
-    const returned = await callHook(entry, { ...context, error });
-    if (isNothing(returned)) continue;
-    if (!isObjectWith(returned, 'error')) {
-      throw invalid(label, returned, 'undefined or { error }');
-    }
-    error = returned.error;
-  }
-  return error;
+  return runWaterfall(entries, context.error, (error) => ({ ...context, error }), replacing('error'), same);
 }
 
-/** `transformContext`: a waterfall over the messages; always drains. */
+/** `transformContext`: a waterfall over the messages (a hook returns the new array); always drains. */
 export async function runTransformContext(
   entries: ReadonlyArray<HookEntry<'transformContext'>>,
   context: TransformContextContext,
 ): Promise<ModelMessage[]> {
-  let messages = context.messages;
-  for (const entry of entries) {
-    const { label } = entry;
-    const returned = await callHook(entry, { ...context, messages });
-    if (isNothing(returned)) continue;
-    if (!Array.isArray(returned)) throw invalid(label, returned, 'undefined or an array of messages');
-    messages = returned as ModelMessage[];
-  }
-  return messages;
+  return runWaterfall(
+    entries,
+    context.messages,
+    (messages) => ({ ...context, messages }),
+    (returned, messages, label): WaterfallStep<ModelMessage[], ModelMessage[]> => {
+      if (isNothing(returned)) return { next: messages };
+      if (!Array.isArray(returned)) throw invalid(label, returned, 'undefined or an array of messages');
+      return { next: returned as ModelMessage[] };
+    },
+    same,
+  );
 }
+
+/**
+ * The step of a waterfall whose hooks may replace one value: nothing keeps
+ * it, `{ [key]: value }` replaces it, anything else is the hook's mistake.
+ */
+function replacing<VALUE>(key: string): (returned: unknown, value: VALUE, label: string) => WaterfallStep<VALUE, VALUE> {
+  return (returned, value, label) => {
+    if (isNothing(returned)) return { next: value };
+    if (!isObjectWith(returned, key)) throw invalid(label, returned, `undefined or { ${key} }`);
+    return { next: returned[key] as VALUE };
+  };
+}
+
+const same = <VALUE>(value: VALUE): VALUE => value;
 
 /**
  * Calls one hook. A throw ends the call with that same error (seed 004),
