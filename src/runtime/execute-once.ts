@@ -39,23 +39,57 @@ export async function executeOnce<OUTPUT>({
   /** The arguments the call runs with, recorded with its outcome. */
   readonly input?: unknown;
 } & ApprovalWaitOptions): Promise<ApprovalExecution<OUTPUT>> {
-  const ran = input === undefined ? {} : { input: input as JSONValue };
-  const claim = await ledger.claim(approvalId);
-  if (claim.type === 'done') return { type: 'replayed', outcome: claim.outcome };
-  if (claim.type === 'running') {
-    const outcome = await ledger.waitFor(approvalId, {
-      ...(timeoutMs === undefined ? {} : { timeoutMs }),
-      ...(abortSignal === undefined ? {} : { abortSignal }),
-    });
-    return { type: 'replayed', outcome };
-  }
+  const claim = await claimOrReplay(ledger, approvalId, { timeoutMs, abortSignal });
+  if (claim.type === 'replayed') return claim;
   let output: OUTPUT;
   try {
     output = await execute();
   } catch (error) {
-    await ledger.complete(approvalId, { type: 'error', text: getErrorMessage(error), ...ran }).catch(() => undefined);
+    await recordOutcome(ledger, approvalId, { type: 'error', error }, input);
     throw error;
   }
-  await ledger.complete(approvalId, { type: 'result', output: output as JSONValue, ...ran }).catch(() => undefined);
+  await recordOutcome(ledger, approvalId, { type: 'result', output }, input);
   return { type: 'executed', output };
+}
+
+/**
+ * Claims an approved call in the ledger: `'claimed'`, this caller executes
+ * it (and then calls {@link recordOutcome}); `'replayed'`, an earlier or
+ * concurrent resume executed it, with the outcome it recorded (waited for
+ * while it is still running, bounded by `timeoutMs`, abortable).
+ */
+export async function claimOrReplay(
+  ledger: ApprovalLedger,
+  approvalId: string,
+  { timeoutMs, abortSignal }: ApprovalWaitOptions,
+): Promise<{ readonly type: 'claimed' } | { readonly type: 'replayed'; readonly outcome: ApprovalOutcome }> {
+  const claim = await ledger.claim(approvalId);
+  if (claim.type === 'claimed') return claim;
+  if (claim.type === 'done') return { type: 'replayed', outcome: claim.outcome };
+  const outcome = await ledger.waitFor(approvalId, {
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    ...(abortSignal === undefined ? {} : { abortSignal }),
+  });
+  return { type: 'replayed', outcome };
+}
+
+/**
+ * Records what a claimed call's execution gave: its result, or the error
+ * text the model reads (`getErrorMessage` of the AI SDK), with the
+ * arguments it ran with. A store that fails here is ignored: the claim then
+ * stays without an outcome until it expires, so replays reject rather than
+ * execute again.
+ */
+export async function recordOutcome(
+  ledger: ApprovalLedger,
+  approvalId: string,
+  ended: { readonly type: 'result'; readonly output: unknown } | { readonly type: 'error'; readonly error: unknown },
+  input: unknown,
+): Promise<void> {
+  const ran = input === undefined ? {} : { input: input as JSONValue };
+  const outcome: ApprovalOutcome =
+    ended.type === 'result'
+      ? { type: 'result', output: ended.output as JSONValue, ...ran }
+      : { type: 'error', text: getErrorMessage(ended.error), ...ran };
+  await ledger.complete(approvalId, outcome).catch(() => undefined);
 }

@@ -1,9 +1,9 @@
-import { getErrorMessage, type Context } from '@ai-sdk/provider-utils';
+import type { Context } from '@ai-sdk/provider-utils';
 import type { ModelMessage, ToolExecutionOptions } from 'ai';
 import type { ToolCallInfo } from '../handlers/intervention-events.ts';
 import { isAsyncIterable, lastOf } from '../util/async-iterable.ts';
 import type { ApprovalLedger, ApprovalOutcome } from './approval-ledger.ts';
-import { executeOnce } from './execute-once.ts';
+import { claimOrReplay, executeOnce, recordOutcome } from './execute-once.ts';
 import { readResume, type Resume, type ResumedApproval } from './read-resume.ts';
 import { saysOtherThanApproval } from './replay-used-approvals.ts';
 import type { Run } from './run.ts';
@@ -118,9 +118,9 @@ export function executeApproved({
       return;
     }
     const decidedCall = decision.call;
-    const claim = await ledger.claim(approvalId);
-    if (claim.type !== 'claimed') {
-      yield await replay(claim.type === 'done' ? claim.outcome : await ledger.waitFor(approvalId, waiting));
+    const claim = await claimOrReplay(ledger, approvalId, waiting);
+    if (claim.type === 'replayed') {
+      yield await replay(claim.outcome);
       return;
     }
     let last: unknown;
@@ -130,10 +130,10 @@ export function executeApproved({
         yield value;
       }
     } catch (error) {
-      await ledger.complete(approvalId, { type: 'error', text: getErrorMessage(error), input: decidedCall.input as never }).catch(() => undefined);
+      await recordOutcome(ledger, approvalId, { type: 'error', error }, decidedCall.input);
       throw error;
     }
-    await ledger.complete(approvalId, { type: 'result', output: last as never, input: decidedCall.input as never }).catch(() => undefined);
+    await recordOutcome(ledger, approvalId, { type: 'result', output: last }, decidedCall.input);
   })();
 }
 
