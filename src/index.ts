@@ -174,14 +174,9 @@ export {
   type TypedAfterToolCallEvent,
 } from './builtins/for-tool.ts';
 
-export {
-  createRedactionHandler,
-  redactPii,
-  type PiiKind,
-  type RedactedToolValue,
-  type RedactionHandler,
-  type RedactPiiOptions,
-} from './builtins/redact-pii.ts';
+export { redactPii, type RedactPiiOptions } from './builtins/redact-pii.ts';
+export type { PiiKind } from './builtins/pii-rules.ts';
+export { createRedactionHandler, type RedactedToolValue, type RedactionHandler } from './builtins/create-redaction-handler.ts';
 export {
   redactSecrets,
   SECRET_PATTERNS,

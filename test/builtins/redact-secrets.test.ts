@@ -2,7 +2,7 @@ import { isStepCount, tool, toUIMessageStream } from 'ai';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { RedactedToolValue } from '../../src/builtins/redact-pii.ts';
+import type { RedactedToolValue } from '../../src/builtins/create-redaction-handler.ts';
 import { redactSecrets, SECRET_PATTERNS } from '../../src/builtins/redact-secrets.ts';
 import { createInterventions } from '../../src/index.ts';
 import { step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
