@@ -154,12 +154,14 @@ export {
   toolMatcher,
   type ToolPattern,
   type ToolPatterns,
-  type ToolPolicyRule,
-  type ToolPolicyCondition,
-  type ToolPolicyMessage,
-  type ToolPolicyDefault,
-  type ToolPolicyOptions,
 } from './builtins/tool-policy.ts';
+export type {
+  ToolPolicyCondition,
+  ToolPolicyDefault,
+  ToolPolicyMessage,
+  ToolPolicyOptions,
+  ToolPolicyRule,
+} from './builtins/tool-policy-options.ts';
 export { loopGuard, type LoopGuardOptions, type LoopDetection } from './builtins/loop-guard.ts';
 export {
   truncateToolResult,
@@ -183,7 +185,8 @@ export {
   SENSITIVE_KEYS,
   type RedactSecretsOptions,
 } from './builtins/redact-secrets.ts';
-export { humanApproval, type HumanApprovalOptions } from './builtins/human-approval.ts';
+export { humanApproval } from './builtins/human-approval.ts';
+export type { HumanApprovalOptions } from './builtins/human-approval-options.ts';
 export { llmSteering, type LlmSteeringOptions, type SteeringPoint } from './builtins/llm-steering.ts';
 export { rateLimit, type RateLimitKeyPart, type RateLimitOptions } from './builtins/rate-limit.ts';
 export { callBudget, type CallBudgetOptions } from './builtins/call-budget.ts';

@@ -1,96 +1,11 @@
 import type { ApprovalRemember } from '../client/approval-answer.ts';
 import { InterventionActions } from '../actions/intervention-actions.ts';
-import type {
-  BeforeToolCallEvent,
-  RunEventContext,
-  ToolCallInfo,
-} from '../handlers/intervention-events.ts';
-import type {
-  BeforeToolCallAction,
-  InterventionHandlerLike,
-} from '../handlers/intervention-handler.ts';
+import type { BeforeToolCallEvent, RunEventContext, ToolCallInfo } from '../handlers/intervention-events.ts';
+import type { BeforeToolCallAction, InterventionHandlerLike } from '../handlers/intervention-handler.ts';
 import { createMemoryStore } from '../store/create-memory-store.ts';
-import type { Store } from '../store/store.ts';
-import { toolScope, type ToolScope } from '../tools/tool-scope.ts';
-import { sha256, stableJson } from '../util/stable-json.ts';
-
-/**
- * Options of {@link humanApproval}.
- *
- * @example
- * ```ts
- * const options: HumanApprovalOptions = {
- *   tools: ['delete_*', 'send_email'],
- *   prompt: ({ toolCall }) => `Allow ${toolCall.toolName}?`,
- *   remember: { store: createRedisStore({ client: redis }), scope: ({ runtimeContext }) => String(runtimeContext.tenantId) },
- *   timeoutMs: 15 * 60_000,
- * };
- * const approval = humanApproval(options);
- * ```
- */
-export interface HumanApprovalOptions {
-  /** The handler's name (and the prefix of its keys in the store). Default `'human-approval'`. */
-  readonly name?: string;
-  /**
-   * Which tool calls need a human: a {@link ToolScope} (names, `*` / `?`
-   * globs, `!` negations, MCP annotation selectors such as
-   * `{ annotations: { destructiveHint: true } }`), or a predicate.
-   */
-  readonly tools: ToolScope | ((event: BeforeToolCallEvent) => boolean);
-  /** The question shown to the human. Default: `Allow "<tool>" with <arguments as JSON>?`. */
-  readonly prompt?: (event: BeforeToolCallEvent) => string;
-  /** Where and for whom decisions are remembered. */
-  readonly remember?: {
-    /**
-     * Holds remembered decisions and the pending requests (their request
-     * time). Default: in this process's memory; share one (Redis, a
-     * database) across server instances.
-     */
-    readonly store?: Store;
-    /**
-     * Whose decisions these are. Default `runtimeContext.userId`. Without
-     * a user id (and without this option) nobody can be told apart: an
-     * `'always'` answer then counts as `'session'` (this conversation only),
-     * and the decision record says so.
-     */
-    readonly scope?: (context: RunEventContext) => string;
-    /** The conversation a `remember: 'session'` answer covers. Default `runtimeContext.sessionId`. */
-    readonly session?: (context: RunEventContext) => string | undefined;
-    /**
-     * What a remembered decision covers. Default: the tool name (any
-     * arguments). Return e.g. `` `${toolName}:${input.path}` `` to remember per file.
-     */
-    readonly key?: (toolCall: ToolCallInfo) => string;
-    /**
-     * Which `remember` answers are honoured, for approvals and refusals alike.
-     * Default `['session', 'always']`; `[]` asks every time.
-     */
-    readonly accept?: readonly Exclude<ApprovalRemember, 'once'>[];
-    /** How long a `'session'` answer lasts. Default 24 hours. */
-    readonly sessionTtlMs?: number;
-  };
-  /**
-   * Fail closed: an approval answered more than this many ms after it was
-   * requested is refused (the model reads that it expired). Default: no limit.
-   */
-  readonly timeoutMs?: number;
-}
-
-/** A request this handler made, kept in the store until it is answered. */
-interface PendingRequest {
-  readonly requestedAt: number;
-  readonly key: string;
-  readonly session: string | undefined;
-}
-
-/** What the first resume of an approved call decided, for its replays. */
-type Answered = 'approved' | 'expired';
-
-const DAY_MS = 24 * 60 * 60_000;
-/** How long an unanswered request is kept when there is no `timeoutMs`. */
-const PENDING_TTL_MS = 7 * DAY_MS;
-/** How long replays of an answered request get the first resume's decision (as long as the approval ledger keeps outcomes). */
-const ANSWERED_TTL_MS = DAY_MS;
+import { toolScope } from '../tools/tool-scope.ts';
+import type { HumanApprovalOptions } from './human-approval-options.ts';
+import { type PendingRequest, type Answered, DAY_MS, PENDING_TTL_MS, ANSWERED_TTL_MS, type Owner, type Memory, defaultOwner, requestId, defaultSession, parseAnswered, parsePending, formatDuration } from './remembered-answers.ts';
 
 /**
  * Asks a human before matching tool calls run (`confirm`, i.e. AI SDK 7's
@@ -352,69 +267,8 @@ function defaultPrompt({ toolCall }: BeforeToolCallEvent): string {
   return `Allow "${toolCall.toolName}" with ${input}?`;
 }
 
-/** Whose answers these are, and whether that tells people apart (a user id, or the app's own `remember.scope`). */
-interface Owner {
-  readonly scope: string;
-  readonly known: boolean;
-}
-
-/** A remembered answer: allowed or refused, for every conversation (`'always'`) or this one. */
-interface Memory {
-  readonly approved: boolean;
-  readonly remember: 'always' | 'session';
-}
-
-function defaultOwner({ runtimeContext }: RunEventContext): Owner {
-  const userId = runtimeContext.userId;
-  return typeof userId === 'string' || typeof userId === 'number' ? { scope: String(userId), known: true } : { scope: 'anyone', known: false };
-}
-
-/**
- * What identifies a request this handler made, across requests and
- * instances: the conversation, the call's id, its tool and its arguments
- * (a provider that numbers calls `call_0` every turn repeats the id alone,
- * in every conversation).
- */
-async function requestId(session: string | undefined, toolCall: ToolCallInfo, input: unknown): Promise<string> {
-  let text: string;
-  try {
-    text = stableJson([session ?? null, toolCall.toolCallId, toolCall.toolName, input]);
-  } catch {
-    text = JSON.stringify([session ?? null, toolCall.toolCallId, toolCall.toolName, String(input)]);
-  }
-  return sha256(text);
-}
-
-function defaultSession({ runtimeContext }: RunEventContext): string | undefined {
-  const sessionId = runtimeContext.sessionId;
-  return typeof sessionId === 'string' || typeof sessionId === 'number' ? String(sessionId) : undefined;
-}
-
-function parseAnswered(stored: string | undefined): Answered | undefined {
-  return stored === 'approved' || stored === 'expired' ? stored : undefined;
-}
-
-function parsePending(stored: string): PendingRequest | undefined {
-  try {
-    const value: unknown = JSON.parse(stored);
-    if (value === null || typeof value !== 'object') return undefined;
-    const { requestedAt, key, session } = value as Record<string, unknown>;
-    if (typeof requestedAt !== 'number' || typeof key !== 'string') return undefined;
-    return { requestedAt, key, session: typeof session === 'string' ? session : undefined };
-  } catch {
-    return undefined;
-  }
-}
-
 function scopeOfTools(name: string, tools: HumanApprovalOptions['tools']): (event: BeforeToolCallEvent) => boolean {
   if (typeof tools === 'function') return tools;
   const inScope = toolScope(tools, { owner: name });
   return ({ toolCall, tool }) => inScope(toolCall.toolName, tool);
-}
-
-function formatDuration(ms: number): string {
-  if (ms % 3_600_000 === 0) return `${ms / 3_600_000} hour${ms === 3_600_000 ? '' : 's'}`;
-  if (ms % 60_000 === 0) return `${ms / 60_000} minute${ms === 60_000 ? '' : 's'}`;
-  if (ms % 1_000 === 0) return `${ms / 1_000} second${ms === 1_000 ? '' : 's'}`;
-  return `${ms} ms`;
 }

@@ -22,13 +22,8 @@ export { toolCall } from './tool-call.ts';
 export { step } from './step.ts';
 
 // running handlers and approvals
-export {
-  runHandler,
-  type RunHandlerBaseOptions,
-  type RunHandlerOptions,
-  type RunHandlerResult,
-  type RunHandlerToolCall,
-} from './run-handler.ts';
+export { runHandler } from './run-handler.ts';
+export type { RunHandlerBaseOptions, RunHandlerOptions, RunHandlerResult, RunHandlerToolCall } from './run-handler-options.ts';
 export {
   approvalRoundTrip,
   type ApprovalRoundTripOptions,

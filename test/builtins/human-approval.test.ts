@@ -11,7 +11,8 @@ import {
 } from 'ai';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { humanApproval, type HumanApprovalOptions } from '../../src/builtins/human-approval.ts';
+import type { HumanApprovalOptions } from '../../src/builtins/human-approval-options.ts';
+import { humanApproval } from '../../src/builtins/human-approval.ts';
 import {
   approvalAnswer,
   createApprovalLedger,

@@ -14,7 +14,8 @@ import {
   createInterventions,
   InvalidHandlerError,
 } from '../../src/index.ts';
-import { toolMatcher, toolPolicy, type ToolPolicyRule } from '../../src/builtins/tool-policy.ts';
+import type { ToolPolicyRule } from '../../src/builtins/tool-policy-options.ts';
+import { toolMatcher, toolPolicy } from '../../src/builtins/tool-policy.ts';
 import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
 import { MODES, run } from '../helpers/run-both.ts';
 import { approvalRequests } from '../helpers/approval-requests.ts';

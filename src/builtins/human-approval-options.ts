@@ -1,0 +1,66 @@
+import type { ApprovalRemember } from '../client/approval-answer.ts';
+import type { BeforeToolCallEvent, RunEventContext, ToolCallInfo } from '../handlers/intervention-events.ts';
+import type { Store } from '../store/store.ts';
+import type { ToolScope } from '../tools/tool-scope.ts';
+
+/**
+ * Options of {@link humanApproval}.
+ *
+ * @example
+ * ```ts
+ * const options: HumanApprovalOptions = {
+ *   tools: ['delete_*', 'send_email'],
+ *   prompt: ({ toolCall }) => `Allow ${toolCall.toolName}?`,
+ *   remember: { store: createRedisStore({ client: redis }), scope: ({ runtimeContext }) => String(runtimeContext.tenantId) },
+ *   timeoutMs: 15 * 60_000,
+ * };
+ * const approval = humanApproval(options);
+ * ```
+ */
+export interface HumanApprovalOptions {
+  /** The handler's name (and the prefix of its keys in the store). Default `'human-approval'`. */
+  readonly name?: string;
+  /**
+   * Which tool calls need a human: a {@link ToolScope} (names, `*` / `?`
+   * globs, `!` negations, MCP annotation selectors such as
+   * `{ annotations: { destructiveHint: true } }`), or a predicate.
+   */
+  readonly tools: ToolScope | ((event: BeforeToolCallEvent) => boolean);
+  /** The question shown to the human. Default: `Allow "<tool>" with <arguments as JSON>?`. */
+  readonly prompt?: (event: BeforeToolCallEvent) => string;
+  /** Where and for whom decisions are remembered. */
+  readonly remember?: {
+    /**
+     * Holds remembered decisions and the pending requests (their request
+     * time). Default: in this process's memory; share one (Redis, a
+     * database) across server instances.
+     */
+    readonly store?: Store;
+    /**
+     * Whose decisions these are. Default `runtimeContext.userId`. Without
+     * a user id (and without this option) nobody can be told apart: an
+     * `'always'` answer then counts as `'session'` (this conversation only),
+     * and the decision record says so.
+     */
+    readonly scope?: (context: RunEventContext) => string;
+    /** The conversation a `remember: 'session'` answer covers. Default `runtimeContext.sessionId`. */
+    readonly session?: (context: RunEventContext) => string | undefined;
+    /**
+     * What a remembered decision covers. Default: the tool name (any
+     * arguments). Return e.g. `` `${toolName}:${input.path}` `` to remember per file.
+     */
+    readonly key?: (toolCall: ToolCallInfo) => string;
+    /**
+     * Which `remember` answers are honoured, for approvals and refusals alike.
+     * Default `['session', 'always']`; `[]` asks every time.
+     */
+    readonly accept?: readonly Exclude<ApprovalRemember, 'once'>[];
+    /** How long a `'session'` answer lasts. Default 24 hours. */
+    readonly sessionTtlMs?: number;
+  };
+  /**
+   * Fail closed: an approval answered more than this many ms after it was
+   * requested is refused (the model reads that it expired). Default: no limit.
+   */
+  readonly timeoutMs?: number;
+}
