@@ -1,0 +1,106 @@
+import { InterventionActions, type InterventionAction } from '../actions/intervention-actions.ts';
+import type { DecisionRecord } from './decision-record.ts';
+import type { InterventionEvent } from './intervention-events.ts';
+import { ACTION_EFFECTS } from './lifecycle.ts';
+import type { RegisteredHandler } from './registered-handler.ts';
+import { Failure, type Outcome } from './settle-handler.ts';
+
+/** A decision record while its evaluation runs (a later deny may still make it `enforced: false`). */
+export type PendingRecord = { -readonly [K in keyof DecisionRecord]: DecisionRecord[K] };
+
+/** What one handler's outcome does to the verdict: nothing (recorded only), or an enforced action. */
+export type Effect =
+  | { readonly type: 'none' }
+  | { readonly type: 'deny'; readonly reason: string }
+  | { readonly type: 'guide'; readonly feedback: string }
+  | { readonly type: 'confirm'; readonly prompt: string }
+  | { readonly type: 'transform' };
+
+const NONE: Effect = Object.freeze({ type: 'none' });
+
+/** What the record of one evaluation is written with. */
+export interface ReportOptions {
+  readonly event: InterventionEvent;
+  /** A human approved the call: transforms are not applied, confirms count as answered. */
+  readonly frozen?: boolean | undefined;
+  /** Record guides without enforcing them, with this warning (retries exhausted). */
+  readonly downgradeGuide?: string | undefined;
+}
+
+/**
+ * Writes the decision record of one handler's outcome (into `records`, as
+ * it concludes) and says what the outcome does: a failure follows the
+ * handler's `onError` (`'deny'` fails closed with a deny naming the
+ * handler, `'proceed'` is recorded only, `'throw'` rethrows); a shadow
+ * handler, an action without effect at this lifecycle point, a transform or
+ * confirm on a call a human approved, and a downgraded guide are recorded,
+ * not enforced.
+ */
+export function reportOutcome(
+  registered: RegisteredHandler,
+  durationMs: number,
+  outcome: Outcome,
+  { event, frozen, downgradeGuide }: ReportOptions,
+  records: readonly DecisionRecord[][],
+): { readonly record: PendingRecord; readonly effect: Effect } {
+  const { lifecycle } = event;
+  const shadow = registered.mode === 'shadow';
+  const record: PendingRecord = { handler: registered.name, lifecycle, action: 'proceed', enforced: !shadow, mode: registered.mode, durationMs };
+  // what the record is about: the tool call and the step, read from the event
+  if ('toolCall' in event) {
+    record.toolCallId = event.toolCall.toolCallId;
+    record.toolName = event.toolCall.toolName;
+  }
+  if ('stepNumber' in event && event.stepNumber !== undefined) record.stepNumber = event.stepNumber;
+  for (const list of records) list.push(record);
+  const recorded = (effect: Effect = NONE) => ({ record, effect });
+
+  let action: InterventionAction;
+  if (outcome instanceof Failure) {
+    record.error = outcome.error;
+    if (shadow || registered.onError === 'throw') record.action = 'error';
+    if (shadow || registered.onError === 'proceed') return recorded();
+    if (registered.onError === 'throw') throw outcome.error;
+    // fail closed: the failure becomes a deny that names the handler
+    action = InterventionActions.deny(`The "${registered.name}" check failed, so this was blocked (fail closed).`);
+  } else {
+    action = outcome;
+  }
+  record.action = action.type;
+  if (action.type !== 'transform') describe(record, action);
+  if (shadow) {
+    if (action.type === 'transform') describe(record, action);
+    return recorded();
+  }
+  const unenforced = (warning: string) => {
+    record.enforced = false;
+    record.warning = warning;
+    return recorded();
+  };
+  if (ACTION_EFFECTS[lifecycle][action.type] === 'warn') {
+    if (action.type === 'transform') describe(record, action);
+    return unenforced(`${action.type} has no effect in ${lifecycle}`);
+  }
+  switch (action.type) {
+    case 'proceed':
+      return recorded();
+    case 'deny':
+      return recorded({ type: 'deny', reason: action.reason });
+    case 'guide':
+      return downgradeGuide === undefined ? recorded({ type: 'guide', feedback: action.feedback }) : unenforced(downgradeGuide);
+    case 'confirm':
+      return frozen === true ? unenforced('already answered: a human approved this call') : recorded({ type: 'confirm', prompt: action.prompt });
+    case 'transform':
+      return frozen === true
+        ? unenforced('transform not applied: the arguments were fixed when the call was approved')
+        : recorded({ type: 'transform' });
+  }
+}
+
+/** The words of an action, on its record. */
+function describe(record: PendingRecord, action: InterventionAction): void {
+  if (action.type === 'deny' || (action.type === 'proceed' && action.reason !== undefined)) record.reason = action.reason;
+  else if (action.type === 'guide') record.feedback = action.feedback;
+  else if (action.type === 'confirm') record.prompt = action.prompt;
+  if ('display' in action && action.display !== undefined) record.display = action.display;
+}

@@ -1,0 +1,138 @@
+import type { InterventionAction } from '../actions/intervention-actions.ts';
+import { HandlerTimeoutError } from '../errors/handler-timeout-error.ts';
+import { InterventionHandlerError } from '../errors/intervention-handler-error.ts';
+import { InvalidActionError } from '../errors/invalid-action-error.ts';
+import type { InterventionsError } from '../errors/interventions-error.ts';
+import { isThenable } from '../util/is-thenable.ts';
+import { settle } from '../util/settle.ts';
+import type { InterventionEvent } from './intervention-events.ts';
+import { ACTION_EFFECTS } from './lifecycle.ts';
+import type { RegisteredHandler } from './registered-handler.ts';
+import { actionProblem } from './validate-action.ts';
+
+/** A handler that failed (threw, rejected, timed out, returned no valid action, had its `apply` throw). */
+export class Failure {
+  readonly error: InterventionsError;
+  constructor(error: InterventionsError) {
+    this.error = error;
+  }
+}
+
+/** What one handler's evaluation settled to: a valid action, or why the handler failed. */
+export type Outcome = InterventionAction | Failure;
+
+/** The event the handlers of one evaluation see, drafted (copied) at the first transform. */
+export interface Draft<EVENT extends InterventionEvent> {
+  event: EVENT;
+  drafted: boolean;
+}
+
+/** What settling one handler needs to know about the evaluation. */
+export interface SettleOptions<EVENT extends InterventionEvent> {
+  readonly makeDraft: (event: EVENT) => EVENT;
+  /** A human approved the call: transforms are not applied. */
+  readonly frozen?: boolean | undefined;
+  readonly abortSignal: AbortSignal | undefined;
+  /** Told when a handler returns a promise, before it is awaited (a throw there ends the call). */
+  readonly onPending?: ((handler: RegisteredHandler) => PromiseLike<void> | void) | undefined;
+}
+
+/**
+ * Runs one handler's method on the draft and settles what it returned into
+ * an {@link Outcome}: validated, within its `timeoutMs`, abortable, with a
+ * transform's `apply` run on the draft (copied by `makeDraft` on first use).
+ * Synchronous while the handler (and its `apply`) answer at once. An abort
+ * is not the handler's failure: its reason is thrown, to end the run as an
+ * abort.
+ */
+export function settleHandler<EVENT extends InterventionEvent>(
+  registered: RegisteredHandler,
+  method: (event: EVENT) => unknown,
+  draft: Draft<EVENT>,
+  options: SettleOptions<EVENT>,
+): Outcome | Promise<Outcome> {
+  let value: unknown;
+  try {
+    value = method.call(registered.handler, draft.event);
+  } catch (error) {
+    return failure(registered, error, draft.event, options.abortSignal);
+  }
+  if (isThenable(value)) return settleLater(registered, value, draft, options);
+  return applyTransform(registered, validated(registered, draft.event, value), draft, options);
+}
+
+async function settleLater<EVENT extends InterventionEvent>(
+  registered: RegisteredHandler,
+  value: PromiseLike<unknown>,
+  draft: Draft<EVENT>,
+  options: SettleOptions<EVENT>,
+): Promise<Outcome> {
+  // outside the handler's try: a status observer that throws ends the call
+  await options.onPending?.(registered);
+  const { lifecycle } = draft.event;
+  let outcome: Outcome;
+  try {
+    const settled = await settle(value, {
+      timeoutMs: registered.timeoutMs,
+      abortSignal: options.abortSignal,
+      onTimeout: () => new HandlerTimeoutError({ handlerName: registered.name, lifecycle, timeoutMs: registered.timeoutMs ?? 0 }),
+    });
+    outcome = validated(registered, draft.event, settled);
+  } catch (error) {
+    outcome = failure(registered, error, draft.event, options.abortSignal);
+  }
+  return applyTransform(registered, outcome, draft, options);
+}
+
+/** Applies an enforced transform to the draft; a throwing (or rejecting) `apply`, or one returning something else than an event, is the handler's failure. */
+function applyTransform<EVENT extends InterventionEvent>(
+  registered: RegisteredHandler,
+  outcome: Outcome,
+  draft: Draft<EVENT>,
+  options: SettleOptions<EVENT>,
+): Outcome | Promise<Outcome> {
+  const { lifecycle } = draft.event;
+  if (
+    outcome instanceof Failure ||
+    outcome.type !== 'transform' ||
+    registered.mode === 'shadow' ||
+    options.frozen === true ||
+    ACTION_EFFECTS[lifecycle].transform !== 'apply'
+  ) {
+    return outcome;
+  }
+  let returned: unknown;
+  try {
+    if (!draft.drafted) {
+      draft.event = options.makeDraft(draft.event);
+      draft.drafted = true;
+    }
+    returned = outcome.apply(draft.event);
+  } catch (error) {
+    return failure(registered, error, draft.event, options.abortSignal);
+  }
+  const take = (value: unknown): Outcome => {
+    if (value === undefined) return outcome; // the draft was mutated
+    if (value == null || typeof value !== 'object' || (value as { lifecycle?: unknown }).lifecycle !== lifecycle) {
+      const message = `The transform of intervention handler "${registered.name}" returned a value that is not a ${lifecycle} event; mutate the draft or return it.`;
+      return new Failure(new InvalidActionError({ handlerName: registered.name, lifecycle, received: value, message }));
+    }
+    draft.event = value as EVENT;
+    return outcome;
+  };
+  if (!isThenable(returned)) return take(returned);
+  return Promise.resolve(returned).then(take, (error: unknown) => failure(registered, error, draft.event, options.abortSignal));
+}
+
+function validated(registered: RegisteredHandler, event: InterventionEvent, value: unknown): Outcome {
+  const message = actionProblem(value, event.lifecycle, registered.name);
+  if (message === undefined) return value as InterventionAction;
+  return new Failure(new InvalidActionError({ handlerName: registered.name, lifecycle: event.lifecycle, received: value, message }));
+}
+
+function failure(registered: RegisteredHandler, error: unknown, event: InterventionEvent, abortSignal: AbortSignal | undefined): Failure {
+  // an abort is not the handler's failure: let it end the run as an abort
+  if (abortSignal?.aborted && error === abortSignal.reason) throw error;
+  if (HandlerTimeoutError.isInstance(error) || InvalidActionError.isInstance(error)) return new Failure(error);
+  return new Failure(new InterventionHandlerError({ handlerName: registered.name, lifecycle: event.lifecycle, cause: error }));
+}
