@@ -189,6 +189,12 @@ export {
   type RedactSecretsOptions,
 } from './builtins/redact-secrets.ts';
 export { humanApproval, type HumanApprovalOptions } from './builtins/human-approval.ts';
+export {
+  flowPolicy,
+  type FlowDecision,
+  type FlowPolicyOptions,
+  type FlowSources,
+} from './builtins/flow-policy.ts';
 export { llmSteering, type LlmSteeringOptions, type SteeringPoint } from './builtins/llm-steering.ts';
 export { rateLimit, type RateLimitKeyPart, type RateLimitOptions } from './builtins/rate-limit.ts';
 export { callBudget, type CallBudgetOptions } from './builtins/call-budget.ts';
