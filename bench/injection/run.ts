@@ -1,9 +1,9 @@
 /**
- * `npm run bench:injection`: the injection suite (40 scenarios in four
+ * `npm run bench:injection`: the injection suite (42 scenarios in four
  * AgentDojo-style domains, bench/injection/domains/), one line per
  * configuration, with the injections and then on clean runs:
  *
- *   undefended: attacks succeeded 40/40, benign tasks completed 40/40
+ *   undefended: attacks succeeded 42/42, benign tasks completed 42/42
  *
  * `--details` also lists, per line, the scenarios whose attack succeeded or
  * whose task was not completed.
