@@ -120,7 +120,8 @@ export interface FlowPolicyOptions {
  * uses {@link toolScope}: a scope that cannot be valid throws an
  * `InvalidHandlerError` naming the policy. It fails closed: a tool the run
  * does not have counts as an open-world, non-read-only tool (the MCP
- * defaults), and a throwing `sources` predicate denies (`onError: 'deny'`).
+ * defaults), and a `sources` predicate that throws or answers anything but a
+ * boolean denies (`onError: 'deny'`).
  *
  * What it does not see: content the model merely repeats to the user,
  * attacks that need no tool, and untrusted content that reaches the
@@ -158,7 +159,7 @@ export function flowPolicy({
     throw new TypeError(`flowPolicy "${name}": arguments must be a list of argument names`);
   }
   const isSource: (toolName: string, tool: Tool | undefined) => boolean =
-    typeof sources === 'function' ? sources : toolScope(sources, { owner: name });
+    typeof sources === 'function' ? strictPredicate(name, sources) : toolScope(sources, { owner: name });
   const isTrusted: ToolScopeMatcher = trusted === undefined ? () => false : toolScope(trusted, { owner: name });
   const isSink = toolScope(sinks, { owner: name });
   const isChecked: ToolScopeMatcher = argumentTools === undefined ? () => true : toolScope(argumentTools, { owner: name });
@@ -181,6 +182,20 @@ export function flowPolicy({
       if (!sink && controlled.length === 0) return InterventionActions.proceed();
       return decide(name, onTainted, event, untrusted, sink, controlled);
     },
+  };
+}
+
+/** A `sources` predicate whose answer must be a boolean: anything else throws, so the call is decided by `onError` (deny by default). */
+function strictPredicate(
+  policy: string,
+  predicate: (toolName: string, tool: Tool | undefined) => boolean,
+): (toolName: string, tool: Tool | undefined) => boolean {
+  return (toolName, tool) => {
+    const answer: unknown = predicate(toolName, tool);
+    if (typeof answer !== 'boolean') {
+      throw new TypeError(`flowPolicy "${policy}": the sources predicate must return true or false for "${toolName}", it returned ${String(answer)}`);
+    }
+    return answer;
   };
 }
 

@@ -208,6 +208,11 @@ describe('flowPolicy sources and sinks', () => {
     const result = await createInterventions({ handlers: [throwing] }).generateText({ model: script(), tools, stopWhen: isStepCount(5), prompt: 'go' });
     expect(ranTools()).toEqual(['read_inbox', 'read_inbox']);
     expect(result.interventions.decisions.find((entry) => entry.toolName === 'send_email')?.action).toBe('deny');
+    // a predicate that answers nothing is no answer
+    const vague = flowPolicy({ sources: (() => undefined) as never, sinks: 'send_email' });
+    const unsure = await createInterventions({ handlers: [vague] }).generateText({ model: script(), tools, stopWhen: isStepCount(5), prompt: 'go' });
+    expect(ranTools()).toEqual(['read_inbox', 'read_inbox', 'read_inbox']);
+    expect(unsure.interventions.decisions.find((entry) => entry.toolName === 'send_email')).toMatchObject({ action: 'deny', enforced: true });
   });
 
   it('should reject scopes and options that cannot be valid when created', () => {
