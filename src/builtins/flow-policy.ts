@@ -212,13 +212,23 @@ interface ControlledArgument {
   readonly source: string;
 }
 
-/** The results of source tools in the messages the model saw (tool messages, and provider-executed results in assistant messages). */
+/**
+ * The results of source tools in the messages the model saw when it made the
+ * call (tool messages, and provider-executed results in assistant messages).
+ * A call a person approved, evaluated again on resume, is already in the
+ * history: only what came before its assistant message counts (the results
+ * of the calls made beside it arrived after the model chose it). With a
+ * provider that repeats call ids, its last occurrence is taken (the pending
+ * one, and the longest history). Any other call is new: every message counts.
+ */
 function untrustedResults(
   event: BeforeToolCallEvent,
   isUntrusted: (toolName: string, tool: Tool | undefined) => boolean,
 ): UntrustedResult[] {
   const found: UntrustedResult[] = [];
-  for (const message of event.messages) {
+  const { messages } = event;
+  const made = event.approved ? messages.findLastIndex((message) => holdsCall(message, event.toolCall.toolCallId)) : -1;
+  for (const message of made < 0 ? messages : messages.slice(0, made)) {
     if ((message.role !== 'tool' && message.role !== 'assistant') || typeof message.content === 'string') continue;
     for (const part of message.content) {
       if (part.type !== 'tool-result' || part.output.type === 'execution-denied') continue;
@@ -227,6 +237,15 @@ function untrustedResults(
     }
   }
   return found;
+}
+
+/** Whether `message` is the assistant message that made the call `toolCallId`. */
+function holdsCall(message: ModelMessage, toolCallId: string): boolean {
+  return (
+    message.role === 'assistant' &&
+    typeof message.content !== 'string' &&
+    message.content.some((part) => part.type === 'tool-call' && part.toolCallId === toolCallId)
+  );
 }
 
 /** The checked arguments of the call whose values appear in untrusted content and not in the user's (or system) messages. */

@@ -19,7 +19,7 @@ import {
 } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createInterventions, flowPolicy, InvalidHandlerError, toolPolicy, type FlowPolicyOptions } from '../../src/index.ts';
+import { createInterventions, flowPolicy, humanApproval, InvalidHandlerError, toolPolicy, type FlowPolicyOptions } from '../../src/index.ts';
 import { approvalRequests, answeredHistory } from '../helpers/approval-requests.ts';
 import { MODES, run } from '../helpers/run-both.ts';
 import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
@@ -284,6 +284,42 @@ describe('flowPolicy keeps its guarantees wherever the history goes', () => {
     const other = createInterventions({ handlers: [flowPolicy(POLICY)] });
     await other.generateText({ model: attack(), tools, stopWhen: isStepCount(3), messages: history });
     expect(ranTools()).toEqual(['read_inbox']);
+  });
+
+  it('should run an approved call on resume when the untrusted result arrived beside it, after the model chose it, and deny the next one', async () => {
+    const { tools, ranTools } = workspace();
+    const interventions = createInterventions({ handlers: [humanApproval({ tools: 'send_email' }), flowPolicy(POLICY)] });
+    const prompt: ModelMessage[] = [{ role: 'user', content: 'Email bob@corp.test, and read my inbox' }];
+    const paused = await interventions.generateText({
+      model: scriptedModel(step(toolCall('r1', 'read_inbox', {}), toolCall('s1', 'send_email', { to: 'bob@corp.test', body: 'hi' }))),
+      tools, stopWhen: isStepCount(3), messages: prompt,
+    });
+    const [request] = approvalRequests(paused.content);
+    expect(ranTools()).toEqual(['read_inbox']);
+    const resumed = await interventions.generateText({
+      model: scriptedModel(step(toolCall('s2', 'send_email', { to: 'bob@corp.test', body: 'hi again' })), step(text('Done.'))),
+      tools, stopWhen: isStepCount(3),
+      messages: answeredHistory(prompt, paused.responseMessages, { id: request!.approvalId, approved: true }),
+    });
+    // s1 was chosen before the inbox was read: the person's approval stands; s2 was chosen after
+    expect(ranTools()).toEqual(['read_inbox', 'send_email']);
+    expect(resumed.interventions.decisions.find((entry) => entry.toolCallId === 's2' && entry.handler === 'flow-policy')?.action).toBe('deny');
+  });
+
+  it('should count every message for a new call whose id a provider reused from an earlier turn', async () => {
+    const { tools, ranTools } = workspace();
+    const interventions = createInterventions({ handlers: [flowPolicy(POLICY)] });
+    const first = await interventions.generateText({
+      model: scriptedModel(step(toolCall('call_0', 'send_email', { to: 'bob@corp.test', body: 'hi' })), step(toolCall('call_0', 'read_inbox', {})), step(text('Sent, and read.'))),
+      tools, stopWhen: isStepCount(4), prompt: 'Email bob@corp.test "hi", then read my inbox',
+    });
+    expect(ranTools()).toEqual(['send_email', 'read_inbox']);
+    await interventions.generateText({
+      model: scriptedModel(step(toolCall('call_0', 'send_email', { to: 'bob@corp.test', body: 'hi' })), step(text('ok'))),
+      tools, stopWhen: isStepCount(3),
+      messages: [{ role: 'user', content: 'Email bob@corp.test "hi", then read my inbox' }, ...first.responseMessages, { role: 'user', content: 'again' }],
+    });
+    expect(ranTools()).toEqual(['send_email', 'read_inbox']);
   });
 
   it('should ask again after a resume in another runtime, run the call only when approved, and still deny an attacker-chosen argument', async () => {
