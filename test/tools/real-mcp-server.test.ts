@@ -12,7 +12,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isStepCount, type ModelMessage, type ToolSet } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createInterventions, flowPolicy, toolPolicy } from '../../src/index.ts';
+import { createInterventions, flowPolicy, humanApproval, toolPolicy } from '../../src/index.ts';
 import { answeredHistory, approvalRequests } from '../helpers/approval-requests.ts';
 import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
 
@@ -96,6 +96,18 @@ describe('policies over the annotations of a real MCP server (Streamable HTTP, @
       messages: answeredHistory(prompt, paused.responseMessages, { id: request!.approvalId, approved: true }),
     });
     expect(called).toEqual(['list_notes {}', 'delete_note {"name":"groceries"}']);
+  });
+
+  it('should let humanApproval ask for every destructive tool of the server and for nothing else', async () => {
+    const { tools, called } = await connect();
+    const interventions = createInterventions({ handlers: [humanApproval({ tools: { annotations: { destructiveHint: true } } })] });
+    const result = await interventions.streamText({
+      model: scriptedModel(step(toolCall('l1', 'list_notes', {}), toolCall('m1', 'send_message', { to: 'bob', text: 'hi' }), toolCall('d1', 'delete_note', { name: 'taxes' }))),
+      tools, stopWhen: isStepCount(3), prompt: 'Tidy up and tell bob',
+    });
+    const requests = approvalRequests(await result.content);
+    expect(requests.map((request) => request.toolCall.toolName)).toEqual(['delete_note']);
+    expect(called).toEqual(['list_notes {}', 'send_message {"to":"bob","text":"hi"}']);
   });
 
   it('should let flowPolicy treat openWorldHint tools as sources: after web_fetch, no tool that writes runs', async () => {
