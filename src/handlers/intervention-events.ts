@@ -231,6 +231,12 @@ export interface BeforeToolCallEvent extends RunEventContext {
   toolCall: ToolCallInfo;
   /** The tool definition (`undefined` for a tool the run does not have). */
   readonly tool: Tool | undefined;
+  /**
+   * Every tool of the run, by name (to read what other tools declare, e.g.
+   * the MCP annotations of the tools whose results are in `messages`).
+   * `undefined` when the runtime does not know them (`guardTool`).
+   */
+  readonly tools?: ToolSet | undefined;
   /** The messages the model saw when it made the call. */
   readonly messages: ModelMessage[];
   /**

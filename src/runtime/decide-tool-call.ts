@@ -41,6 +41,7 @@ export function decideToolCall(
     stepNumber: step.number,
     toolCall: call,
     tool: getOwn(run.tools, call.toolName),
+    tools: run.tools,
     messages: step.messages,
     approved: approval !== undefined,
     approval: approval === undefined ? undefined : answerInfo(approval),
