@@ -187,12 +187,8 @@ export {
 } from './builtins/redact-secrets.ts';
 export { humanApproval } from './builtins/human-approval.ts';
 export type { HumanApprovalOptions } from './builtins/human-approval-options.ts';
-export {
-  flowPolicy,
-  type FlowDecision,
-  type FlowPolicyOptions,
-  type FlowSources,
-} from './builtins/flow-policy.ts';
+export { flowPolicy } from './builtins/flow-policy.ts';
+export type { FlowDecision, FlowPolicyOptions, FlowSources } from './builtins/flow-policy-options.ts';
 export { llmSteering, type LlmSteeringOptions, type SteeringPoint } from './builtins/llm-steering.ts';
 export { rateLimit, type RateLimitKeyPart, type RateLimitOptions } from './builtins/rate-limit.ts';
 export { callBudget, type CallBudgetOptions } from './builtins/call-budget.ts';
