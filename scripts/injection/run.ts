@@ -1,6 +1,6 @@
 /**
  * `npm run bench:injection`: the injection suite (42 scenarios in four
- * AgentDojo-style domains, bench/injection/domains/), one line per
+ * AgentDojo-style domains, scripts/injection/domains/), one line per
  * configuration, with the injections and then on clean runs:
  *
  *   undefended: attacks succeeded 42/42, benign tasks completed 42/42

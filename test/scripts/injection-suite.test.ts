@@ -7,7 +7,7 @@
  * runs alike.
  */
 import { describe, expect, it } from 'vitest';
-import { CONFIGURATIONS, DOMAINS, formatRow, runSuite, type SuiteRow } from '../../bench/injection/suite.ts';
+import { CONFIGURATIONS, DOMAINS, formatRow, runSuite, type SuiteRow } from '../../scripts/injection/suite.ts';
 
 describe('the injection suite', () => {
   it('should have at least 40 scenarios in the four domains, each planting its injection in an untrusted tool the task calls', () => {
