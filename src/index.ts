@@ -146,7 +146,7 @@ export {
   type Redactor,
 } from './redaction/create-redactor.ts';
 export type { RedactionStream } from './redaction/redaction-stream.ts';
-export { type ToolErrorDetails, type ToolErrorRedacting } from './redaction/redact-tool-error.ts';
+export type { ToolErrorDetails, ToolErrorRedacting } from './redaction/redact-tool-error.ts';
 
 // built-in handlers
 export {

@@ -1,6 +1,5 @@
 import type { InferToolInput, InferToolOutput, ToolSet } from 'ai';
 import type { Confirm, Deny, Guide, Proceed, Transform } from '../actions/intervention-actions.ts';
-import { InterventionActions } from '../actions/intervention-actions.ts';
 import type { AfterToolCallEvent, BeforeToolCallEvent } from '../handlers/intervention-events.ts';
 import type {
   AfterToolCallAction,

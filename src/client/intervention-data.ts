@@ -99,6 +99,7 @@ export type InterventionDataTypes = { intervention: InterventionData };
  */
 export type InterventionUIMessage<
   METADATA = unknown,
+  // biome-ignore lint/complexity/noBannedTypes: the AI SDK's own default for "no data parts" (UIMessage's)
   DATA_PARTS extends UIDataTypes = {},
   TOOLS extends UITools = UITools,
 > = UIMessage<METADATA, DATA_PARTS & InterventionDataTypes, TOOLS>;

@@ -192,7 +192,7 @@ function isObjectWith<KEY extends string>(
   return (
     value != null &&
     typeof value === 'object' &&
-    Object.prototype.hasOwnProperty.call(value, key)
+    Object.hasOwn(value, key)
   );
 }
 

@@ -31,7 +31,7 @@ export function markThrownByHook(error: unknown, label: string): unknown {
     error !== null &&
     (typeof error === 'object' || typeof error === 'function') &&
     Object.isExtensible(error) &&
-    !Object.prototype.hasOwnProperty.call(error, HOOK)
+    !Object.hasOwn(error, HOOK)
   ) {
     // enumerable, so it shows when the error is printed; a symbol, so JSON and messages are unchanged
     Object.defineProperty(error, HOOK, { value: label, enumerable: true, configurable: true, writable: false });

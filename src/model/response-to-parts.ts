@@ -11,7 +11,7 @@ export function responseToParts(response: LanguageModelV4GenerateResult): Langua
     const { headers: _headers, body: _body, ...metadata } = response.response;
     parts.push({ type: 'response-metadata', ...metadata });
   }
-  response.content.forEach((part, index) => parts.push(...contentToParts(part, String(index))));
+  for (const [index, part] of response.content.entries()) parts.push(...contentToParts(part, String(index)));
   parts.push({
     type: 'finish',
     finishReason: response.finishReason,

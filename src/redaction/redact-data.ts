@@ -45,7 +45,7 @@ export function redactData(
         let target = redact(key);
         if (target !== key) changes++;
         // two keys redacted to the same text: keep both values
-        for (let suffix = 2; Object.prototype.hasOwnProperty.call(copy, target); suffix++) {
+        for (let suffix = 2; Object.hasOwn(copy, target); suffix++) {
           target = `${redact(key)} (${suffix})`;
         }
         const entry = visit((item as Record<string, unknown>)[key], sensitiveKeys?.test(key) ?? false);

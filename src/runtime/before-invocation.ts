@@ -1,8 +1,7 @@
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
-import type { ModelMessage, Tool, ToolSet } from 'ai';
+import type { Tool, ToolSet } from 'ai';
 import { InvalidActionError } from '../errors/invalid-action-error.ts';
 import { InvocationDeniedError } from '../errors/invocation-denied-error.ts';
-import type { BeforeInvocationEvent } from '../handlers/intervention-events.ts';
 import { getOwn } from '../util/get-own.ts';
 import { userMessage } from '../util/user-message.ts';
 import { cloneInvocationEvent } from './drafts.ts';

@@ -1,7 +1,6 @@
 import type { Context } from '@ai-sdk/provider-utils';
 import type {
   Experimental_Steering,
-  Instructions,
   LanguageModel,
   ModelMessage,
   PrepareStepFunction,

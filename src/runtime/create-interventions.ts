@@ -74,7 +74,7 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
       lists = buildHandlerLists(registered);
     };
   };
-  (options.handlers ?? []).forEach((handler, index) => use(handler, `handlers[${index}]`));
+  for (const [index, handler] of (options.handlers ?? []).entries()) use(handler, `handlers[${index}]`);
 
   const snapshot = (): RuntimeSnapshot => ({
     handlers: lists,

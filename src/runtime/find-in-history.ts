@@ -50,7 +50,8 @@ function findLastPart(
   for (let message = Math.min(before, history.length) - 1; message >= 0; message--) {
     const content = assistantParts(history[message]);
     const part = content?.findLastIndex(matches) ?? -1;
-    if (content !== undefined && part >= 0) return { item: content[part]!, at: { message, part } };
+    const item = content?.[part];
+    if (item !== undefined) return { item, at: { message, part } };
   }
   return undefined;
 }

@@ -236,6 +236,7 @@ export interface Interventions {
    * const result = await agent.generate({ prompt: 'Clean up the temp directory' });
    * ```
    */
+  // biome-ignore lint/complexity/noBannedTypes: ToolLoopAgentSettings' own default for TOOLS
   agentSettings<CALL_OPTIONS = never, TOOLS extends ToolSet = {}, RUNTIME_CONTEXT extends Context = Context, OUTPUT extends OutputInterface = never>(
     settings: ToolLoopAgentSettings<CALL_OPTIONS, TOOLS, RUNTIME_CONTEXT, OUTPUT>,
   ): ToolLoopAgentSettings<CALL_OPTIONS, TOOLS, RUNTIME_CONTEXT, OUTPUT>;

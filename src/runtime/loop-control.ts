@@ -7,7 +7,6 @@ import {
   type ToolSet,
   type UserModelMessage,
 } from 'ai';
-import type { InterventionHooks } from '../hooks/hook-types.ts';
 import type { HookEntry } from '../hooks/hook-registry.ts';
 import { callHook, isNothing } from '../hooks/run-hooks.ts';
 import { InvalidHookResultError } from '../errors/invalid-hook-result-error.ts';

@@ -149,6 +149,7 @@ function patternProblem(pattern: string, negated: boolean): string | undefined {
   if (pattern === '') return negated ? 'is a negation of nothing' : 'is empty';
   if (pattern.startsWith('!')) return 'negates twice (use one "!")';
   // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this check rejects
   if (/[\s\u0000-\u001f\u007f]/u.test(pattern)) return 'has whitespace or a control character, which no tool name has';
   if (negated && /^\*+$/.test(pattern)) return 'excludes every tool, so the scope matches none';
   return undefined;

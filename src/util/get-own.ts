@@ -6,7 +6,7 @@ export function getOwn<T>(
   record: Readonly<Record<string, T>> | undefined,
   key: string,
 ): T | undefined {
-  return record != null && Object.prototype.hasOwnProperty.call(record, key)
+  return record != null && Object.hasOwn(record, key)
     ? record[key]
     : undefined;
 }
