@@ -63,6 +63,12 @@ export interface EvaluateOptions<EVENT extends InterventionEvent> {
    * applied (the approved arguments are final) and confirms count as answered.
    */
   readonly frozen?: boolean | undefined;
+  /**
+   * Whether a confirm counts as answered (default: `frozen`). `false` for an
+   * approval the runtime could not verify: transforms stay frozen, and a
+   * confirm still asks.
+   */
+  readonly answered?: boolean | undefined;
   /** Record guides without enforcing them, with this warning (retries exhausted). */
   readonly downgradeGuide?: string | undefined;
   /** The handlers to evaluate, when not the lifecycle point's registered ones. */
@@ -109,7 +115,7 @@ export function evaluateInterventions<EVENT extends InterventionEvent>(
   handlers: readonly RegisteredHandler[],
   sinks: EvaluationSinks,
 ): Verdict<EVENT> | Promise<Verdict<EVENT>> {
-  const { event, frozen, downgradeGuide } = options;
+  const { event, frozen, answered = frozen, downgradeGuide } = options;
   const tally: Tally<EVENT> = { draft: { event, drafted: false }, transformed: false };
   const settling = { makeDraft: options.makeDraft, frozen, abortSignal: event.abortSignal, onPending: sinks.onPending };
   const records = sinks.reported === undefined ? [sinks.records] : [sinks.records, sinks.reported];
@@ -117,7 +123,7 @@ export function evaluateInterventions<EVENT extends InterventionEvent>(
   const toolEvent: InterventionEvent | undefined = event.lifecycle === 'beforeToolCall' || event.lifecycle === 'afterToolCall' ? event : undefined;
 
   const conclude = (registered: RegisteredHandler, startedAt: number, outcome: Outcome): Verdict<EVENT> | undefined => {
-    const { record, effect } = reportOutcome(registered, now() - startedAt, outcome, { event, frozen, downgradeGuide }, records);
+    const { record, effect } = reportOutcome(registered, now() - startedAt, outcome, { event, frozen, answered, downgradeGuide }, records);
     return foldEffect(tally, effect, record, registered.name);
   };
   const evaluateFrom = (start: number): Verdict<EVENT> | Promise<Verdict<EVENT>> => {

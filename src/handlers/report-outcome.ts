@@ -21,8 +21,10 @@ const NONE: Effect = Object.freeze({ type: 'none' });
 /** What the record of one evaluation is written with. */
 export interface ReportOptions {
   readonly event: InterventionEvent;
-  /** A human approved the call: transforms are not applied, confirms count as answered. */
+  /** A human approved the call: transforms are not applied. */
   readonly frozen?: boolean | undefined;
+  /** A human's verified approval answers the call's confirms. */
+  readonly answered?: boolean | undefined;
   /** Record guides without enforcing them, with this warning (retries exhausted). */
   readonly downgradeGuide?: string | undefined;
 }
@@ -40,7 +42,7 @@ export function reportOutcome(
   registered: RegisteredHandler,
   durationMs: number,
   outcome: Outcome,
-  { event, frozen, downgradeGuide }: ReportOptions,
+  { event, frozen, answered, downgradeGuide }: ReportOptions,
   records: readonly DecisionRecord[][],
 ): { readonly record: PendingRecord; readonly effect: Effect } {
   const { lifecycle } = event;
@@ -89,7 +91,7 @@ export function reportOutcome(
     case 'guide':
       return downgradeGuide === undefined ? recorded({ type: 'guide', feedback: action.feedback }) : unenforced(downgradeGuide);
     case 'confirm':
-      return frozen === true ? unenforced('already answered: a human approved this call') : recorded({ type: 'confirm', prompt: action.prompt });
+      return answered === true ? unenforced('already answered: a human approved this call') : recorded({ type: 'confirm', prompt: action.prompt });
     case 'transform':
       return frozen === true
         ? unenforced('transform not applied: the arguments were fixed when the call was approved')

@@ -5,7 +5,7 @@ import { signApproval, verifyApproval } from './approval-signature.ts';
 import { recordDenial } from './deny-call.ts';
 import { ANSWER_HANDLER, unreadable, type EditTarget } from './decode-answers.ts';
 import type { ResumedApproval } from './read-resume.ts';
-import { hasApprovalsToCheck, refuseUnverifiableApprovals } from './refuse-unverifiable-approvals.ts';
+import { hasApprovalsToCheck, checkApprovals } from './check-approvals.ts';
 import { isReplay, replayUsedApprovals, resumeReadsLedger } from './replay-used-approvals.ts';
 import type { Run } from './run.ts';
 
@@ -54,7 +54,7 @@ export function resumeNeedsPreparing(run: Run): boolean {
 export async function applyApprovalEdits(run: Run, secret: string | Uint8Array | undefined): Promise<void> {
   const { resume } = run;
   // before the edits and the replays: a signature binds the model's arguments
-  await refuseUnverifiableApprovals(run, secret);
+  await checkApprovals(run, secret);
   // a used approval shows what ran, whatever this answer says
   await replayUsedApprovals(run, secret);
   for (const answer of resume.answers) {

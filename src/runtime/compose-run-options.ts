@@ -10,10 +10,11 @@ import { createRunPrepareStep } from './run-prepare-step.ts';
 import { createRunRepair } from './run-repair-tool-call.ts';
 import { createRunToolApproval } from './run-tool-approval.ts';
 import { prepareResume, resumeNeedsPreparing } from './apply-approval-edits.ts';
-import { checkedHistory, checksApprovals } from './refuse-unverifiable-approvals.ts';
+import { checkedHistory, checksApprovals } from './check-approvals.ts';
 import { editableHistory, resumeReadsLedger } from './replay-used-approvals.ts';
 import type { Run } from './run.ts';
 import { SETTING_KEYS } from './setting-keys.ts';
+import { foreignSignatureTransform, stripForeignSignatures } from './own-approval-requests.ts';
 
 /**
  * The SDK options of a run: the caller's options, with each extension point
@@ -29,6 +30,8 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
   const { hooks, handlers } = run.snapshot;
   const composed: CallOptions = { ...options };
   if (streaming) moveChunkTimeouts(run, options, composed);
+  // the runtime's secret binds its confirms; the app's own approvals stay the SDK's (see own-approval-requests.ts)
+  run.signsApprovals = options.experimental_toolApprovalSecret === undefined && run.decidesToolCalls;
 
   // a resume whose answers may be used approvals, or whose approvals are checked against the runtime's
   // own secret (a restart refuses them, typed), gets a history its answers can be rewritten in
@@ -40,7 +43,8 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
     else composed.prompt = history;
   }
   if (resumeNeedsPreparing(run)) {
-    prepareResumeOnStart(run, options, composed, options.experimental_toolApprovalSecret ?? run.snapshot.approvalSecret);
+    const secret = options.experimental_toolApprovalSecret ?? (run.signsApprovals ? run.snapshot.approvalSecret : undefined);
+    prepareResumeOnStart(run, options, composed, secret);
   }
 
   const needsModel =
@@ -117,8 +121,15 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
     afterResume: loop?.afterResume,
   });
 
-  if (hooks.onMessage.length > 0 || loop !== undefined) {
-    const user = options.onStepEnd ?? options.onStepFinish;
+  if (hooks.onMessage.length > 0 || loop !== undefined || run.signsApprovals) {
+    const caller = options.onStepEnd ?? options.onStepFinish;
+    // every reader of a step (this callback, the result, onEnd) reads it with the app's own requests unsigned
+    const user = !run.signsApprovals
+      ? caller
+      : (step: StepResult<ToolSet>) => {
+          stripForeignSignatures(run, step);
+          return caller?.(step);
+        };
     composed.onStepEnd = async (step: StepResult<ToolSet>) => {
       try {
         await user?.(step);
@@ -135,9 +146,14 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
     delete composed.onStepFinish;
   }
 
-  // every approval is signed: the configured secret, or the runtime's own (see approval-secret.ts)
-  if (options.experimental_toolApprovalSecret === undefined) {
+  // the library's confirms are signed: the configured secret, or the runtime's own (see approval-secret.ts)
+  if (run.signsApprovals) {
     composed.experimental_toolApprovalSecret = run.snapshot.approvalSecret;
+    if (streaming) {
+      const theirs = options.experimental_transform;
+      const strip = foreignSignatureTransform(run);
+      composed.experimental_transform = theirs === undefined ? strip : [strip, ...asArray(theirs)];
+    }
   }
   return composed as OPTIONS;
 }

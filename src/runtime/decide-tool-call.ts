@@ -33,6 +33,8 @@ export function decideToolCall(
   } = {},
 ): ToolCallDecision | Promise<ToolCallDecision> {
   const handlers = run.snapshot.handlers.beforeToolCall;
+  // an approval the runtime could not verify answers no confirm, and handlers are not told of it
+  const answered = approval !== undefined && !run.resume.unverified.has(approval.approvalId);
   const event: BeforeToolCallEvent = {
     lifecycle: 'beforeToolCall',
     runtimeContext: run.runtimeContext,
@@ -43,13 +45,14 @@ export function decideToolCall(
     tool: getOwn(run.tools, call.toolName),
     tools: run.tools,
     messages: step.messages,
-    approved: approval !== undefined,
-    approval: approval === undefined ? undefined : answerInfo(approval),
+    approved: answered,
+    approval: answered ? answerInfo(approval) : undefined,
   };
   const evaluation = run.evaluate({
     event,
     makeDraft: cloneToolCallEvent,
     frozen: approval !== undefined,
+    answered,
     handlers: gates === undefined || gates.length === 0 ? handlers : [...gates, ...handlers],
   });
   return isThenable(evaluation)

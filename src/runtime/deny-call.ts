@@ -17,14 +17,17 @@ export async function denyCall(
   {
     handler = HANDLER,
     text = run.snapshot.wording.deniedToolCall({ toolCall: call, reason, handler }),
+    display,
   }: {
     /** Who denied it, as records name it. Default `'ai-interventions'`. */
     readonly handler?: string;
     /** What the model reads. Default: the `deniedToolCall` wording. */
     readonly text?: string;
+    /** What a person is shown (the record's `display`). */
+    readonly display?: string;
   } = {},
 ): Promise<Extract<ToolCallDecision, { type: 'deny' }>> {
-  await recordDenial(run, call, handler, reason);
+  await recordDenial(run, call, handler, reason, display);
   return { type: 'deny', reason, handler, text };
 }
 
@@ -49,12 +52,19 @@ export function isAnsweredCall(answer: ResumedApproval, call: ToolCallInfo): boo
 const HANDLER = 'ai-interventions';
 
 /** Keeps the record of a call the runtime denied itself (`handler` names the rule: not a registered handler). */
-export function recordDenial(run: Run, call: Pick<ToolCallInfo, 'toolCallId' | 'toolName'>, handler: string, reason: string): Promise<void> {
+export function recordDenial(
+  run: Run,
+  call: Pick<ToolCallInfo, 'toolCallId' | 'toolName'>,
+  handler: string,
+  reason: string,
+  display?: string,
+): Promise<void> {
   return run.record({
     handler,
     lifecycle: 'beforeToolCall',
     action: 'deny',
     reason,
+    ...(display === undefined ? {} : { display }),
     enforced: true,
     mode: 'enforce',
     durationMs: 0,

@@ -44,6 +44,13 @@ export interface Resume {
   readonly answers: readonly ResumedApproval[];
   /** The edits of approved calls, to check, write and sign before the SDK reads the history. */
   readonly edits: readonly EditTarget[];
+  /**
+   * The approvals (by id) whose request the runtime's secret does not
+   * verify: the app's own approvals (never signed), or a confirm's answer
+   * that was changed, forged or made before a restart. They answer no
+   * handler's `confirm` (see `checkApprovals`).
+   */
+  readonly unverified: Set<string>;
 }
 
 /** Reads what the input of a run resumes. */
@@ -60,7 +67,7 @@ export function readResume(
   const rewritten = messages !== given;
   const last = messages.at(-1);
   if (last?.role !== 'tool' || !last.content.some((part) => part.type === 'tool-approval-response')) {
-    return { messages, rewritten, dropped: stale.dropped, approved: new Map(), refused: new Map(), answers: [], edits };
+    return { messages, rewritten, dropped: stale.dropped, approved: new Map(), refused: new Map(), answers: [], edits, unverified: new Set() };
   }
   const answers = answeredCalls(messages, typed);
   const byDecision = (approved: boolean) =>
@@ -73,6 +80,7 @@ export function readResume(
     refused: byDecision(false),
     answers: answers.map(({ approval }) => approval),
     edits,
+    unverified: new Set(),
   };
 }
 

@@ -4,6 +4,7 @@ import { signApproval, verifyApproval } from './approval-signature.ts';
 import { findApprovalRequest, findToolCall, type PartAt } from './find-in-history.ts';
 import type { ResumedApproval } from './read-resume.ts';
 import type { Run } from './run.ts';
+import { setSignature } from './set-signature.ts';
 
 /**
  * The approvals a run found already used (executed by an earlier resume):
@@ -80,12 +81,12 @@ export async function replayUsedApprovals(run: Run, secret: string | Uint8Array 
     const input: unknown = outcome.input === undefined ? original : (outcome.input satisfies JSONValue);
     const request: ToolApprovalRequest = { ...found.request };
     delete request.inputSchemaInput;
-    if (secret !== undefined && request.signature !== undefined) {
+    let { signature } = found.request; // read whether the app can see it or not (see check-approvals.ts)
+    if (secret !== undefined && signature !== undefined) {
       const signed = { approvalId: request.approvalId, toolCallId: call.call.toolCallId, toolName: call.call.toolName };
-      if (await verifyApproval(secret, request.signature, { ...signed, input: original })) {
-        request.signature = await signApproval(secret, { ...signed, input });
-      }
+      if (await verifyApproval(secret, signature, { ...signed, input: original })) signature = await signApproval(secret, { ...signed, input });
     }
+    if (signature !== undefined) setSignature(request, signature, Object.prototype.propertyIsEnumerable.call(found.request, 'signature'));
     const response: ToolApprovalResponse = { ...responseAt.response, approved: true };
     delete response.reason;
     replace(history, call.at, { ...call.call, input });

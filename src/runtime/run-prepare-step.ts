@@ -10,6 +10,7 @@ import type { Run } from './run.ts';
 import { SETTING_KEYS } from './setting-keys.ts';
 import { Step } from './step.ts';
 import { ensureStarted } from './start-run.ts';
+import { stripForeignSignaturesIn } from './own-approval-requests.ts';
 
 type StepOptions = Parameters<PrepareStepFunction<ToolSet, Context>>[0];
 type StepResult = NonNullable<PrepareStepResult<ToolSet, Context>>;
@@ -51,6 +52,8 @@ export function createRunPrepareStep({
     // a hook that failed where the SDK swallows errors ends the run here
     if (run.failed !== undefined) await run.throwIfFailed();
     run.runtimeContext = options.runtimeContext;
+    // the history the step starts with holds the last step's requests: the app's own read as the SDK wrote them
+    if (options.stepNumber > 0) stripForeignSignaturesIn(run, options.messages, run.resume.messages.length);
 
     let messages = options.messages;
     let instructions = options.instructions;

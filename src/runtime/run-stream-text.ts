@@ -34,7 +34,7 @@ export function runStreamText({
   const composed = composeRunOptions(run, options, { streaming: true });
   // resumed approvals the runtime's own secret cannot verify: the error says why, and what to set
   if (run.resume.approved.size > 0 && signsWithGeneratedSecret(snapshot, options)) {
-    const theirs = options.experimental_transform;
+    const theirs = composed.experimental_transform;
     composed.experimental_transform = theirs === undefined ? explainApprovalErrors : [explainApprovalErrors, ...asArray(theirs)];
   }
   const onEnd = (options.onEnd ?? options.onFinish) as Callback;

@@ -9,6 +9,16 @@ import { replaysOverriddenAnswer } from './replay-used-approvals.ts';
 import type { Run } from './run.ts';
 import { approvalStatusOf, decidedInput, type ApprovalStatus, type ToolCallDecision } from './tool-call-decision.ts';
 import { ensureStarted } from './start-run.ts';
+import { UNVERIFIABLE_DISPLAY, UNVERIFIABLE_REASON, VERIFY_HANDLER } from './check-approvals.ts';
+
+/** How an unverified answer to a confirm is refused: named, said to the model, shown to the person. */
+function unverifiedDenial(toolName: string) {
+  const text =
+    `The approval of the call to "${toolName}" could no longer be verified (it was given before the server restarted, ` +
+    'or to another server instance, or its call was changed), so the call was not executed. ' +
+    'If it is still needed, call the tool again: the user will be asked to approve it again.';
+  return { handler: VERIFY_HANDLER, text, display: UNVERIFIABLE_DISPLAY };
+}
 
 const RANK: Readonly<Record<ApprovalStatus['type'], number>> = {
   'not-applicable': 0,
@@ -68,6 +78,10 @@ export function createRunToolApproval({
             ? await gateResumedCall(run, call.toolCallId)
             : (await gateToolCalls(run, step, [call]))[0];
         decision = await decideToolCall(run, step, call, { approval, gates });
+        // fail closed: a confirm is answered only by an approval the runtime's secret verifies
+        if (decision.type === 'confirm' && approval !== undefined && run.resume.unverified.has(approval.approvalId)) {
+          return approvalStatusOf(await denyCall(run, call, UNVERIFIABLE_REASON, unverifiedDenial(call.toolName)));
+        }
       } catch (error) {
         run.fail(error);
         throw error;
@@ -91,6 +105,10 @@ export function createRunToolApproval({
     // the SDK's own resolution, when there is anything to resolve (a toolApproval option, needsApproval)
     const theirs = hasCallerApproval(toolApproval, options) ? await resolveCallerApproval(toolApproval, options) : NOT_APPLICABLE;
     // a resumed call that is not denied is executed once, through the approval ledger, by the tool wrapper
-    return RANK[theirs.type] > RANK[ours.type] ? theirs : ours;
+    const status = RANK[theirs.type] > RANK[ours.type] ? theirs : ours;
+    // a handler asked: the request is the library's, and keeps its signature; the SDK makes any other request unasked by us
+    if (status.type === 'user-approval' && ours.type === 'user-approval') run.approvalRequests.own.add(toolCall.toolCallId);
+    else if (status.type !== 'not-applicable') run.approvalRequests.foreign.add(toolCall.toolCallId);
+    return status;
   };
 }

@@ -48,6 +48,15 @@ export class Run {
   /** Told when a provider stream throws, which the SDK reports to no callback; set only when an end observer listens. */
   readonly streamFailed: ((error: unknown) => Promise<void>) | undefined;
   readonly approvalLedger: ApprovalLedger | undefined;
+  /**
+   * The calls (by id) of this run whose approval request a handler's
+   * `confirm` asked for (`own`), or the app or the SDK alone (`foreign`):
+   * when the runtime gives the SDK its secret, the foreign ones lose the
+   * signature (see `own-approval-requests.ts`).
+   */
+  readonly approvalRequests = { own: new Set<string>(), foreign: new Set<string>() };
+  /** Whether the SDK signs this call's approval requests with the runtime's secret (the app gave none of its own). */
+  signsApprovals = false;
 
   runtimeContext: Context;
   /** Told when a `prepareStep` replaces the runtime context. */

@@ -78,14 +78,6 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
       'With tool hooks or handlers registered, the SDK is given guarded copies of the tools (their `execute` runs the hooks), so callbacks that receive the tool set (onStart, onStepStart) see those copies, not the caller\'s objects. Every property of a copy is still compared with the original (`properties`).',
   },
   {
-    id: 'signed-approvals',
-    configurations: ['noop', 'handler', 'tools'],
-    observable: '*',
-    path: /\.signature$/,
-    reason:
-      "Every approval request of a wrapped call is signed (an HMAC of the approval, the call and its arguments): with approvalSecret, or without one with a secret generated for the runtime, so an approval is bound to its call and arguments by default and a client that edits them gets nothing executed. The raw SDK signs only with experimental_toolApprovalSecret. The `signature` field is the whole difference; with nothing registered (`idle`) the call is the SDK's own and signs nothing.",
-  },
-  {
     id: 'replayed-approval-executes-once',
     configurations: ['noop', 'handler', 'tools'],
     observable: 'log:execute',

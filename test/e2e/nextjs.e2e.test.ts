@@ -384,11 +384,11 @@ describe('the Next.js example in Chromium', () => {
     );
     if (first.message === undefined) throw new Error('no assistant message');
 
-    // a client approves, but points the call somewhere else: the signature no longer matches
+    // a client approves, but points the call somewhere else: the signature no longer matches, so the approval
+    // answers no confirm: the call is refused for the person, typed, and nothing runs
     const forged = await postChat(chatId, [user, answered(first.message, { path: '/etc' })]);
-    expect(forged.chunks).toContainEqual(
-      expect.objectContaining({ type: 'error', errorText: expect.stringContaining('signature verification failed') }),
-    );
+    expect(forged.chunks).toContainEqual(expect.objectContaining({ type: 'tool-output-denied' }));
+    expect(forged.chunks.filter((chunk) => chunk.type === 'error')).toEqual([]);
     expect(await executions(chatId)).toEqual([]);
 
     // the honest approval runs the call; the same approval sent again runs nothing and gets the recorded outcome

@@ -4,11 +4,10 @@
  * without `approvalSecret` (a runtime without one signs with a secret of
  * its own), executed once, and never taken from the conversation's word.
  */
-import { InvalidToolApprovalSignatureError, isStepCount, tool, ToolLoopAgent, type ModelMessage } from 'ai';
+import { isStepCount, tool, ToolLoopAgent, type ModelMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
-  ApprovalSecretRequiredError,
   createInterventions,
   defineHandler,
   InterventionActions,
@@ -16,7 +15,6 @@ import {
 } from '../../src/index.ts';
 import { approvalRequests } from '../helpers/approval-requests.ts';
 import { MODES, run } from '../helpers/run-both.ts';
-import { rejectionOf } from '../helpers/rejection-of.ts';
 import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
 
 function setup(options: { approvalSecret?: string } = {}) {
@@ -107,17 +105,17 @@ describe('approval security', () => {
     expect(model.calls).toHaveLength(0);
   });
 
-  it('should reject a forged signature and changed arguments without executing anything', async () => {
+  it('should refuse a forged signature and changed arguments, typed, without executing anything', async () => {
     const context = setup({ approvalSecret: 'secret' });
     const { first, resume } = await pause(context);
     const forgedSignature = JSON.parse(JSON.stringify(first.responseMessages).replace(/"signature":"[^"]+"/, '"signature":"AAAA"')) as ModelMessage[];
-    await expect(
-      context.interventions.generateText({ model: scriptedModel(step(text('x'))), tools: context.tools, messages: resume(forgedSignature) }),
-    ).rejects.toThrow(/signature/i);
     const changedAmount = JSON.parse(JSON.stringify(first.responseMessages).replaceAll('"amount":10', '"amount":999999')) as ModelMessage[];
-    await expect(
-      context.interventions.generateText({ model: scriptedModel(step(text('x'))), tools: context.tools, messages: resume(changedAmount) }),
-    ).rejects.toThrow(/signature/i);
+    for (const messages of [resume(forgedSignature), resume(changedAmount)]) {
+      const result = await context.interventions.generateText({ model: scriptedModel(step(text('x'))), tools: context.tools, messages });
+      expect(result.interventions.decisions.filter((record) => record.handler === 'approval-verification')).toMatchObject([
+        { action: 'deny', toolName: 'transfer', enforced: true },
+      ]);
+    }
     expect(context.transfers).toEqual([]);
   });
 
@@ -152,6 +150,27 @@ describe('approval security', () => {
 const edited = (messages: readonly ModelMessage[], edit: (json: string) => string) =>
   JSON.parse(edit(JSON.stringify(messages))) as ModelMessage[];
 
+/** A resume the runtime could not verify: refused for the person, typed, and the run goes on. */
+const expectRefusedUnverified = (
+  runtime: ReturnType<typeof setup>,
+  model: ReturnType<typeof scriptedModel>,
+  outcome: { readonly decisions: readonly DecisionRecord[] },
+) => {
+  expect(runtime.transfers).toEqual([]);
+  expect(runtime.chatErrors).toEqual([]);
+  // the model read why (and may ask again); every call of the history has its result
+  expect(toolResultsSent(model, 0).t1).toEqual({
+    type: 'execution-denied',
+    reason:
+      'The approval of the call to "transfer" could no longer be verified (it was given before the server restarted, ' +
+      'or to another server instance, or its call was changed), so the call was not executed. ' +
+      'If it is still needed, call the tool again: the user will be asked to approve it again.',
+  });
+  expect(outcome.decisions.filter((record) => record.handler === 'approval-verification')).toMatchObject([
+    { action: 'deny', toolCallId: 't1', toolName: 'transfer', enforced: true, reason: expect.stringContaining('could no longer be verified') },
+  ]);
+};
+
 describe.each(MODES)('approvals without approvalSecret (%s)', (mode) => {
   it('should sign every approval request with a secret of the runtime', async () => {
     const runtime = setup();
@@ -168,26 +187,6 @@ describe.each(MODES)('approvals without approvalSecret (%s)', (mode) => {
     expect(runtime.transfers).toEqual([10]);
   });
 
-  /** A resume the runtime could not verify: refused for the person, typed, and the run goes on. */
-  const expectRefusedUnverified = (
-    runtime: ReturnType<typeof setup>,
-    model: ReturnType<typeof scriptedModel>,
-    outcome: { readonly decisions: readonly DecisionRecord[] },
-  ) => {
-    expect(runtime.transfers).toEqual([]);
-    expect(runtime.chatErrors).toEqual([]);
-    // the model read why (and may ask again); every call of the history has its result
-    expect(toolResultsSent(model, 0).t1).toEqual({
-      type: 'execution-denied',
-      reason:
-        'The approval of the call to "transfer" could no longer be verified (it was given before the server restarted, ' +
-        'or to another server instance, or its call was changed), so the call was not executed. ' +
-        'If it is still needed, call the tool again: the user will be asked to approve it again.',
-    });
-    expect(outcome.decisions.filter((record) => record.handler === 'approval-verification')).toMatchObject([
-      { action: 'deny', toolCallId: 't1', toolName: 'transfer', enforced: true, reason: expect.stringContaining('could no longer be verified') },
-    ]);
-  };
 
   it("should execute nothing, and refuse the call typed, when a client edits the pending call's arguments", async () => {
     const runtime = setup();
@@ -267,18 +266,16 @@ describe.each(MODES)('approvals with approvalSecret (%s)', (mode) => {
     expect(other.transfers).toEqual([10]);
   });
 
-  it("should keep a bad signature the AI SDK's own rejection (a forgery)", async () => {
+  it('should refuse a bad signature (a forgery, or another secret), typed, without failing the call', async () => {
     const one = setup({ approvalSecret: 'one' });
     const forger = setup({ approvalSecret: 'another' });
     const { first, resume } = await pause(one);
     const tampered = edited(first.responseMessages, (json) => json.replaceAll('"amount":10', '"amount":999999'));
 
     for (const [runtime, messages] of [[one, resume(tampered)], [forger, resume()]] as const) {
-      const error = await rejectionOf(
-        run(runtime.interventions, mode, { model: scriptedModel(step(text('never'))), tools: runtime.tools, stopWhen: isStepCount(3), messages }),
-      );
-      expect(InvalidToolApprovalSignatureError.isInstance(error)).toBe(true);
-      expect(ApprovalSecretRequiredError.isInstance(error)).toBe(false);
+      const model = scriptedModel(step(text('not paid')));
+      const outcome = await run(runtime.interventions, mode, { model, tools: runtime.tools, stopWhen: isStepCount(3), messages });
+      expectRefusedUnverified(runtime, model, outcome);
     }
     expect(one.transfers).toEqual([]);
     expect(forger.transfers).toEqual([]);

@@ -234,15 +234,16 @@ describe.each(MODES)('typed approval answers through interventions.%s', (mode) =
       );
     });
 
-    it("should still reject (the SDK's own check) arguments a client changed without a typed answer", async () => {
+    it('should still refuse arguments a client changed without a typed answer (the approval no longer verifies)', async () => {
       const { deleted, answered, resume } = await paused(mode);
       const forged = answered({ plain: true, approved: true }).map((message) =>
         message.role === 'assistant' && typeof message.content !== 'string'
           ? { ...message, content: message.content.map((part) => (part.type === 'tool-call' ? { ...part, input: { path: '/etc' } } : part)) }
           : message,
       );
-      await expect(resume(forged).outcome).rejects.toThrow(/signature/i);
+      const result = await resume(forged).outcome;
       expect(deleted).toEqual([]);
+      expect(result.decisions.some((record) => record.action === 'deny')).toBe(true);
     });
 
     it('should never re-sign an edit whose request signature is not valid: the SDK rejects it', async () => {
