@@ -22,6 +22,7 @@ export { defaultWording, formatGuidance, type Wording } from './runtime/wording.
 export {
   APPROVAL_ANSWER_PREFIX,
   approvalAnswer,
+  approvalReasonText,
   readApprovalAnswer,
   type ApprovalAnswer,
   type ApprovalRemember,

@@ -169,6 +169,33 @@ export function readApprovalAnswer(
   };
 }
 
+/**
+ * What to show for the `reason` of an approval response (a tool part's
+ * `approval.reason` in `useChat` messages): the person's own words, decoded
+ * from a typed answer ({@link approvalAnswer}), a plain reason as it is,
+ * and nothing for a typed answer without words or one that cannot be read.
+ * The one way to read a typed answer for display.
+ *
+ * @example
+ * ```ts
+ * const { reason } = approvalAnswer({ id: 'approval-1', approved: false, reason: 'Keep it until Friday', remember: 'always' });
+ * approvalReasonText(reason); // 'Keep it until Friday'
+ * approvalReasonText('Not now'); // 'Not now'
+ * // in a chat UI: {part.approval?.reason ? <q>{approvalReasonText(part.approval.reason)}</q> : null}
+ * ```
+ */
+export function approvalReasonText(reason: string | undefined): string | undefined {
+  const read = readApprovalAnswer(reason);
+  switch (read.type) {
+    case 'plain':
+      return reason;
+    case 'answer':
+      return read.answer.reason;
+    case 'malformed':
+      return undefined;
+  }
+}
+
 /** Whether a `reason` holds a typed answer (well-formed or not). */
 export function isTypedAnswer(reason: unknown): reason is string {
   return typeof reason === 'string' && reason.startsWith(APPROVAL_ANSWER_PREFIX);

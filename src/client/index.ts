@@ -2,6 +2,7 @@
 export {
   APPROVAL_ANSWER_PREFIX,
   approvalAnswer,
+  approvalReasonText,
   readApprovalAnswer,
   type ApprovalAnswer,
   type ApprovalRemember,

@@ -22,7 +22,12 @@ export interface InterventionRecordData {
   readonly enforced: boolean;
   readonly mode: 'enforce' | 'shadow';
   readonly durationMs: number;
-  /** The handler's error, as text. */
+  /**
+   * The handler's error, as a stable code (`error.code` of the library's
+   * errors: `'handler-failed'`, `'handler-timeout'`, `'invalid-action'`),
+   * never its message, which may quote what a person must not see. The
+   * server's own records (`result.interventions`, `onDecision`) keep the error.
+   */
   readonly error?: string;
   readonly warning?: string;
   readonly stepNumber?: number;

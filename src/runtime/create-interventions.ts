@@ -84,6 +84,7 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
     approvalSecret,
     approvalSecretConfigured: options.approvalSecret !== undefined,
     redactors,
+    decisionParts: options.decisionParts ?? 'acted',
   });
 
   // tools this runtime wrapped for plain calls: a run uses the originals

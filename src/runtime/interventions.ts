@@ -40,6 +40,14 @@ export interface InterventionsOptions {
   /** Replace any of the texts the model reads after a decision. */
   readonly wording?: Partial<Wording>;
   /**
+   * Which tool calls get a `data-intervention` part in the UI message
+   * stream: `'acted'` (the default) only those a handler acted on (a deny,
+   * guide, confirm or transform, a remembered answer, a failure, a person's
+   * edit, a replayed approval); `'all'` every call a handler or gate decided,
+   * `proceed` included (a full decision log in the UI).
+   */
+  readonly decisionParts?: 'acted' | 'all';
+  /**
    * How many times an `afterModelCall` guide may discard a response and
    * retry the model within one step. Default 2; after that the response is
    * kept and the guide is recorded as not enforced.

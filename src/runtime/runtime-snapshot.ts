@@ -21,6 +21,8 @@ export interface RuntimeSnapshot {
   readonly approvalSecretConfigured: boolean;
   /** Applied to the model's text, whole or as it streams, before anything else sees it. */
   readonly redactors: readonly Redactor[];
+  /** Which tool calls get a `data-intervention` part (see `InterventionsOptions.decisionParts`). */
+  readonly decisionParts: 'acted' | 'all';
 }
 
 /** Indexes `all` by lifecycle point, so a point nobody handles costs nothing. */

@@ -1,5 +1,6 @@
 import type { InterventionData, InterventionRecordData } from '../client/intervention-data.ts';
 import type { DecisionRecord } from '../handlers/decision-record.ts';
+import { InterventionsError } from '../errors/interventions-error.ts';
 import type { ResumedApproval } from '../runtime/read-resume.ts';
 
 /**
@@ -71,7 +72,8 @@ function recordData(record: DecisionRecord): InterventionRecordData {
     enforced,
     mode,
     durationMs,
-    error: error === undefined ? undefined : error instanceof Error ? error.message : String(error),
+    // a stable code, never the message: a handler's error may quote what a person must not see
+    error: error === undefined ? undefined : InterventionsError.isInstance(error) ? error.code : 'handler-failed',
     warning,
     stepNumber,
   });

@@ -20,6 +20,8 @@ export interface DecisionSource {
   readonly decisions: readonly DecisionRecord[];
   readonly resume: Resume;
   readonly tools: ToolSet | undefined;
+  /** Which calls get a part: only those a handler acted on, or every decided one. */
+  readonly snapshot: { readonly decisionParts: 'acted' | 'all' };
 }
 
 const sources = new WeakMap<InterventionsReport, DecisionSource>();
@@ -48,10 +50,15 @@ type Options<TOOLS extends ToolSet, UI_MESSAGE extends UIMessage> = {
 
 /**
  * The AI SDK's `toUIMessageStream({ stream: result.stream, ... })` (same
- * options, same chunks) with each decision about a tool call added as a
- * `data-intervention` part ({@link InterventionData}): which handler decided
- * what, a short reason for people, the person's answer it follows, and the
- * decision records. A call that runs with a person's edited arguments also
+ * options, same chunks) with each decision a handler acted on (a deny,
+ * guide, confirm or transform, a remembered answer, a failure, a person's
+ * edit, a replayed approval) added as a `data-intervention` part
+ * ({@link InterventionData}), once the call's input is complete: which
+ * handler decided what, a short reason for people, the person's answer it
+ * follows, and the decision records. A call every handler let through gets
+ * no part, so with nothing acting the stream is the SDK's own, chunk for
+ * chunk (`decisionParts: 'all'` on `createInterventions` adds one for every
+ * decided call). A call that runs with a person's edited arguments also
  * shows them in its tool part. The model's wording is unchanged; data parts
  * never reach the model (`convertToModelMessages` skips them).
  *
@@ -176,7 +183,8 @@ function injectDecisions<TOOLS extends ToolSet>(
     transform(part, controller) {
       if (part.type === 'start-step') resuming = false;
       const toolCallId = toolCallIdOf(part);
-      if (toolCallId === undefined) {
+      // a decision follows the call once its input is complete, never between its input's chunks
+      if (toolCallId === undefined || isInputChunk(part)) {
         controller.enqueue(part);
         return;
       }
@@ -191,8 +199,9 @@ function injectDecisions<TOOLS extends ToolSet>(
       }
       controller.enqueue(part);
       const records = takeRecords(toolCallId);
-      if (records.length === 0 && answer === undefined) return;
       if (answer !== undefined) answered.add(answer);
+      const shown = source.snapshot.decisionParts === 'all' ? records.length > 0 || answer !== undefined : acted(records, edited);
+      if (!shown) return;
       const data: InterventionData = interventionDataOf({
         toolCallId,
         toolName: answer?.toolName ?? records[0]?.toolName ?? 'unknown',
@@ -207,6 +216,25 @@ function injectDecisions<TOOLS extends ToolSet>(
       });
     },
   });
+}
+
+/** Whether a part streams a call's input (its decision waits for the input to be complete). */
+function isInputChunk(part: TextStreamPart<ToolSet>): boolean {
+  return part.type === 'tool-input-start' || part.type === 'tool-input-delta' || part.type === 'tool-input-end';
+}
+
+/**
+ * Whether a handler acted on the call: an enforced deny, guide, confirm or
+ * transform, a failure, a proceed that says why (a remembered answer, a
+ * replayed approval), or a person's edit it runs with. A call every handler
+ * let through, and a person's plain answer (the SDK's own parts show it),
+ * get no part.
+ */
+function acted(records: readonly DecisionRecord[], edited: { readonly value: unknown } | undefined): boolean {
+  if (edited !== undefined) return true;
+  return records.some(
+    (record) => record.error !== undefined || (record.enforced && record.action !== 'proceed') || (record.action === 'proceed' && record.reason !== undefined),
+  );
 }
 
 /** The tool call a stream part is about. */

@@ -67,7 +67,7 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
     observable: 'result.ownProperties',
     path: /^\.toUIMessageStream$/,
     reason:
-      "When handlers or gates decide tool calls, a streamText result's `toUIMessageStream` (which `toUIMessageStreamResponse` and `pipeUIMessageStreamToResponse` call) is its own, not enumerable: the UI message stream adds a `data-intervention` part after each decided tool call. Every chunk of the SDK's own stream is kept, in order; the function form `toUIMessageStream({ stream: result.stream })` is untouched.",
+      "When handlers or gates decide tool calls, a streamText result's `toUIMessageStream` (which `toUIMessageStreamResponse` and `pipeUIMessageStreamToResponse` call) is its own, not enumerable: the UI message stream adds a `data-intervention` part after each tool call a handler acted on (none when every handler lets every call through: the chunks are then the SDK's, which the suite compares). Every chunk of the SDK's own stream is kept, in order; the function form `toUIMessageStream({ stream: result.stream })` is untouched.",
   },
   {
     id: 'guarded-tool-identity',
@@ -85,6 +85,15 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
     excludes: ['resume-replay'],
     reason:
       "The same resume request sent again (a regenerate, a retry, a double submit, or the same request reaching another instance): the raw SDK executes the approved call a second time; the wrappers execute it once and answer the replay with the recorded outcome, as an idempotency key does (the approval ledger). The model reads the same result, and the SDK's own callbacks (onToolExecutionStart / End) still run; only the tool's execute is not called again. With nothing registered (`idle`) the call is the SDK's own and re-executes.",
+  },
+  {
+    id: 'replayed-approval-ui-decision',
+    configurations: ['noop', 'handler', 'tools'],
+    observable: 'uiStream',
+    cases: ['resume-regenerate'],
+    excludes: ['resume-replay'],
+    reason:
+      "The replay above, in the UI message stream: the call was answered from the approval ledger, not executed again, and the stream says so with one `data-intervention` part after the call's result (its record: `approval-ledger`, `replayed: true`). Every chunk of the SDK's own stream is kept, in order.",
   },
   {
     id: 'stop-when-at-final-step',

@@ -16,7 +16,6 @@ import {
   jsonSchema,
   Output,
   tool,
-  toUIMessageStream,
   type ModelMessage,
   type StopCondition,
   type Tool,
@@ -216,14 +215,13 @@ async function runPhase({
     // every projection is taken before anything is read, so each sees the whole stream
     const stream = result.stream as ReadableStream<unknown>;
     const textStream = result.textStream as ReadableStream<unknown>;
-    const uiStream = toUIMessageStream({
-      stream: result.stream as never,
-      tools,
+    // the result's own method: what toUIMessageStreamResponse and useChat's route read (the wrappers' decision parts included)
+    const uiStream = (result.toUIMessageStream as (options: Record<string, unknown>) => ReadableStream<unknown>)({
       sendReasoning: true,
       sendSources: true,
       generateMessageId: counter('ui-message'),
       onError: (error: unknown) => describeError(error),
-    }) as ReadableStream<unknown>;
+    });
     const partial = options.output === undefined ? undefined : (result.partialOutputStream as ReadableStream<unknown>);
     const [parts, texts, chunks, partials] = await Promise.all([
       readAll(stream, context),

@@ -3,6 +3,7 @@ import {
   convertToModelMessages,
   isStepCount,
   readUIMessageStream,
+  streamText,
   tool,
   toUIMessageStream,
   validateUIMessages,
@@ -15,6 +16,7 @@ import { z } from 'zod';
 import {
   APPROVAL_ANSWER_PREFIX,
   approvalAnswer,
+  approvalReasonText,
   createInterventions,
   defineHandler,
   InterventionActions,
@@ -80,7 +82,7 @@ const decisionsOf = (message: InterventionUIMessage): InterventionData[] =>
   message.parts.flatMap((part) => (part.type === 'data-intervention' ? [part.data] : []));
 
 describe('decisions in the UI message stream', () => {
-  it('should follow each decided tool part with a data-intervention part: handler, action, a short reason for people, the records', async () => {
+  it('should follow each tool part a handler acted on with a data-intervention part: handler, action, a short reason for people, the records', async () => {
     const { interventions, tools, ran } = setup();
     const result = interventions.streamText({ model: firstTurn(), tools, stopWhen: isStepCount(3), prompt: 'go' });
     const message = await readMessage(result.toUIMessageStream());
@@ -93,11 +95,10 @@ describe('decisions in the UI message stream', () => {
       'tool-email',
       'data:email',
       'tool-search',
-      'data:search',
       'tool-deploy',
       'data:deploy',
     ]);
-    const [wipe, email, search, deploy] = decisionsOf(message);
+    const [wipe, email, deploy] = decisionsOf(message);
     expect(wipe).toEqual({
       toolCallId: '1',
       toolName: 'wipe',
@@ -116,8 +117,8 @@ describe('decisions in the UI message stream', () => {
       ],
     });
     expect(email).toMatchObject({ action: 'guide', handler: 'policy', reason: 'Add a subject line.' });
-    expect(search).toMatchObject({ action: 'proceed', records: [expect.objectContaining({ action: 'proceed' })] });
-    expect(search?.handler).toBeUndefined();
+    // search: every handler let it through, so no part (the SDK's own parts say it ran)
+    expect(decisionsOf(message).map((decision) => decision.toolName)).not.toContain('search');
     expect(deploy).toMatchObject({ action: 'confirm', handler: 'policy', reason: 'Deploys need a person' });
 
     // what the model reads is unchanged: the reason for people is not in it
@@ -148,7 +149,7 @@ describe('decisions in the UI message stream', () => {
       .filter((line) => line.startsWith('data: ') && line !== 'data: [DONE]')
       .map((line) => JSON.parse(line.slice(6)) as UIMessageChunk);
 
-    expect(viaMethod.filter((chunk) => chunk.type === 'data-intervention')).toHaveLength(4);
+    expect(viaMethod.filter((chunk) => chunk.type === 'data-intervention')).toHaveLength(3);
     expect(normalize(viaFunction)).toEqual(normalize(viaMethod));
     expect(normalize(viaResponse)).toEqual(normalize(viaMethod));
   });
@@ -163,10 +164,56 @@ describe('decisions in the UI message stream', () => {
       onStepEnd: ({ responseMessage }) => void stepped.push(responseMessage),
     });
     const client = await readMessage(stream);
-    expect(decisionsOf(ended[0] as InterventionUIMessage)).toHaveLength(4);
+    expect(decisionsOf(ended[0] as InterventionUIMessage)).toHaveLength(3);
     expect(ended[0]?.parts).toEqual(client.parts);
-    expect(decisionsOf(stepped[0] as InterventionUIMessage)).toHaveLength(4);
+    expect(decisionsOf(stepped[0] as InterventionUIMessage)).toHaveLength(3);
     expect(JSON.stringify(ended)).not.toContain('"type":"custom"');
+  });
+
+  it("should add a part for every decided call, proceed included, with decisionParts: 'all'", async () => {
+    const { tools } = setup();
+    const interventions = createInterventions({
+      decisionParts: 'all',
+      handlers: [defineHandler({ name: 'policy', beforeToolCall: ({ toolCall: call }) => (call.toolName === 'wipe' ? InterventionActions.deny('No.') : InterventionActions.proceed()) })],
+    });
+    const result = interventions.streamText({ model: firstTurn(), tools, stopWhen: isStepCount(3), prompt: 'go' });
+    const decisions = decisionsOf(await readMessage(result.toUIMessageStream()));
+    expect(decisions.map((decision) => [decision.toolName, decision.action])).toEqual([
+      ['wipe', 'deny'],
+      ['email', 'proceed'],
+      ['search', 'proceed'],
+      ['deploy', 'proceed'],
+    ]);
+  });
+
+  it('should stream exactly what the raw SDK streams when every handler lets every call through', async () => {
+    const { tools } = setup();
+    const raw = await chunksOf(streamText({ model: firstTurn(), tools, stopWhen: isStepCount(3), prompt: 'go' }).toUIMessageStream());
+    const interventions = createInterventions({ handlers: [defineHandler({ name: 'no-op', beforeToolCall: () => InterventionActions.proceed() })] });
+    const wrapped = await chunksOf(interventions.streamText({ model: firstTurn(), tools, stopWhen: isStepCount(3), prompt: 'go' }).toUIMessageStream());
+    expect(wrapped).toEqual(raw);
+  });
+
+  it('should carry a failed handler\'s error as a stable code, never its message', async () => {
+    const { tools } = setup();
+    const interventions = createInterventions({
+      handlers: [
+        defineHandler({
+          name: 'token-check',
+          onError: 'deny',
+          beforeToolCall: () => {
+            throw new Error('token sk-live-0123456789abcdef was rejected');
+          },
+        }),
+      ],
+    });
+    const result = interventions.streamText({ model: firstTurn(), tools, stopWhen: isStepCount(3), prompt: 'go' });
+    const message = await readMessage(result.toUIMessageStream());
+    const [first] = decisionsOf(message);
+    expect(first?.records[0]).toMatchObject({ handler: 'token-check', action: 'deny', error: 'handler-failed' });
+    expect(JSON.stringify(message)).not.toContain('sk-live');
+    // the server's own records keep the error
+    expect(String(result.interventions.decisions[0]?.error)).toContain('token-check');
   });
 
   it("should leave the SDK's result.toUIMessageStream as it is when nothing decides tool calls", async () => {
@@ -264,14 +311,11 @@ describe('a useChat round trip with typed answers', () => {
   it("should show a refusal as a deny with the person's reason and no handler, and word it for the model on every later turn", async () => {
     const { model, ran, route, user, asked, pending } = await askedToDelete('Not deleted.');
     const refused = await route([user, answer(asked, approvalAnswer({ id: pending.approval.id, approved: false, reason: 'Keep it' }))]);
-    expect(decisionsOf(refused).at(-1)).toEqual({
-      toolCallId: 'c1',
-      toolName: 'delete_file',
-      action: 'deny',
-      reason: 'Keep it',
-      answer: { approved: false, reason: 'Keep it', remember: 'once', edited: false },
-      records: [],
-    });
+    // the person's plain refusal is the SDK's own part (output-denied): no decision part of its own, and its reason reads as their words
+    expect(decisionsOf(refused).map((decision) => decision.action)).toEqual(['confirm']);
+    const part = refused.parts.find((item) => item.type === 'tool-delete_file');
+    expect(part).toMatchObject({ state: 'output-denied' });
+    expect(approvalReasonText(part?.type === 'tool-delete_file' ? part.approval?.reason : undefined)).toBe('Keep it');
     expect(JSON.stringify(model.calls[1]?.prompt)).toContain('The user did not approve the call to \\"delete_file\\", so it was not executed. Their reason: Keep it');
 
     await route([user, refused, { id: 'u2', role: 'user', parts: [{ type: 'text', text: 'ok' }] }]);
@@ -287,6 +331,21 @@ describe('decisions in the UI with the real @ai-sdk/openai provider', () => {
   afterEach(async () => {
     await server?.close();
     server = undefined;
+  });
+
+  it.each(['chat', 'responses'] as const)('should place a decision after the call\'s streamed input is complete (%s API)', async (api) => {
+    server = await startOpenAICompatibleServer({
+      script: [replyToolCalls(wireToolCall('call_1', 'wipe', { env: 'production-cluster-eu-west' })), replyText('I may not wipe it.')],
+    });
+    const provider = createOpenAI({ baseURL: server.baseURL, apiKey: 'test' });
+    const model = api === 'chat' ? provider.chat('gpt-test') : provider.responses('gpt-test');
+    const { interventions, tools } = setup();
+    const chunks = await chunksOf(interventions.streamText({ model, tools, stopWhen: isStepCount(3), prompt: 'wipe' }).toUIMessageStream());
+    const types = chunks.map((chunk) => chunk.type);
+    expect(types).toContain('tool-input-delta');
+    const data = types.indexOf('data-intervention');
+    expect(data).toBeGreaterThan(types.indexOf('tool-input-available'));
+    expect(types.lastIndexOf('tool-input-delta')).toBeLessThan(data);
   });
 
   it.each(['chat', 'responses'] as const)('should put the edited arguments on the wire (%s API), signed and run once', async (api) => {

@@ -97,6 +97,8 @@ export function interventions() {
         prompt: ({ toolCall }) => `Approve deleting "${(toolCall.input as { path: string }).path}"?`,
       }),
     ],
+    // the page shows a decision log of every call, proceed included, and the person's answers
+    decisionParts: 'all',
     approvalSecret: approvalSecret(),
   }));
 }
