@@ -3,6 +3,7 @@ import type {
   LanguageModelV4CallOptions,
   LanguageModelV4GenerateResult,
   LanguageModelV4Middleware,
+  LanguageModelV4StreamPart,
   LanguageModelV4StreamResult,
 } from '@ai-sdk/provider';
 import { runPreRequest } from '../hooks/run-hooks.ts';
@@ -118,13 +119,22 @@ async function streamHeldStep(
     const decided = await decideCalls(run, final);
     const parts =
       collected !== undefined && raw === collected.response ? releaseParts(collected, decided) : responseToParts(decided);
-    return { ...meta, stream: replayParts(parts) };
+    return { ...meta, stream: replayParts(withoutRawChunks(run, parts)) };
   } catch (error) {
     if (!(error instanceof FailedStream)) throw error;
     const { parts, thrown } = error.collected;
     if (thrown !== undefined) await run.streamFailed?.(thrown.error);
-    return { ...meta, stream: replayParts(parts, thrown) };
+    return { ...meta, stream: replayParts(withoutRawChunks(run, parts), thrown) };
   }
+}
+
+/**
+ * The parts a held step releases: raw chunks (`includeRawChunks`) carry the
+ * provider's unredacted text, so while redactors are registered none is
+ * passed on, as on the live path (`redactStream`).
+ */
+function withoutRawChunks(run: Run, parts: readonly LanguageModelV4StreamPart[]): readonly LanguageModelV4StreamPart[] {
+  return run.snapshot.redactors.length === 0 ? parts : parts.filter((part) => part.type !== 'raw');
 }
 
 /**

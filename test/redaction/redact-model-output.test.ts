@@ -3,7 +3,7 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { isStepCount, readUIMessageStream, streamText, tool, type LanguageModel, type UIMessage, type UIMessageChunk } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createInterventions, createRedactor, redactSecrets } from '../../src/index.ts';
+import { cache, createInterventions, createRedactor, defineHandler, InterventionActions, redactSecrets } from '../../src/index.ts';
 import { chunkedModel } from '../helpers/chunked-model.ts';
 import { partsModel } from '../helpers/parts-model.ts';
 import { MODES, run } from '../helpers/run-both.ts';
@@ -200,6 +200,22 @@ describe('redacting model output', () => {
       expect(sent).toContain(REDACTED_ANSWER);
       expect(sent).not.toContain(TOKEN);
       expect(sent).not.toContain('item_reference');
+    });
+
+    it.each([
+      ['an afterModelCall handler', () => createInterventions({ redactors: [tokens], handlers: [defineHandler({ name: 'look', afterModelCall: () => InterventionActions.proceed() })] })],
+      ['an onResponse hook', () => createInterventions({ redactors: [tokens], hooks: { onResponse: () => undefined } })],
+      ['cache()', () => createInterventions({ redactors: [tokens], hooks: cache() })],
+    ] as const)('should pass no raw chunk on when %s holds the step (includeRawChunks)', async (_, make) => {
+      const { model } = await serve(replyText(ANSWER));
+      const seen: unknown[] = [];
+      const chunks: unknown[] = [];
+      const result = make().streamText({ model, prompt: 'config?', includeRawChunks: true, onChunk: ({ chunk }) => void chunks.push(chunk) });
+      for await (const part of result.fullStream) seen.push(part);
+      expect(await result.text).toBe(REDACTED_ANSWER);
+      expect(JSON.stringify(seen)).not.toContain(TOKEN);
+      expect(JSON.stringify(chunks)).not.toContain(TOKEN);
+      expect(seen.filter((part) => (part as { type: string }).type === 'raw')).toEqual([]);
     });
 
     it.each(MODES)('should send the next request what the raw SDK sends when nothing was redacted (%s)', async (mode) => {
