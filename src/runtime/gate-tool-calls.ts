@@ -1,6 +1,6 @@
 import { InvalidHookResultError } from '../errors/invalid-hook-result-error.ts';
 import { callHook } from '../hooks/run-hooks.ts';
-import { settle } from '../util/settle.ts';
+import { settleAfterAbort } from '../util/settle-after-abort.ts';
 import type { ToolCallInfo } from '../handlers/intervention-events.ts';
 import type { RegisteredHandler } from '../handlers/registered-handler.ts';
 import type { Run } from './run.ts';
@@ -20,7 +20,7 @@ export async function gateToolCalls(
   const perCall: RegisteredHandler[][] = calls.map(() => []);
   for (const entry of run.snapshot.hooks.gateToolCalls) {
     const actions: unknown = await run.critical(() =>
-      settle(
+      settleAfterAbort(
         callHook(entry, {
           calls,
           messages: step.messages,
@@ -29,8 +29,10 @@ export async function gateToolCalls(
           runId: run.runId,
           abortSignal: run.abortSignal,
         }),
-        // a gate waiting on a human must not outlive the caller's abort
-        { timeoutMs: undefined, onTimeout: () => undefined, abortSignal: run.abortSignal },
+        // a gate waiting on a human must not outlive the caller's abort; one that answers at once
+        // is taken, as the raw SDK goes on with a call a model answered after the abort
+        run.abortSignal,
+        0,
       ),
     );
     if (!Array.isArray(actions) || actions.length !== calls.length) {
