@@ -4,19 +4,23 @@ import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
  * A readable stream of `parts`, one per read as a provider hands them out,
  * ending with `thrown.error` after the last part when the original stream
  * threw (erroring a stream drops what it still queues, so the error waits
- * for the parts to be read).
+ * for the parts to be read). `thrown.before` runs right before the error
+ * (a held step's chunk timeout aborts the SDK's signal there).
  */
 export function replayParts(
   parts: readonly LanguageModelV4StreamPart[],
-  thrown?: { readonly error: unknown },
+  thrown?: { readonly error: unknown; readonly before?: (() => void | Promise<void>) | undefined },
 ): ReadableStream<LanguageModelV4StreamPart> {
   let next = 0;
   return new ReadableStream({
-    pull(controller) {
+    async pull(controller) {
       const part = parts[next++];
       if (part !== undefined) controller.enqueue(part);
       else if (thrown === undefined) controller.close();
-      else controller.error(thrown.error);
+      else {
+        await thrown.before?.();
+        controller.error(thrown.error);
+      }
     },
   });
 }

@@ -191,7 +191,10 @@ function moveChunkTimeouts(run: Run, options: CallOptions, composed: CallOptions
   const { hooks, handlers } = run.snapshot;
   const holds = hooks.onResponse.length > 0 || handlers.afterModelCall.length > 0 || run.decidesToolCalls;
   if (!holds) return;
-  run.streamTimeouts = { firstChunkMs, chunkMs };
+  // a late chunk aborts the signal the SDK is given, as the SDK's own chunk timer does
+  const timeouts = new AbortController();
+  composed.abortSignal = options.abortSignal === undefined ? timeouts.signal : AbortSignal.any([options.abortSignal, timeouts.signal]);
+  run.streamTimeouts = { firstChunkMs, chunkMs, abort: (reason) => timeouts.abort(reason) };
   composed.timeout = rest;
 }
 

@@ -13,7 +13,7 @@ import { releaseParts } from '../model/release-parts.ts';
 import { replayParts } from '../model/replay-parts.ts';
 import { responseToParts } from '../model/response-to-parts.ts';
 import { watchStreamErrors } from '../model/watch-stream-errors.ts';
-import { watchStreamTimeouts } from '../model/stream-timeouts.ts';
+import { isLateChunk, watchStreamTimeouts } from '../model/stream-timeouts.ts';
 import { uniqueToolCallIds, uniqueToolCallIdsStream } from '../model/unique-tool-call-ids.ts';
 import { redactResponse, redactStream } from '../redaction/redact-model-output.ts';
 import { withInvocationChanges } from './before-invocation.ts';
@@ -111,7 +111,7 @@ async function streamHeldStep(
     const { raw, final } = await respond(run, model, first, async (request) => {
       const { stream, ...rest } = await open(request);
       meta = rest;
-      const result = await collectStream(run.streamTimeouts === undefined ? stream : watchStreamTimeouts(stream, run.streamTimeouts));
+      const result = await collectStream(run.streamTimeouts === undefined ? stream : watchStreamTimeouts(stream, run.streamTimeouts, { held: true }));
       if (!result.ok) throw new FailedStream(result);
       collected = result;
       return result.response;
@@ -123,6 +123,17 @@ async function streamHeldStep(
   } catch (error) {
     if (!(error instanceof FailedStream)) throw error;
     const { parts, thrown } = error.collected;
+    const timeouts = run.streamTimeouts;
+    if (thrown !== undefined && timeouts !== undefined && isLateChunk(thrown.error)) {
+      // a late chunk: what came before it is released, then the SDK's step is aborted, as its own timer aborts it
+      const late = thrown.error;
+      const abortOnceReleased = async () => {
+        // the SDK reads the released parts through its own queues first: the abort comes after them, as it would raw
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        timeouts.abort(late);
+      };
+      return { ...meta, stream: replayParts(withoutRawChunks(run, parts), { error: late, before: abortOnceReleased }) };
+    }
     if (thrown !== undefined) await run.streamFailed?.(thrown.error);
     return { ...meta, stream: replayParts(withoutRawChunks(run, parts), thrown) };
   }

@@ -119,13 +119,21 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
       "A tool whose execute is a plain function that returns an async iterable (not an async generator function) can only be told apart once it was called; when preToolCall or onStatus hooks must run first, the guarded execute has already returned a promise, so such a tool gives its final value without the preliminary ones. Async generator functions, and every tool when no hook must run first, keep streaming their preliminary results.",
   },
   {
-    id: 'held-stream-chunk-timeout',
+    id: 'late-chunk-drops-undecided-calls',
     configurations: ['noop', 'handler', 'tools'],
     observable: '*',
-    cases: ['chunk-timeout', 'chunk-timeout-after-tool-call'],
+    cases: ['chunk-timeout-after-tool-call'],
     excludes: ['chunk-timeout'],
     reason:
-      "streamText's timeout.firstChunkMs / chunkMs, when the runtime holds the stream (a whole step for onResponse hooks or afterModelCall handlers, a turn's tool calls for beforeToolCall handlers or gates): the SDK's timers only see what is released, so the runtime applies them to the provider's stream itself, with the SDK's own TimeoutError and message. A stall then ends the step with an `error` part (onError, finish reason 'error') where the raw SDK aborts it (an `abort` part, onAbort): only the SDK can abort its own step.",
+      "timeout.chunkMs / firstChunkMs firing after a tool call streamed but before the step finished, when handlers or gates decide tool calls: as with the caller aborting there (see abort-drops-undecided-calls), the runtime holds the turn's calls until the step finishes, so a call no handler has decided is never handed to the SDK, and the step ends with the same `abort` part and onAbort as raw, without it (and without the `start-step` that only its release would have brought). Nothing executes in either.",
+  },
+  {
+    id: 'held-stream-chunk-timeout-options',
+    configurations: ['noop', 'handler', 'tools'],
+    observable: 'log:onStart',
+    path: /\.timeout\.(firstChunkMs|chunkMs)$/,
+    reason:
+      "streamText's timeout.firstChunkMs / chunkMs, when the runtime holds the stream (a whole step for onResponse hooks or afterModelCall handlers, a turn's tool calls for beforeToolCall handlers or gates): the SDK's timers would only see what is released, so the runtime applies them to the provider's stream itself and a late chunk aborts the SDK's signal with the SDK's own TimeoutError (the step ends with an `abort` part and onAbort, as raw). The `timeout` the SDK reports in onStart lacks the two fields it no longer times itself.",
   },
   {
     id: 'streaming-tool-values-through-result-hooks',
