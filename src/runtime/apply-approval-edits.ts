@@ -27,7 +27,6 @@ export const EDIT_HANDLER = 'approval-edit';
  *
  * It never throws: whatever goes wrong refuses the call.
  */
-const prepared = new WeakMap<Run, Promise<void>>();
 
 /**
  * Checks, writes and signs the edits of the approvals the input resumes,
@@ -36,8 +35,8 @@ const prepared = new WeakMap<Run, Promise<void>>();
  */
 export function prepareResume(run: Run, secret: string | Uint8Array | undefined): Promise<void> | undefined {
   if (!resumeNeedsPreparing(run)) return undefined;
-  let preparing = prepared.get(run);
-  if (preparing === undefined) prepared.set(run, (preparing = applyApprovalEdits(run, secret)));
+  run.resumeState.prepared ??= applyApprovalEdits(run, secret);
+  const preparing = run.resumeState.prepared;
   return preparing;
 }
 

@@ -8,6 +8,7 @@ import { cloneInvocationEvent } from './drafts.ts';
 import { answeredApproval } from './read-resume.ts';
 import type { InvocationChanges } from './invocation-changes.ts';
 import type { Run } from './run.ts';
+import { evaluate } from './evaluate-and-report.ts';
 
 /**
  * Evaluates the `beforeInvocation` handlers once, before the first model
@@ -19,7 +20,7 @@ import type { Run } from './run.ts';
 export async function beforeInvocation(run: Run): Promise<InvocationChanges> {
   const tools = run.tools ?? {};
   const inputMessages = run.resume.messages;
-  const verdict = await run.evaluate({
+  const verdict = await evaluate(run, {
     event: {
       lifecycle: 'beforeInvocation',
       runtimeContext: run.runtimeContext,

@@ -6,6 +6,7 @@ import { userMessage } from '../util/user-message.ts';
 import { cloneModelCallEvent } from './drafts.ts';
 import type { Run } from './run.ts';
 import { SETTING_KEYS } from './setting-keys.ts';
+import { evaluate } from './evaluate-and-report.ts';
 
 /** What the `beforeModelCall` handlers made of a step. */
 export type ModelCallOutcome =
@@ -52,7 +53,7 @@ export function beforeModelCall(
     activeTools: step.activeTools as string[],
     settings: step.settings,
   };
-  const verdict = run.evaluate({ event, makeDraft: cloneModelCallEvent });
+  const verdict = evaluate(run, { event, makeDraft: cloneModelCallEvent });
   return isThenable(verdict) ? verdict.then((settled) => outcomeOf(run, step, settled)) : outcomeOf(run, step, verdict);
 }
 

@@ -18,9 +18,6 @@ export const UNVERIFIABLE_REASON =
 export const UNVERIFIABLE_DISPLAY =
   'This approval could no longer be verified (the server restarted, or the call changed). Nothing was run; approve it again if it is still needed.';
 
-/** The runs that check their approvals (they were given {@link checkedHistory}). */
-const checking = new WeakSet<Run>();
-
 /**
  * Whether the run's input approves calls that the SDK will verify with the
  * runtime's secret (the app gave no `experimental_toolApprovalSecret` of
@@ -38,13 +35,13 @@ export function checksApprovals(run: Run, options: CallOptions): boolean {
  * never changed.
  */
 export function checkedHistory(run: Run): ModelMessage[] {
-  checking.add(run);
+  run.resumeState.checksApprovals = true;
   return editableHistory(run);
 }
 
 /** Whether {@link checkApprovals} has something to check for the run. */
 export function hasApprovalsToCheck(run: Run): boolean {
-  return checking.has(run) && run.resume.approved.size > 0;
+  return run.resumeState.checksApprovals === true && run.resume.approved.size > 0;
 }
 
 /**
@@ -65,7 +62,7 @@ export function hasApprovalsToCheck(run: Run): boolean {
  * arguments).
  */
 export async function checkApprovals(run: Run, secret: string | Uint8Array | undefined): Promise<void> {
-  const history = checking.has(run) ? editableHistory(run) : undefined;
+  const history = run.resumeState.checksApprovals === true ? editableHistory(run) : undefined;
   if (history === undefined || secret === undefined) return;
   const last = history.length - 1;
   for (const approval of run.resume.approved.values()) {

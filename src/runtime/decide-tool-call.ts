@@ -9,6 +9,7 @@ import { answerInfo, type ResumedApproval } from './read-resume.ts';
 import type { Run } from './run.ts';
 import type { Step } from './step.ts';
 import type { ToolCallDecision } from './tool-call-decision.ts';
+import { evaluate } from './evaluate-and-report.ts';
 
 /**
  * Decides one tool call: builds its `BeforeToolCallEvent`, resolves the
@@ -48,7 +49,7 @@ export function decideToolCall(
     approved: answered,
     approval: answered ? answerInfo(approval) : undefined,
   };
-  const evaluation = run.evaluate({
+  const evaluation = evaluate(run, {
     event,
     makeDraft: cloneToolCallEvent,
     frozen: approval !== undefined,

@@ -8,9 +8,15 @@ import {
 import type { InterventionEvent } from '../handlers/intervention-events.ts';
 import type { RegisteredHandler } from '../handlers/registered-handler.ts';
 import { runObservers } from '../hooks/run-hooks.ts';
+import type { Run } from './run.ts';
 import type { RuntimeSnapshot } from './runtime-snapshot.ts';
 
 export type EvaluationOptions<EVENT extends InterventionEvent> = EvaluateOptions<EVENT>;
+
+/** Evaluates handlers for a run: its records are kept and reported to `onDecision` (see {@link evaluateAndReport}). */
+export function evaluate<EVENT extends InterventionEvent>(run: Run, options: EvaluationOptions<EVENT>): Verdict<EVENT> | Promise<Verdict<EVENT>> {
+  return evaluateAndReport(run.snapshot, options, run.sinks);
+}
 
 /**
  * Evaluates the handlers of `event.lifecycle` (or `options.handlers`), keeps

@@ -4,6 +4,7 @@ import { redactsToolErrors, redactToolError } from '../redaction/redact-tool-err
 import { copyData } from '../util/copy-data.ts';
 import { isThenable } from '../util/is-thenable.ts';
 import { toolHookContext, type ToolExecution } from './prepare-tool-call.ts';
+import { evaluate } from './evaluate-and-report.ts';
 
 /** How a tool's execution settled. */
 export type Settled = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: unknown };
@@ -55,7 +56,7 @@ async function finishAsync(execution: ToolExecution, call: ToolCallInfo, settled
       result = await runOnToolCallResult(hooks.onToolCallResult, { ...toolHookContext(run, options), call, tool, result });
     }
     if (handlers.afterToolCall.length > 0) {
-      const evaluation = run.evaluate<AfterToolCallEvent>({
+      const evaluation = evaluate<AfterToolCallEvent>(run, {
         event: {
           lifecycle: 'afterToolCall',
           messages: options.messages,

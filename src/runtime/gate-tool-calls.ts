@@ -58,20 +58,17 @@ export async function gateToolCalls(
   return perCall;
 }
 
-const resumedGates = new WeakMap<Run, Promise<ReadonlyMap<string, RegisteredHandler[]>>>();
 
 /**
  * The gates' actions for a call resumed from an approval: a run's resumed
  * calls meet the gates together, once, as their turn did.
  */
 export async function gateResumedCall(run: Run, toolCallId: string): Promise<RegisteredHandler[]> {
-  let gated = resumedGates.get(run);
-  if (gated === undefined) {
+  if (run.resumeState.resumedGates === undefined) {
     const calls = [...run.resume.approved.values()];
-    gated = gateToolCalls(run, run.step, calls).then(
+    run.resumeState.resumedGates = gateToolCalls(run, run.step, calls).then(
       (perCall) => new Map(calls.map((call, position) => [call.toolCallId, perCall[position] ?? []])),
     );
-    resumedGates.set(run, gated);
   }
-  return (await gated).get(toolCallId) ?? [];
+  return (await run.resumeState.resumedGates).get(toolCallId) ?? [];
 }

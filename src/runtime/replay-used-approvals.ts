@@ -6,14 +6,6 @@ import type { ResumedApproval } from './read-resume.ts';
 import type { Run } from './run.ts';
 import { setSignature } from './set-signature.ts';
 
-/**
- * The approvals a run found already used (executed by an earlier resume):
- * by approval id, whether the answer now says something else than a plain
- * approval (then the call is not decided again).
- */
-const replays = new WeakMap<Run, Map<string, boolean>>();
-/** The history each run that looks its answers up gives the SDK. */
-const histories = new WeakMap<Run, ModelMessage[]>();
 
 /** Whether the run's input answers approvals the ledger can say are used (then they are looked up before the SDK reads them). */
 export function resumeReadsLedger(run: Run): boolean {
@@ -22,7 +14,7 @@ export function resumeReadsLedger(run: Run): boolean {
 
 /** Whether `approvalId` was found used: its call is answered from the ledger. */
 export function isReplay(run: Run, approvalId: string): boolean {
-  return replays.get(run)?.has(approvalId) === true;
+  return run.resumeState.replays?.has(approvalId) === true;
 }
 
 /**
@@ -33,7 +25,7 @@ export function isReplay(run: Run, approvalId: string): boolean {
  * decided again, as every resume is (its records say so).
  */
 export function replaysOverriddenAnswer(run: Run, approvalId: string): boolean {
-  return replays.get(run)?.get(approvalId) === true;
+  return run.resumeState.replays?.get(approvalId) === true;
 }
 
 /**
@@ -43,14 +35,10 @@ export function replaysOverriddenAnswer(run: Run, approvalId: string): boolean {
  * SDK reads them, and the caller's messages are never changed.
  */
 export function editableHistory(run: Run): ModelMessage[] {
-  let history = histories.get(run);
-  if (history === undefined) {
-    history = run.resume.messages.map((message) =>
-      Array.isArray(message.content) ? ({ ...message, content: [...message.content] } as ModelMessage) : message,
-    );
-    histories.set(run, history);
-  }
-  return history;
+  run.resumeState.history ??= run.resume.messages.map((message) =>
+    Array.isArray(message.content) ? ({ ...message, content: [...message.content] } as ModelMessage) : message,
+  );
+  return run.resumeState.history;
 }
 
 /**
@@ -66,7 +54,7 @@ export function editableHistory(run: Run): ModelMessage[] {
  */
 export async function replayUsedApprovals(run: Run, secret: string | Uint8Array | undefined): Promise<void> {
   const ledger = run.approvalLedger;
-  const history = histories.get(run);
+  const { history } = run.resumeState;
   if (ledger?.outcomeOf === undefined || history === undefined) return;
   const last = history.length - 1;
   for (const answer of run.resume.answers) {
@@ -96,9 +84,8 @@ export async function replayUsedApprovals(run: Run, secret: string | Uint8Array 
     const replayed: ResumedApproval = { ...answer, input, approved: true, reason: undefined, edit: undefined, problem: undefined };
     run.resume.refused.delete(answer.toolCallId);
     run.resume.approved.set(answer.toolCallId, replayed);
-    let used = replays.get(run);
-    if (used === undefined) replays.set(run, (used = new Map()));
-    used.set(answer.approvalId, saysOtherThanApproval(answer));
+    run.resumeState.replays ??= new Map();
+    run.resumeState.replays.set(answer.approvalId, saysOtherThanApproval(answer));
   }
 }
 

@@ -10,6 +10,7 @@ import { redactResponse } from '../redaction/redact-model-output.ts';
 import { isThenable } from '../util/is-thenable.ts';
 import { cloneResponseEvent } from './drafts.ts';
 import type { Run } from './run.ts';
+import { evaluate } from './evaluate-and-report.ts';
 
 /**
  * One model call with the hooks and handlers around it: `preRequest`
@@ -57,7 +58,7 @@ export async function respond<RESPONSE extends LanguageModelV4GenerateResult>(
       attempt,
       response,
     };
-    const evaluation = run.evaluate(
+    const evaluation = evaluate(run, 
       exhausted
         ? {
             event,

@@ -1,15 +1,15 @@
 import type { Context } from '@ai-sdk/provider-utils';
 import type { ModelMessage, ToolSet } from 'ai';
 import type { DecisionRecord } from '../handlers/decision-record.ts';
-import type { EvaluationSinks, Verdict } from '../handlers/evaluate-interventions.ts';
-import type { BeforeInvocationEvent, InterventionEvent } from '../handlers/intervention-events.ts';
+import type { RegisteredHandler } from '../handlers/registered-handler.ts';
+import type { EvaluationSinks } from '../handlers/evaluate-interventions.ts';
+import type { BeforeInvocationEvent } from '../handlers/intervention-events.ts';
 import type { ChatResponse, RunStatus } from '../hooks/hook-types.ts';
 import { notifyObservers, runObservers } from '../hooks/run-hooks.ts';
 import type { ApprovalLedger } from './approval-ledger.ts';
 import type { StreamTimeouts } from '../model/stream-timeouts.ts';
 import type { InvocationChanges } from './invocation-changes.ts';
 import type { RunInput } from './run-input.ts';
-import { evaluateAndReport, type EvaluationOptions } from './evaluate-and-report.ts';
 import { HistoryPatch } from './history-patch.ts';
 import type { InterventionsReport } from './interventions-report.ts';
 import { readResume, type Resume } from './read-resume.ts';
@@ -35,7 +35,8 @@ export class Run {
   readonly snapshot: RuntimeSnapshot;
   readonly decisions: DecisionRecord[] = [];
   readonly report: InterventionsReport = { decisions: this.decisions };
-  private readonly sinks: EvaluationSinks = { records: this.decisions };
+  /** Where the run's evaluations put their records (see `evaluate`). */
+  readonly sinks: EvaluationSinks = { records: this.decisions };
   readonly tools: ToolSet | undefined;
   /** The run's instructions, as given. */
   readonly instructions: BeforeInvocationEvent['instructions'];
@@ -57,6 +58,21 @@ export class Run {
   readonly approvalRequests = { own: new Set<string>(), foreign: new Set<string>() };
   /** Whether the SDK signs this call's approval requests with the runtime's secret (the app gave none of its own). */
   signsApprovals = false;
+  /**
+   * What preparing the input's answers keeps: the editable copy of the
+   * history the SDK is given (`replay-used-approvals.ts`), whether its
+   * approvals are checked (`check-approvals.ts`), the used approvals found
+   * (by id: whether their answer now says something else than a plain
+   * approval), the preparation itself (`apply-approval-edits.ts`), and the
+   * gates' actions for the resumed calls (`gate-tool-calls.ts`).
+   */
+  readonly resumeState: {
+    history?: ModelMessage[];
+    checksApprovals?: boolean;
+    replays?: Map<string, boolean>;
+    prepared?: Promise<void>;
+    resumedGates?: Promise<ReadonlyMap<string, RegisteredHandler[]>>;
+  } = {};
 
   runtimeContext: Context;
   /** Told when a `prepareStep` replaces the runtime context. */
@@ -159,11 +175,6 @@ export class Run {
   /** Remembers that `error` was raised in this run. */
   noteError(error: unknown): void {
     if (!this.isDetached && error !== null && typeof error === 'object') runOfError.set(error, this);
-  }
-
-  /** Evaluates handlers, keeps their records and reports them to `onDecision`. */
-  evaluate<EVENT extends InterventionEvent>(options: EvaluationOptions<EVENT>): Verdict<EVENT> | Promise<Verdict<EVENT>> {
-    return evaluateAndReport(this.snapshot, options, this.sinks);
   }
 
   /** Keeps a record the runtime wrote itself (not a handler's) and reports it. */
