@@ -14,7 +14,7 @@ import type { Run } from './run.ts';
  * the history each next step starts with (`prepareStep`, `onStepStart`).
  */
 export function stripForeignSignatures(run: Run, step: { readonly content?: unknown; readonly response?: { readonly messages?: unknown } }): void {
-  if (!run.signsApprovals) return;
+  if (!run.signsApprovals || run.approvalRequests.foreign.size === 0) return;
   if (Array.isArray(step.content)) for (const part of step.content) strip(run, part);
   stripForeignSignaturesIn(run, step.response?.messages);
 }
@@ -25,9 +25,11 @@ export function stripForeignSignatures(run: Run, step: { readonly content?: unkn
  * caller's own messages before `from` are never touched).
  */
 export function stripForeignSignaturesIn(run: Run, messages: unknown, from = 0): void {
-  if (!run.signsApprovals || !Array.isArray(messages)) return;
-  for (const message of messages.slice(from) as Array<{ readonly content?: unknown }>) {
-    if (Array.isArray(message.content)) for (const part of message.content) strip(run, part);
+  // nothing to look for (the common case): no request of this run lost its signature
+  if (!run.signsApprovals || run.approvalRequests.foreign.size === 0 || !Array.isArray(messages)) return;
+  for (let index = from; index < messages.length; index++) {
+    const content = (messages[index] as { readonly content?: unknown }).content;
+    if (Array.isArray(content)) for (const part of content) strip(run, part);
   }
 }
 
