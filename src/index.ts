@@ -1,13 +1,13 @@
 // the runtime
-export { createInterventions } from './runtime/create-interventions.ts';
+export { createInterventions } from './sdk/create-interventions.ts';
 export type {
   Interventions,
   InterventionsGenerateText,
   InterventionsOptions,
   InterventionsResult,
   InterventionsStreamText,
-} from './runtime/interventions.ts';
-export type { InterventionsReport } from './runtime/interventions-report.ts';
+} from './sdk/interventions.ts';
+export type { InterventionsReport } from './run/interventions-report.ts';
 export {
   createApprovalLedger,
   type ApprovalClaim,
@@ -15,8 +15,8 @@ export {
   type ApprovalLedgerOptions,
   type ApprovalOutcome,
   type ApprovalWaitOptions,
-} from './runtime/approval-ledger.ts';
-export { defaultWording, formatGuidance, type Wording } from './runtime/wording.ts';
+} from './approvals/approval-ledger.ts';
+export { defaultWording, formatGuidance, type Wording } from './run/wording.ts';
 
 // approvals answered in a chat UI, and the decisions it shows (also in 'ai-interventions/client')
 export {
@@ -35,7 +35,7 @@ export type {
   InterventionUIMessage,
 } from './client/intervention-data.ts';
 export { toInterventionsUIMessageStream } from './ui/to-interventions-ui-message-stream.ts';
-export { DENIED_FINISH_REASON } from './runtime/denied-model.ts';
+export { DENIED_FINISH_REASON } from './run/denied-model.ts';
 
 // handlers and actions
 export {
@@ -177,15 +177,15 @@ export {
   type TypedAfterToolCallEvent,
 } from './builtins/for-tool.ts';
 
-export { redactPii, type RedactPiiOptions } from './builtins/redact-pii.ts';
-export type { PiiKind } from './builtins/pii-rules.ts';
-export { createRedactionHandler, type RedactedToolValue, type RedactionHandler } from './builtins/create-redaction-handler.ts';
+export { redactPii, type RedactPiiOptions } from './redaction/redact-pii.ts';
+export type { PiiKind } from './redaction/pii-rules.ts';
+export { createRedactionHandler, type RedactedToolValue, type RedactionHandler } from './redaction/create-redaction-handler.ts';
 export {
   redactSecrets,
   SECRET_PATTERNS,
   SENSITIVE_KEYS,
   type RedactSecretsOptions,
-} from './builtins/redact-secrets.ts';
+} from './redaction/redact-secrets.ts';
 export { humanApproval } from './builtins/human-approval.ts';
 export type { HumanApprovalOptions } from './builtins/human-approval-options.ts';
 export { flowPolicy } from './builtins/flow-policy.ts';
@@ -214,7 +214,7 @@ export {
   type RedisMessageQueue,
   type RedisMessageQueueOptions,
 } from './queue/create-redis-message-queue.ts';
-export type { LoopOptions } from './runtime/loop-control.ts';
+export type { LoopOptions } from './run/loop-control.ts';
 export {
   defineToolGate,
   type ToolGateEvent,

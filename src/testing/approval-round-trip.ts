@@ -11,7 +11,7 @@ import {
   type ToolSet,
 } from 'ai';
 import type { Awaitable } from '../handlers/intervention-handler.ts';
-import type { Interventions, InterventionsResult } from '../runtime/interventions.ts';
+import type { Interventions, InterventionsResult } from '../sdk/interventions.ts';
 
 /**
  * Options of {@link approvalRoundTrip}.

@@ -4,7 +4,7 @@ import type { ActionType } from '../actions/intervention-actions.ts';
 import type { DecisionRecord } from '../handlers/decision-record.ts';
 import type { InterventionEvent } from '../handlers/intervention-events.ts';
 import type { Lifecycle } from '../handlers/lifecycle.ts';
-import type { InterventionsOptions, InterventionsResult } from '../runtime/interventions.ts';
+import type { InterventionsOptions, InterventionsResult } from '../sdk/interventions.ts';
 import type { ScriptedModel, ScriptedTurn } from './scripted-model.ts';
 
 /**

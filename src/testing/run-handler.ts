@@ -7,7 +7,7 @@ import type { InterventionHandlerLike } from '../handlers/intervention-handler.t
 import type { Lifecycle } from '../handlers/lifecycle.ts';
 import type { HooksConfig } from '../hooks/hook-types.ts';
 import { mergeHooks } from '../hooks/merge-hooks.ts';
-import { createInterventions } from '../runtime/create-interventions.ts';
+import { createInterventions } from '../sdk/create-interventions.ts';
 import { scriptedModel, type ScriptedModel, type ScriptedTurn } from './scripted-model.ts';
 import { text } from './text.ts';
 import type { RunHandlerOptions, RunHandlerResult } from './run-handler-options.ts';

@@ -1,7 +1,7 @@
 import type { ToolSet } from 'ai';
 import type { InterventionHandlerLike } from '../handlers/intervention-handler.ts';
-import { createInterventions } from '../runtime/create-interventions.ts';
-import type { InterventionsOptions } from '../runtime/interventions.ts';
+import { createInterventions } from '../sdk/create-interventions.ts';
+import type { InterventionsOptions } from '../sdk/interventions.ts';
 
 /**
  * What `guardTools` / `guardTool` take: a list of handlers, or the handlers,

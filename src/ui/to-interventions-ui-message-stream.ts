@@ -9,8 +9,8 @@ import {
 } from 'ai';
 import type { InterventionData, InterventionUIMessage } from '../client/intervention-data.ts';
 import type { DecisionRecord } from '../handlers/decision-record.ts';
-import type { InterventionsReport } from '../runtime/interventions-report.ts';
-import type { ResumedApproval, Resume } from '../runtime/read-resume.ts';
+import type { InterventionsReport } from '../run/interventions-report.ts';
+import type { ResumedApproval, Resume } from '../approvals/read-resume.ts';
 import { getOwn } from '../util/get-own.ts';
 import { interventionDataOf } from './intervention-data-of.ts';
 

@@ -28,8 +28,8 @@ describe('docs/architecture.md', () => {
 
 describe('namedPaths', () => {
   it('should take src paths from text, code spans and tables, without trailing punctuation', () => {
-    expect(namedPaths('In `src/runtime/run.ts`, then src/model/ and (src/ui/a.ts). Not test/src/x.ts, nor xsrc/y.ts; `src/runtime/run.ts` again.')).toEqual([
-      'src/runtime/run.ts',
+    expect(namedPaths('In `src/run/run.ts`, then src/model/ and (src/ui/a.ts). Not test/src/x.ts, nor xsrc/y.ts; `src/run/run.ts` again.')).toEqual([
+      'src/run/run.ts',
       'src/model/',
       'src/ui/a.ts',
     ]);

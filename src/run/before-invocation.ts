@@ -1,0 +1,104 @@
+import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
+import type { Tool, ToolSet } from 'ai';
+import { InvalidActionError } from '../errors/invalid-action-error.ts';
+import { InvocationDeniedError } from '../errors/invocation-denied-error.ts';
+import { getOwn } from '../util/get-own.ts';
+import { userMessage } from '../util/user-message.ts';
+import { cloneInvocationEvent } from '../tool-call/drafts.ts';
+import { answeredApproval } from '../approvals/read-resume.ts';
+import type { InvocationChanges } from './invocation-changes.ts';
+import type { Run } from './run.ts';
+import { evaluate } from './evaluate-and-report.ts';
+
+/**
+ * Evaluates the `beforeInvocation` handlers once, before the first model
+ * call: a deny ends the call (`InvocationDeniedError`), a guide adds the
+ * feedback to the input, a transform may change the messages, the
+ * instructions and the tools (remove or edit one; adding one is an error:
+ * the SDK fixes the tool set when the call starts).
+ */
+export async function beforeInvocation(run: Run): Promise<InvocationChanges> {
+  const tools = run.tools ?? {};
+  const inputMessages = run.resume.messages;
+  const verdict = await evaluate(run, {
+    event: {
+      lifecycle: 'beforeInvocation',
+      runtimeContext: run.runtimeContext,
+      runId: run.runId,
+      abortSignal: run.abortSignal,
+      messages: [...inputMessages],
+      instructions: run.instructions,
+      tools,
+      answers: run.resume.answers.map(answeredApproval),
+    },
+    makeDraft: cloneInvocationEvent,
+  });
+  if (verdict.type === 'deny') throw new InvocationDeniedError({ handlerName: verdict.handler, reason: verdict.reason });
+  if (verdict.type === 'proceed') return UNCHANGED;
+
+  const draft = verdict.event;
+  let messages = verdict.transformed ? draft.messages : undefined;
+  if (verdict.type === 'guide') {
+    messages = [...(messages ?? inputMessages), userMessage(run.snapshot.wording.modelGuidance({ guidance: verdict.guidance }))];
+  }
+  const removedTools = new Set<string>();
+  const replacedTools = new Map<string, Tool>();
+  if (verdict.transformed) {
+    for (const name of Object.keys(tools)) {
+      const next = getOwn(draft.tools, name);
+      if (next === undefined) removedTools.add(name);
+      else if (next !== tools[name]) replacedTools.set(name, next);
+    }
+    const added = Object.keys(draft.tools).find((name) => getOwn(tools, name) === undefined);
+    if (added !== undefined) throw addedToolError(run, draft.tools, added);
+  }
+  const instructionsChanged = verdict.transformed && draft.instructions !== run.instructions;
+  return {
+    messages,
+    instructions: instructionsChanged ? draft.instructions : undefined,
+    instructionsChanged,
+    removedTools,
+    replacedTools,
+  };
+}
+
+const UNCHANGED: InvocationChanges = Object.freeze({
+  messages: undefined,
+  instructions: undefined,
+  instructionsChanged: false,
+  removedTools: new Set<string>(),
+  replacedTools: new Map<string, Tool>(),
+});
+
+/**
+ * The provider request with what `beforeInvocation` changed in the tools
+ * (descriptions of replaced tools), or the request itself.
+ */
+export function withInvocationChanges(
+  invocation: InvocationChanges | undefined,
+  request: LanguageModelV4CallOptions,
+): LanguageModelV4CallOptions {
+  const replaced = invocation?.replacedTools;
+  if (replaced === undefined || replaced.size === 0 || request.tools === undefined) return request;
+  let changed = false;
+  const tools = request.tools.map((definition) => {
+    if (definition.type !== 'function') return definition;
+    const description = replaced.get(definition.name)?.description;
+    if (typeof description !== 'string' || description === definition.description) return definition;
+    changed = true;
+    return { ...definition, description };
+  });
+  return changed ? { ...request, tools } : request;
+}
+
+function addedToolError(run: Run, tools: ToolSet, name: string): InvalidActionError {
+  const handler = run.decisions.findLast(
+    (record) => record.lifecycle === 'beforeInvocation' && record.action === 'transform',
+  )?.handler;
+  return new InvalidActionError({
+    handlerName: handler ?? 'unknown',
+    lifecycle: 'beforeInvocation',
+    received: tools,
+    message: `A beforeInvocation transform${handler ? ` of "${handler}"` : ''} added the tool "${name}": transforms may remove tools or edit them, but new tools must be passed in \`tools\`.`,
+  });
+}

@@ -1,0 +1,94 @@
+import type { Instructions, ModelMessage, StepResult, ToolSet } from 'ai';
+import type { BeforeModelCallEvent, ModelCallSettings } from '../handlers/intervention-events.ts';
+import type { Verdict } from '../handlers/evaluate-interventions.ts';
+import { isThenable } from '../util/is-thenable.ts';
+import { userMessage } from '../util/user-message.ts';
+import { cloneModelCallEvent } from '../tool-call/drafts.ts';
+import type { Run } from './run.ts';
+import { SETTING_KEYS } from './setting-keys.ts';
+import { evaluate } from './evaluate-and-report.ts';
+
+/** What the `beforeModelCall` handlers made of a step. */
+export type ModelCallOutcome =
+  | { readonly type: 'denied'; readonly reason: string }
+  | {
+      readonly type: 'changed';
+      readonly messages: ModelMessage[];
+      readonly instructions: Instructions | undefined;
+      /** The tools the model may call, when a transform changed them. */
+      readonly activeTools: readonly string[] | undefined;
+      /** The settings a transform changed, only those. */
+      readonly settings: Partial<ModelCallSettings> | undefined;
+    }
+  | { readonly type: 'unchanged' };
+
+const UNCHANGED: ModelCallOutcome = Object.freeze({ type: 'unchanged' });
+
+/**
+ * Evaluates the `beforeModelCall` handlers for one step: a deny ends the run
+ * with the reason, a transform may change the messages, the instructions,
+ * the active tools and the settings, a guide appends its feedback to the
+ * messages as a user message.
+ */
+export function beforeModelCall(
+  run: Run,
+  step: {
+    readonly stepNumber: number;
+    readonly steps: ReadonlyArray<StepResult<ToolSet>>;
+    readonly messages: ModelMessage[];
+    readonly instructions: Instructions | undefined;
+    readonly activeTools: readonly string[];
+    readonly settings: ModelCallSettings;
+  },
+): ModelCallOutcome | Promise<ModelCallOutcome> {
+  const event: BeforeModelCallEvent = {
+    lifecycle: 'beforeModelCall',
+    runtimeContext: run.runtimeContext,
+    runId: run.runId,
+    abortSignal: run.abortSignal,
+    stepNumber: step.stepNumber,
+    steps: step.steps,
+    messages: step.messages,
+    instructions: step.instructions,
+    activeTools: step.activeTools as string[],
+    settings: step.settings,
+  };
+  const verdict = evaluate(run, { event, makeDraft: cloneModelCallEvent });
+  return isThenable(verdict) ? verdict.then((settled) => outcomeOf(run, step, settled)) : outcomeOf(run, step, verdict);
+}
+
+/** What a verdict changes in the step. */
+function outcomeOf(
+  run: Run,
+  step: Parameters<typeof beforeModelCall>[1],
+  verdict: Verdict<BeforeModelCallEvent>,
+): ModelCallOutcome {
+  switch (verdict.type) {
+    case 'deny':
+      return { type: 'denied', reason: verdict.reason };
+    case 'proceed':
+      return UNCHANGED;
+    default: {
+      const draft = verdict.event;
+      let messages = draft.messages;
+      if (verdict.type === 'guide') {
+        messages = [...messages, userMessage(run.snapshot.wording.modelGuidance({ guidance: verdict.guidance }))];
+      }
+      let settings: Partial<ModelCallSettings> | undefined;
+      for (const key of SETTING_KEYS) {
+        if (draft.settings[key] !== step.settings[key]) (settings ??= {})[key] = draft.settings[key] as never;
+      }
+      return {
+        type: 'changed',
+        messages,
+        instructions: verdict.transformed ? draft.instructions : step.instructions,
+        activeTools: sameList(draft.activeTools, step.activeTools) ? undefined : draft.activeTools,
+        settings,
+      };
+    }
+  }
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((item, index) => item === b[index]);
+}

@@ -1,0 +1,243 @@
+import type { Context } from '@ai-sdk/provider-utils';
+import type { ModelMessage, ToolSet } from 'ai';
+import type { DecisionRecord } from '../handlers/decision-record.ts';
+import type { RegisteredHandler } from '../handlers/registered-handler.ts';
+import type { EvaluationSinks } from '../handlers/evaluate-interventions.ts';
+import type { BeforeInvocationEvent } from '../handlers/intervention-events.ts';
+import type { ChatResponse, RunStatus } from '../hooks/hook-types.ts';
+import { notifyObservers, runObservers } from '../hooks/run-hooks.ts';
+import type { ApprovalLedger } from '../approvals/approval-ledger.ts';
+import type { StreamTimeouts } from '../model/stream-timeouts.ts';
+import type { InvocationChanges } from './invocation-changes.ts';
+import type { RunInput } from './run-input.ts';
+import { HistoryPatch } from './history-patch.ts';
+import type { InterventionsReport } from './interventions-report.ts';
+import { readResume, type Resume } from '../approvals/read-resume.ts';
+import type { RuntimeSnapshot } from './runtime-snapshot.ts';
+import { Step } from '../tool-call/step.ts';
+
+/** The run an error was raised in, for integrations that only see the error (an agent's `onError`). */
+export const runOfError = new WeakMap<object, Run>();
+
+const NO_CONTEXT: Context = Object.freeze({});
+
+/**
+ * One `generateText` / `streamText` / agent call made through the runtime:
+ * its id and records, where the loop is (the current {@link Step}), what its
+ * input resumes, and how it ends (exactly one of `onChatDone`,
+ * `onChatError`, `onChatAbort`). A detached run (`Run.detached`) serves the
+ * hooks and handlers used without a run around them (`interventions.middleware`,
+ * `wrapTools`): no id, no end, and a throw simply propagates.
+ */
+export class Run {
+  /** A unique id per run, for handlers keeping per-run state; `undefined` when detached. */
+  readonly runId: string | undefined;
+  readonly snapshot: RuntimeSnapshot;
+  readonly decisions: DecisionRecord[] = [];
+  readonly report: InterventionsReport = { decisions: this.decisions };
+  /** Where the run's evaluations put their records (see `evaluate`). */
+  readonly sinks: EvaluationSinks = { records: this.decisions };
+  readonly tools: ToolSet | undefined;
+  /** The run's instructions, as given. */
+  readonly instructions: BeforeInvocationEvent['instructions'];
+  /** The caller's abort signal: the run has none of its own (tools and models get what they would without it). */
+  readonly abortSignal: AbortSignal | undefined;
+  /** What the input resumes: approvals answered, and the input with stale answers dropped. */
+  readonly resume: Resume;
+  /** What the run adds to the history the SDK keeps (injected messages). */
+  readonly patch = new HistoryPatch();
+  /** Told when a provider stream throws, which the SDK reports to no callback; set only when an end observer listens. */
+  readonly streamFailed: ((error: unknown) => Promise<void>) | undefined;
+  readonly approvalLedger: ApprovalLedger | undefined;
+  /**
+   * The calls (by id) of this run whose approval request a handler's
+   * `confirm` asked for (`own`), or the app or the SDK alone (`foreign`):
+   * when the runtime gives the SDK its secret, the foreign ones lose the
+   * signature (see `own-approval-requests.ts`).
+   */
+  readonly approvalRequests = { own: new Set<string>(), foreign: new Set<string>() };
+  /** Whether the SDK signs this call's approval requests with the runtime's secret (the app gave none of its own). */
+  signsApprovals = false;
+  /**
+   * What preparing the input's answers keeps: the editable copy of the
+   * history the SDK is given (`replay-used-approvals.ts`), whether its
+   * approvals are checked (`check-approvals.ts`), the used approvals found
+   * (by id: whether their answer now says something else than a plain
+   * approval), the preparation itself (`apply-approval-edits.ts`), and the
+   * gates' actions for the resumed calls (`gate-tool-calls.ts`).
+   */
+  readonly resumeState: {
+    history?: ModelMessage[];
+    checksApprovals?: boolean;
+    replays?: Map<string, boolean>;
+    prepared?: Promise<void>;
+    resumedGates?: Promise<ReadonlyMap<string, RegisteredHandler[]>>;
+  } = {};
+
+  runtimeContext: Context;
+  /** Told when a `prepareStep` replaces the runtime context. */
+  onRuntimeContext: ((context: Context) => void) | undefined = undefined;
+  /** The current step: before step 0, the resume of the input's approved calls. */
+  step: Step;
+  /** What the `beforeInvocation` handlers changed. */
+  invocation: InvocationChanges | undefined = undefined;
+  /** Chunk timeouts the run applies itself, to streams it holds. */
+  streamTimeouts: StreamTimeouts | undefined = undefined;
+
+  /** Whether the run serves hooks and handlers used without a run around them (made by {@link Run.detached}). */
+  readonly isDetached: boolean;
+  /** Whether the call streams (`streamText`, an agent); `generateText` does not. */
+  readonly streaming: boolean;
+  /** Where starting the run is (see `ensureStarted`): `'done'`, under way, or not begun. */
+  startup: Promise<void> | 'done' | undefined = undefined;
+  private failure: { readonly error: unknown } | undefined;
+  private ended = false;
+
+  constructor({
+    snapshot,
+    input,
+    approvalLedger,
+    detached = false,
+    streaming = true,
+  }: {
+    snapshot: RuntimeSnapshot;
+    input: RunInput;
+    /** Where approved calls are executed once (replays get the outcome); `undefined`: not kept. */
+    approvalLedger?: ApprovalLedger | undefined;
+    detached?: boolean;
+    streaming?: boolean;
+  }) {
+    this.snapshot = snapshot;
+    this.isDetached = detached;
+    this.streaming = streaming;
+    this.runId = detached ? undefined : crypto.randomUUID();
+    this.tools = input.tools;
+    this.runtimeContext = input.runtimeContext ?? NO_CONTEXT;
+    this.abortSignal = input.abortSignal;
+    this.instructions = input.instructions ?? input.system;
+    this.approvalLedger = approvalLedger;
+    this.resume = readResume(input, snapshot.wording);
+    this.step = new Step(undefined, this.resume.messages as ModelMessage[]);
+    const { hooks } = snapshot;
+    const listens = hooks.onChatError.length > 0 || hooks.onChatAbort.length > 0 || hooks.onChatDone.length > 0;
+    this.streamFailed = listens && !detached ? (error) => this.onStreamFailed(error) : undefined;
+  }
+
+  /** The run of hooks and handlers used outside the runtime's wrappers (`approvalLedger`: resumed approvals run once). */
+  static detached(snapshot: RuntimeSnapshot, approvalLedger?: ApprovalLedger): Run {
+    return new Run({ snapshot, input: {}, approvalLedger, detached: true });
+  }
+
+  /** The step number, as hooks see it (`undefined` before step 0, and when detached). */
+  get stepNumber(): number | undefined {
+    return this.step.number;
+  }
+
+  /** The failure that ends the run, recorded where the SDK swallowed it. */
+  get failed(): { readonly error: unknown } | undefined {
+    return this.failure;
+  }
+
+  /** Whether the run decides tool calls (`beforeToolCall` handlers or `gateToolCalls` hooks). */
+  get decidesToolCalls(): boolean {
+    if (this.isDetached) return false;
+    return this.snapshot.handlers.beforeToolCall.length > 0 || this.snapshot.hooks.gateToolCalls.length > 0;
+  }
+
+  /** Runs work whose throw must end the run; the error is recorded (see {@link fail}) and rethrown. */
+  async critical<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      this.fail(error);
+      throw error;
+    }
+  }
+
+  /**
+   * Records a failure raised where the SDK may swallow it (inside a tool, a
+   * callback, a repair): the run ends with it at the next point it controls
+   * (its next `prepareStep`, or when the SDK call returns).
+   */
+  fail(error: unknown): void {
+    this.noteError(error);
+    // the caller aborting is an abort, not a failure of the run
+    if (this.isDetached || this.failure !== undefined || this.abortSignal?.aborted) return;
+    this.failure = { error };
+  }
+
+  /** Ends the run with its recorded failure, if any: reports it and throws it. */
+  async throwIfFailed(): Promise<void> {
+    if (this.failure === undefined) return;
+    throw await this.end(this.failure.error);
+  }
+
+  /** Remembers that `error` was raised in this run. */
+  noteError(error: unknown): void {
+    if (!this.isDetached && error !== null && typeof error === 'object') runOfError.set(error, this);
+  }
+
+  /** Keeps a record the runtime wrote itself (not a handler's) and reports it. */
+  async record(record: DecisionRecord): Promise<void> {
+    this.decisions.push(record);
+    const hooks = this.snapshot.hooks.onDecision;
+    if (hooks.length > 0) await runObservers(hooks, { record, runId: this.runId });
+  }
+
+  /** Tells the `onStatus` hooks what the run is doing. */
+  status(status: RunStatus): void | Promise<void> {
+    const hooks = this.snapshot.hooks.onStatus;
+    if (hooks.length > 0) return runObservers(hooks, { status, runtimeContext: this.runtimeContext, runId: this.runId });
+  }
+
+  /** Fires `onMessage` for each message, in order. */
+  async commitMessages(messages: readonly ModelMessage[]): Promise<void> {
+    const hooks = this.snapshot.hooks.onMessage;
+    if (hooks.length === 0) return;
+    for (const message of messages) await runObservers(hooks, { message, runId: this.runId });
+  }
+
+  /** The run completed: `onChatDone` (a throw there reports `onChatError` and is rethrown). */
+  async complete(response: ChatResponse): Promise<void> {
+    if (this.ended) return;
+    if (this.failure !== undefined) throw this.failure.error;
+    const hooks = this.snapshot.hooks.onChatDone;
+    if (hooks.length > 0) await runObservers(hooks, { response, runId: this.runId });
+    this.ended = true;
+  }
+
+  /**
+   * The run failed or was aborted: fires `onChatAbort` or `onChatError` once
+   * and returns the error the caller should see (a hook's own error wins
+   * over the abort it caused).
+   */
+  async end(error: unknown): Promise<unknown> {
+    const actual = this.failure?.error ?? error;
+    if (this.ended) return actual;
+    this.ended = true;
+    const { hooks } = this.snapshot;
+    if (this.failure === undefined && this.abortSignal?.aborted) {
+      await notifyObservers(hooks.onChatAbort, { reason: this.abortSignal.reason, runId: this.runId });
+    } else {
+      await notifyObservers(hooks.onChatError, { error: actual, runId: this.runId });
+    }
+    return actual;
+  }
+
+  /** `onChatAbort` for a stream that reported its abort itself. */
+  async aborted(reason: unknown): Promise<void> {
+    if (this.failure !== undefined) {
+      await this.end(this.failure.error);
+      return;
+    }
+    if (this.ended) return;
+    this.ended = true;
+    await notifyObservers(this.snapshot.hooks.onChatAbort, { reason, runId: this.runId });
+  }
+
+  private async onStreamFailed(error: unknown): Promise<void> {
+    if (this.abortSignal?.aborted) return; // an abort, reported by the SDK's onAbort
+    this.noteError(error);
+    await this.end(error);
+  }
+}

@@ -1,0 +1,99 @@
+import type { Context } from '@ai-sdk/provider-utils';
+import type { ToolLoopAgentSettings, ToolSet } from 'ai';
+import type { CallOptions } from './call-options.ts';
+import { chatResponseOf } from './chat-response-of.ts';
+import { composeRunOptions } from './compose-run-options.ts';
+import { hasTypedAnswers } from '../approvals/decode-answers.ts';
+import { prepareResume } from '../approvals/apply-approval-edits.ts';
+import { Run, runOfError } from '../run/run.ts';
+import type { ApprovalLedger } from '../approvals/approval-ledger.ts';
+import type { RuntimeSnapshot } from '../run/runtime-snapshot.ts';
+
+type AnySettings = ToolLoopAgentSettings<never, ToolSet, Context, never>;
+type Callback = ((event: never) => unknown) | undefined;
+
+/**
+ * Settings for `new ToolLoopAgent(...)` with the runtime applied to every
+ * call of the agent: `prepareCall` starts a run per call (after the caller's
+ * own `prepareCall`) and returns its composed model, tools, `toolApproval`
+ * and `prepareStep`; the settings' callbacks report the run's messages and
+ * its end.
+ *
+ * The agent owns its abort signal, so a hook that fails inside a tool ends
+ * the run at the next step boundary (or with `onChatError` when the run ends
+ * there anyway), and runs are matched to `onEnd` / `onError` through a
+ * per-run copy of `runtimeContext` and the errors the run raised.
+ */
+export function composeAgentSettings<SETTINGS>(
+  settings: SETTINGS,
+  snapshotOf: () => RuntimeSnapshot,
+  isIdle: (snapshot: RuntimeSnapshot) => boolean,
+  approvalLedger?: ApprovalLedger,
+): SETTINGS {
+  const user = settings as unknown as AnySettings;
+  const runs = new WeakMap<object, Run>();
+  const runOf = (context: unknown) =>
+    context !== null && typeof context === 'object' ? runs.get(context) : undefined;
+
+  const composed: Record<string, unknown> = {
+    ...user,
+    prepareCall: async (options: Parameters<NonNullable<AnySettings['prepareCall']>>[0]) => {
+      const prepared = ((await user.prepareCall?.(options)) ?? options) as unknown as CallOptions;
+      const snapshot = snapshotOf();
+      if (isIdle(snapshot) && !hasTypedAnswers(prepared.messages ?? (Array.isArray(prepared.prompt) ? prepared.prompt : []))) {
+        return prepared;
+      }
+      const runtimeContext: Context = { ...prepared.runtimeContext };
+      const run = new Run({
+        snapshot,
+        input: { ...prepared, runtimeContext },
+        approvalLedger,
+      });
+      runs.set(runtimeContext, run);
+      run.onRuntimeContext = (context) => runs.set(context, run);
+      const runOptions = composeRunOptions(run, { ...prepared, runtimeContext });
+      // the agent may not pass our onStart on: the edits are prepared here already
+      await run.critical(async () => prepareResume(run, runOptions.experimental_toolApprovalSecret));
+      // the agent applies its own callbacks; messages are reported below
+      delete runOptions.onStepEnd;
+      return runOptions;
+    },
+    onStepEnd: merge(user.onStepEnd ?? user.onStepFinish, async (step: { runtimeContext: unknown; response: { messages: [] } }) => {
+      const run = runOf(step.runtimeContext);
+      if (run !== undefined) await run.critical(() => run.commitMessages(step.response.messages)).catch(() => {});
+    }),
+    onEnd: merge(user.onEnd ?? user.onFinish, async (event: Parameters<typeof chatResponseOf>[0] & { runtimeContext: unknown }) => {
+      const run = runOf(event.runtimeContext);
+      if (run === undefined) return;
+      try {
+        await run.complete(chatResponseOf(event));
+      } catch (error) {
+        await run.end(error);
+      }
+    }),
+    onError: merge(user.onError, async (event: { error: unknown }) => {
+      const error = event.error;
+      const run = error !== null && typeof error === 'object' ? runOfError.get(error) : undefined;
+      await run?.end(error);
+    }),
+    onAbort: merge(user.onAbort, async (event: { steps: ReadonlyArray<{ runtimeContext: unknown }>; reason?: unknown }) => {
+      const run = runOf(event.steps.at(-1)?.runtimeContext);
+      await run?.aborted(event.reason);
+    }),
+  };
+  delete composed.onStepFinish;
+  delete composed.onFinish;
+  return composed as SETTINGS;
+}
+
+/** The caller's callback, then ours; the caller's errors are ignored like the SDK does. */
+function merge<EVENT>(user: Callback, ours: (event: EVENT) => Promise<void>) {
+  return async (event: EVENT) => {
+    try {
+      await (user as ((event: EVENT) => unknown) | undefined)?.(event);
+    } catch {
+      // the SDK ignores callback errors; so do we
+    }
+    await ours(event);
+  };
+}

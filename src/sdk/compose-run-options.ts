@@ -1,0 +1,212 @@
+import { gateway, isStepCount, wrapLanguageModel, type LanguageModel, type StepResult, type ToolSet } from 'ai';
+import type { ModelCallSettings } from '../handlers/intervention-events.ts';
+import type { CallOptions } from './call-options.ts';
+import { asArray, continueOnFailure, swallowsFailures } from '../run/continue-on-failure.ts';
+import { createModelMiddleware } from './create-model-middleware.ts';
+import { hasToolHooks } from '../tool-call/guard-execute.ts';
+import { guardToolSet } from './guard-tool-set.ts';
+import { createLoopControl } from '../run/loop-control.ts';
+import { createRunPrepareStep } from './run-prepare-step.ts';
+import { createRunRepair } from './run-repair-tool-call.ts';
+import { createRunToolApproval } from './run-tool-approval.ts';
+import { prepareResume, resumeNeedsPreparing } from '../approvals/apply-approval-edits.ts';
+import { checkedHistory, checksApprovals } from '../approvals/check-approvals.ts';
+import { editableHistory, resumeReadsLedger } from '../approvals/replay-used-approvals.ts';
+import type { Run } from '../run/run.ts';
+import { SETTING_KEYS } from '../run/setting-keys.ts';
+import { foreignSignatureTransform, stripForeignSignatures } from '../approvals/own-approval-requests.ts';
+
+/**
+ * The SDK options of a run: the caller's options, with each extension point
+ * the run needs composed in front of the caller's own (their `prepareStep`,
+ * `toolApproval`, `repairToolCall` and callbacks still run). A layer that no
+ * hook or handler uses is not installed.
+ */
+export function composeRunOptions<OPTIONS extends CallOptions>(
+  run: Run,
+  options: OPTIONS,
+  { streaming = false }: { readonly streaming?: boolean } = {},
+): OPTIONS {
+  const { hooks, handlers } = run.snapshot;
+  const composed: CallOptions = { ...options };
+  if (streaming) moveChunkTimeouts(run, options, composed);
+  // the runtime's secret binds its confirms; the app's own approvals stay the SDK's (see own-approval-requests.ts)
+  run.signsApprovals = options.experimental_toolApprovalSecret === undefined && run.decidesToolCalls;
+
+  // a resume whose answers may be used approvals, or whose approvals are checked against the runtime's
+  // own secret (a restart refuses them, typed), gets a history its answers can be rewritten in
+  const readsLedger = resumeReadsLedger(run);
+  const checks = checksApprovals(run, options);
+  if (run.resume.rewritten || readsLedger || checks) {
+    const history = checks ? checkedHistory(run) : readsLedger ? editableHistory(run) : [...run.resume.messages];
+    if (options.messages !== undefined) composed.messages = history;
+    else composed.prompt = history;
+  }
+  if (resumeNeedsPreparing(run)) {
+    const secret = options.experimental_toolApprovalSecret ?? (run.signsApprovals ? run.snapshot.approvalSecret : undefined);
+    prepareResumeOnStart(run, options, composed, secret);
+  }
+
+  const needsModel =
+    hooks.preRequest.length > 0 ||
+    hooks.onResponse.length > 0 ||
+    handlers.afterModelCall.length > 0 ||
+    handlers.beforeInvocation.length > 0 ||
+    hooks.onStatus.length > 0 ||
+    hooks.onChatError.length > 0 ||
+    run.snapshot.redactors.length > 0 ||
+    run.decidesToolCalls;
+  const wrapped = new WeakMap<object, LanguageModel>();
+  const originals = new WeakMap<object, LanguageModel>();
+  const wrapModel = (model: LanguageModel): LanguageModel => {
+    if (!needsModel) return model;
+    // a model id resolves the way the SDK resolves it: the global default provider, or the gateway
+    const resolved = typeof model === 'string' ? (globalThis.AI_SDK_DEFAULT_PROVIDER ?? gateway).languageModel(model) : model;
+    let result = wrapped.get(resolved);
+    if (result === undefined) {
+      result = wrapLanguageModel({ model: resolved, middleware: createModelMiddleware(() => run) });
+      wrapped.set(resolved, result);
+      originals.set(result as object, model);
+    }
+    return result;
+  };
+  // the caller's prepareStep sees the model it gave, not the wrapper
+  const unwrapModel = (model: LanguageModel): LanguageModel =>
+    typeof model === 'string' ? model : (originals.get(model) ?? model);
+  composed.model = wrapModel(options.model);
+
+  // resumed approvals execute through the wrapper (once, with the approval ledger)
+  // (a refusal of a used approval is replayed too: any answer may be)
+  const resumesApprovals = run.resume.answers.length > 0 && run.approvalLedger !== undefined;
+  if (options.tools !== undefined && (hasToolHooks(run.snapshot) || handlers.beforeInvocation.length > 0 || resumesApprovals)) {
+    composed.tools = guardToolSet(options.tools, { runOf: () => run });
+  }
+  if (run.decidesToolCalls || run.resume.approved.size > 0 || readsLedger) {
+    composed.toolApproval = createRunToolApproval({ run, toolApproval: options.toolApproval });
+  }
+  if (hooks.onToolCallError.length > 0) {
+    composed.repairToolCall = createRunRepair(run, options.repairToolCall ?? options.experimental_repairToolCall);
+    delete composed.experimental_repairToolCall;
+  }
+
+  const loop = needsLoopControl(run, options)
+    ? createLoopControl({
+        run,
+        options,
+        stopWhen: options.stopWhen,
+        steering: options.experimental_steering,
+      })
+    : undefined;
+  if (loop !== undefined) {
+    composed.stopWhen = continueOnFailure(run, [loop.stopWhen]);
+    composed.experimental_steering = loop.steering;
+  } else if (swallowsFailures(run)) {
+    composed.stopWhen = continueOnFailure(run, asArray(options.stopWhen ?? isStepCount(1)));
+  }
+  delete composed.steering;
+  delete composed.followUp;
+  delete composed.maxSteps;
+
+  const settings: ModelCallSettings = {};
+  for (const key of SETTING_KEYS) {
+    if (options[key] !== undefined) Object.assign(settings, { [key]: options[key] });
+  }
+  composed.prepareStep = createRunPrepareStep({
+    run,
+    prepareStep: options.prepareStep,
+    settings,
+    activeTools: options.activeTools,
+    wrapModel,
+    unwrapModel,
+    afterResume: loop?.afterResume,
+  });
+
+  if (hooks.onMessage.length > 0 || loop !== undefined || run.signsApprovals) {
+    const caller = options.onStepEnd ?? options.onStepFinish;
+    // every reader of a step (this callback, the result, onEnd) reads it with the app's own requests unsigned
+    const user = !run.signsApprovals
+      ? caller
+      : (step: StepResult<ToolSet>) => {
+          stripForeignSignatures(run, step);
+          return caller?.(step);
+        };
+    composed.onStepEnd = async (step: StepResult<ToolSet>) => {
+      try {
+        await user?.(step);
+      } catch {
+        // the SDK ignores callback errors; so do we
+      }
+      await run
+        .critical(async () => {
+          await run.commitMessages(step.response.messages);
+          await loop?.endTurn(step);
+        })
+        .catch(() => {});
+    };
+    delete composed.onStepFinish;
+  }
+
+  // the library's confirms are signed: the configured secret, or the runtime's own (see approval-secret.ts)
+  if (run.signsApprovals) {
+    composed.experimental_toolApprovalSecret = run.snapshot.approvalSecret;
+    if (streaming) {
+      const theirs = options.experimental_transform;
+      const strip = foreignSignatureTransform(run);
+      composed.experimental_transform = theirs === undefined ? strip : [strip, ...asArray(theirs)];
+    }
+  }
+  return composed as OPTIONS;
+}
+
+/**
+ * The SDK reads the approvals of the history right after `onStart` (awaited
+ * in `generateText` and `streamText` alike): the person's edits are checked,
+ * written and signed there, before the SDK verifies them.
+ */
+function prepareResumeOnStart(
+  run: Run,
+  options: CallOptions,
+  composed: CallOptions,
+  approvalSecret: string | Uint8Array | undefined,
+): void {
+  const user = (options.onStart ?? options.experimental_onStart) as ((event: unknown) => unknown) | undefined;
+  composed.onStart = async (event: unknown) => {
+    await run.critical(async () => prepareResume(run, approvalSecret)).catch(() => {});
+    await user?.(event);
+  };
+  delete composed.experimental_onStart;
+}
+
+/**
+ * A stream the run holds (a whole step, or its tool calls) reaches the SDK
+ * only once decided, so the SDK's chunk timers would measure the release,
+ * not the provider: the run applies `firstChunkMs` / `chunkMs` to the
+ * provider's stream itself, and the SDK gets the rest of `timeout`.
+ */
+function moveChunkTimeouts(run: Run, options: CallOptions, composed: CallOptions): void {
+  const { timeout } = options;
+  if (timeout === null || typeof timeout !== 'object') return;
+  const { firstChunkMs, chunkMs, ...rest } = timeout as { firstChunkMs?: number; chunkMs?: number };
+  if (firstChunkMs === undefined && chunkMs === undefined) return;
+  const { hooks, handlers } = run.snapshot;
+  const holds = hooks.onResponse.length > 0 || handlers.afterModelCall.length > 0 || run.decidesToolCalls;
+  if (!holds) return;
+  // a late chunk aborts the signal the SDK is given, as the SDK's own chunk timer does
+  const timeouts = new AbortController();
+  composed.abortSignal = options.abortSignal === undefined ? timeouts.signal : AbortSignal.any([options.abortSignal, timeouts.signal]);
+  run.streamTimeouts = { firstChunkMs, chunkMs, abort: (reason) => timeouts.abort(reason) };
+  composed.timeout = rest;
+}
+
+/** Whether the call uses steering, follow-up or a step cap (options or hooks). */
+export function needsLoopControl(run: Run, options: CallOptions): boolean {
+  const { hooks } = run.snapshot;
+  return (
+    options.steering !== undefined ||
+    options.followUp !== undefined ||
+    options.maxSteps !== undefined ||
+    hooks.drainSteering.length > 0 ||
+    hooks.drainFollowUp.length > 0
+  );
+}
+

@@ -1,0 +1,140 @@
+import type { Tool, ToolSet } from 'ai';
+import { InvalidHandlerError } from '../errors/invalid-handler-error.ts';
+import type { InterventionHandlerLike } from '../handlers/intervention-handler.ts';
+import { registerHandler, type RegisteredHandler } from '../handlers/registered-handler.ts';
+import { HookRegistry } from '../hooks/hook-registry.ts';
+import { createApprovalLedger } from '../approvals/approval-ledger.ts';
+import { generateApprovalSecret } from '../approvals/approval-secret.ts';
+import type { CallOptions } from './call-options.ts';
+import { composeAgentSettings } from './compose-agent-settings.ts';
+import { createModelMiddleware } from './create-model-middleware.ts';
+import { guardToolsStandalone } from './guard-tools-standalone.ts';
+import type { Interventions, InterventionsOptions } from './interventions.ts';
+import { isIdle } from './is-idle.ts';
+import { runGenerateText } from './run-generate-text.ts';
+import { runStreamText } from './run-stream-text.ts';
+import { Run } from '../run/run.ts';
+import { buildHandlerLists, type HandlerLists, type RuntimeSnapshot } from '../run/runtime-snapshot.ts';
+import { warnAtCreation } from './warn-at-creation.ts';
+import { defaultWording, type Wording } from '../run/wording.ts';
+
+/**
+ * Creates the runtime.
+ *
+ * @example
+ * ```ts
+ * import { createInterventions, InterventionActions, InterventionHandler, type BeforeToolCallEvent } from 'ai-interventions';
+ *
+ * class EnvironmentGuard extends InterventionHandler {
+ *   readonly name = 'environment-guard';
+ *   override beforeToolCall(event: BeforeToolCallEvent) {
+ *     const input = event.toolCall.input as Record<string, string>;
+ *     return input.database?.includes('prod')
+ *       ? InterventionActions.deny('Production database access is not allowed')
+ *       : InterventionActions.proceed();
+ *   }
+ * }
+ *
+ * const interventions = createInterventions({ handlers: [new EnvironmentGuard()] });
+ * ```
+ */
+export function createInterventions(options: InterventionsOptions = {}): Interventions {
+  const hooks = new HookRegistry(options.hooks);
+  const wording: Wording = { ...defaultWording, ...options.wording };
+  const maxGuideRetries = options.maxGuideRetries ?? 2;
+  const redactors = options.redactors ?? [];
+  const approvalLedger =
+    options.approvalLedger === false ? undefined : (options.approvalLedger ?? createApprovalLedger());
+  if (!Number.isInteger(maxGuideRetries) || maxGuideRetries < 0) {
+    throw new TypeError(`maxGuideRetries must be a non-negative integer, received ${String(options.maxGuideRetries)}.`);
+  }
+  const handlerTimeoutMs = resolveHandlerTimeout(options.handlerTimeoutMs);
+  warnAtCreation(options, hooks.snapshot().onStatus);
+  // approvals are always signed: with the configured secret, or with one of this runtime's own
+  const approvalSecret = options.approvalSecret ?? generateApprovalSecret();
+  let registered: readonly RegisteredHandler[] = [];
+  let lists: HandlerLists = buildHandlerLists(registered);
+
+  const use = (handler: InterventionHandlerLike, position?: string): (() => void) => {
+    const entry = registerHandler(handler, position, { defaultTimeoutMs: handlerTimeoutMs });
+    if (registered.some((other) => other.name === entry.name)) {
+      throw new InvalidHandlerError({
+        handlerName: entry.name,
+        code: 'duplicate-handler',
+        message: `Two intervention handlers are named "${entry.name}"; handler names must be unique.`,
+      });
+    }
+    registered = [...registered, entry];
+    lists = buildHandlerLists(registered);
+    let disposed = false;
+    return () => {
+      if (disposed) return;
+      disposed = true;
+      registered = registered.filter((other) => other !== entry);
+      lists = buildHandlerLists(registered);
+    };
+  };
+  for (const [index, handler] of (options.handlers ?? []).entries()) use(handler, `handlers[${index}]`);
+
+  const snapshot = (): RuntimeSnapshot => ({
+    handlers: lists,
+    hooks: hooks.snapshot(),
+    wording,
+    maxGuideRetries,
+    approvalSecret,
+    approvalSecretConfigured: options.approvalSecret !== undefined,
+    redactors,
+    decisionParts: options.decisionParts ?? 'acted',
+  });
+
+  // tools this runtime wrapped for plain calls: a run uses the originals
+  const originals = new WeakMap<Tool, Tool>();
+  const unwrapped = (callOptions: CallOptions): CallOptions => {
+    const tools = callOptions.tools;
+    if (tools === undefined) return callOptions;
+    let copy: ToolSet | undefined;
+    for (const name of Object.keys(tools)) {
+      const original = originals.get(tools[name] as Tool);
+      if (original === undefined) continue;
+      copy ??= { ...tools };
+      Object.defineProperty(copy, name, { value: original, enumerable: true, writable: true, configurable: true });
+    }
+    return copy === undefined ? callOptions : { ...callOptions, tools: copy };
+  };
+
+  const shared = () => ({ snapshot: snapshot(), approvalLedger });
+  return {
+    generateText: ((options: CallOptions) =>
+      runGenerateText({ ...shared(), options: unwrapped(options) })) as unknown as Interventions['generateText'],
+    streamText: ((options: CallOptions) =>
+      runStreamText({ ...shared(), options: unwrapped(options) })) as unknown as Interventions['streamText'],
+    use: (handler) => use(handler),
+    addHook: (event, hook) => hooks.add(event, hook),
+    wrapTools: (tools) => {
+      const wrapped = guardToolsStandalone(tools, snapshot, approvalLedger);
+      for (const name of Object.keys(wrapped)) {
+        const tool = wrapped[name];
+        if (tool !== undefined && tool !== tools[name]) originals.set(tool, tools[name] as Tool);
+      }
+      return wrapped;
+    },
+    agentSettings: (settings) => composeAgentSettings(settings, snapshot, isIdle, approvalLedger),
+    middleware: createModelMiddleware(() => Run.detached(snapshot())),
+    get handlers() {
+      return registered.map((entry) => entry.handler);
+    },
+  };
+}
+
+/** How long a handler may take by default. */
+const DEFAULT_HANDLER_TIMEOUT_MS = 30_000;
+
+/** The runtime's handler timeout in ms (`undefined`: none). */
+function resolveHandlerTimeout(timeoutMs: number | false | undefined): number | undefined {
+  if (timeoutMs === undefined) return DEFAULT_HANDLER_TIMEOUT_MS;
+  if (timeoutMs === false) return undefined;
+  if (!(typeof timeoutMs === 'number' && timeoutMs > 0 && Number.isFinite(timeoutMs))) {
+    throw new TypeError(`handlerTimeoutMs must be a positive number of milliseconds, or false for no timeout, received ${String(timeoutMs)}.`);
+  }
+  return timeoutMs;
+}

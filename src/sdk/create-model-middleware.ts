@@ -1,0 +1,183 @@
+import type {
+  LanguageModelV4,
+  LanguageModelV4CallOptions,
+  LanguageModelV4GenerateResult,
+  LanguageModelV4Middleware,
+  LanguageModelV4StreamPart,
+  LanguageModelV4StreamResult,
+} from '@ai-sdk/provider';
+import { runPreRequest } from '../hooks/run-hooks.ts';
+import { collectStream, type CollectedStream } from '../model/collect-stream.ts';
+import { holdToolCalls } from '../model/hold-tool-calls.ts';
+import { releaseParts } from '../model/release-parts.ts';
+import { replayParts } from '../model/replay-parts.ts';
+import { responseToParts } from '../model/response-to-parts.ts';
+import { watchStreamErrors } from '../model/watch-stream-errors.ts';
+import { isLateChunk, watchStreamTimeouts } from '../model/stream-timeouts.ts';
+import { uniqueToolCallIds, uniqueToolCallIdsStream } from '../model/unique-tool-call-ids.ts';
+import { redactResponse, redactStream } from '../redaction/redact-model-output.ts';
+import { withInvocationChanges } from '../run/before-invocation.ts';
+import { decodePromptAnswers } from '../approvals/decode-prompt-answers.ts';
+import { modelHookContext, respond } from '../run/respond.ts';
+import type { Run } from '../run/run.ts';
+import { ensureStarted } from '../run/start-run.ts';
+import { decideToolCalls } from '../tool-call/decide-turn.ts';
+
+/** A provider stream that did not end well: replayed as it came. */
+class FailedStream {
+  readonly collected: Extract<CollectedStream, { ok: false }>;
+  constructor(collected: Extract<CollectedStream, { ok: false }>) {
+    this.collected = collected;
+  }
+}
+
+/**
+ * The model layer as a `LanguageModelV4Middleware`: `respond` (the
+ * model-level hooks and `afterModelCall` handlers), then the run's decisions
+ * on the response's tool calls.
+ *
+ * Streams pass through untouched unless something can change them. A step
+ * is held whole only when something must see the whole response (`onResponse`
+ * hooks, `afterModelCall` handlers); the tool calls (and what follows them)
+ * are held until the provider finishes when they are decided; redactors hold
+ * back at most their look-ahead. Held parts are released as the provider
+ * sent them, except what a decision changed.
+ */
+export function createModelMiddleware(runOf: () => Run): LanguageModelV4Middleware {
+  return {
+    specificationVersion: 'v4',
+
+    wrapGenerate: async ({ doGenerate, params, model }) => {
+      const run = runOf();
+      try {
+        const starting = ensureStarted(run);
+        if (starting !== undefined) await starting;
+        const first = withInvocationChanges(run.invocation, decodePromptAnswers(params, run.snapshot.wording));
+        const { final } = await respond(run, model, first, (request) =>
+          request === params ? doGenerate() : model.doGenerate(request),
+        );
+        return decideCalls(run, final);
+      } catch (error) {
+        // errors here reach the caller through the SDK; remember whose run they ended
+        run.noteError(error);
+        throw error;
+      }
+    },
+
+    wrapStream: async ({ doStream, params, model }) => {
+      const run = runOf();
+      try {
+        const starting = ensureStarted(run);
+        if (starting !== undefined) await starting;
+        const first = withInvocationChanges(run.invocation, decodePromptAnswers(params, run.snapshot.wording));
+        const open = (request: LanguageModelV4CallOptions) => (request === params ? doStream() : model.doStream(request));
+        const { hooks, handlers } = run.snapshot;
+        return hooks.onResponse.length > 0 || handlers.afterModelCall.length > 0
+          ? await streamHeldStep(run, model, first, open)
+          : await streamLive(run, model, first, open);
+      } catch (error) {
+        run.noteError(error);
+        throw error;
+      }
+    },
+  };
+}
+
+/**
+ * The tool-call decisions of a whole response, when the run takes them
+ * (`generateText` and streams alike: a transform is written into the
+ * response before the SDK parses it). Each call gets an id of its own
+ * first: its decision is then found by that id and by nothing else.
+ */
+function decideCalls(run: Run, response: LanguageModelV4GenerateResult): Promise<LanguageModelV4GenerateResult> | LanguageModelV4GenerateResult {
+  return run.decidesToolCalls ? decideToolCalls(run, uniqueToolCallIds(response)) : response;
+}
+
+/**
+ * A step held whole: each attempt's stream is collected (its parts kept),
+ * the hooks and handlers decide, then the kept attempt is released: verbatim
+ * when nothing changed it, with only the changed items synthesized otherwise.
+ * A stream that errored or did not finish is replayed as it came.
+ */
+async function streamHeldStep(
+  run: Run,
+  model: LanguageModelV4,
+  first: LanguageModelV4CallOptions,
+  open: (request: LanguageModelV4CallOptions) => PromiseLike<LanguageModelV4StreamResult>,
+): Promise<LanguageModelV4StreamResult> {
+  let meta: Omit<LanguageModelV4StreamResult, 'stream'> = {};
+  let collected: Extract<CollectedStream, { ok: true }> | undefined;
+  try {
+    const { raw, final } = await respond(run, model, first, async (request) => {
+      const { stream, ...rest } = await open(request);
+      meta = rest;
+      const result = await collectStream(run.streamTimeouts === undefined ? stream : watchStreamTimeouts(stream, run.streamTimeouts, { held: true }));
+      if (!result.ok) throw new FailedStream(result);
+      collected = result;
+      return result.response;
+    });
+    const decided = await decideCalls(run, final);
+    const parts =
+      collected !== undefined && raw === collected.response ? releaseParts(collected, decided) : responseToParts(decided);
+    return { ...meta, stream: replayParts(withoutRawChunks(run, parts)) };
+  } catch (error) {
+    if (!(error instanceof FailedStream)) throw error;
+    const { parts, thrown } = error.collected;
+    const timeouts = run.streamTimeouts;
+    if (thrown !== undefined && timeouts !== undefined && isLateChunk(thrown.error)) {
+      // a late chunk: what came before it is released, then the SDK's step is aborted, as its own timer aborts it
+      const late = thrown.error;
+      const abortOnceReleased = async () => {
+        // the SDK reads the released parts through its own queues first: the abort comes after them, as it would raw
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        timeouts.abort(late);
+      };
+      return { ...meta, stream: replayParts(withoutRawChunks(run, parts), { error: late, before: abortOnceReleased }) };
+    }
+    if (thrown !== undefined) await run.streamFailed?.(thrown.error);
+    return { ...meta, stream: replayParts(withoutRawChunks(run, parts), thrown) };
+  }
+}
+
+/**
+ * The parts a held step releases: raw chunks (`includeRawChunks`) carry the
+ * provider's unredacted text, so while redactors are registered none is
+ * passed on, as on the live path (`redactStream`).
+ */
+function withoutRawChunks(run: Run, parts: readonly LanguageModelV4StreamPart[]): readonly LanguageModelV4StreamPart[] {
+  return run.snapshot.redactors.length === 0 ? parts : parts.filter((part) => part.type !== 'raw');
+}
+
+/**
+ * A step that streams as it comes: `preRequest` may serve a response (then
+ * it is decided and replayed), redactors and the tool-call hold are the only
+ * layers added, and none when nothing needs them.
+ */
+async function streamLive(
+  run: Run,
+  model: LanguageModelV4,
+  first: LanguageModelV4CallOptions,
+  open: (request: LanguageModelV4CallOptions) => PromiseLike<LanguageModelV4StreamResult>,
+): Promise<LanguageModelV4StreamResult> {
+  const { hooks, redactors } = run.snapshot;
+  let request = first;
+  if (hooks.preRequest.length > 0) {
+    const pre = await runPreRequest(hooks.preRequest, { ...modelHookContext(run, first, model), request: first });
+    if (pre.response !== undefined) {
+      const decided = await decideCalls(run, redactResponse(redactors, pre.response));
+      return { stream: replayParts(responseToParts(decided)) };
+    }
+    request = pre.request;
+  }
+  if (hooks.onStatus.length > 0) await run.status({ type: 'model-call', stepNumber: run.stepNumber, attempt: 0 });
+  const result = await open(request);
+  let stream = result.stream;
+  if (run.streamFailed !== undefined) stream = watchStreamErrors(stream, run.streamFailed);
+  if (redactors.length > 0) stream = stream.pipeThrough(redactStream(redactors));
+  if (run.decidesToolCalls) {
+    stream = stream.pipeThrough(uniqueToolCallIdsStream());
+    if (run.streamTimeouts !== undefined) stream = watchStreamTimeouts(stream, run.streamTimeouts);
+    stream = holdToolCalls(stream, (response) => decideToolCalls(run, response));
+  }
+  return stream === result.stream ? result : { ...result, stream };
+}

@@ -1,0 +1,53 @@
+import type { Tool, ToolSet } from 'ai';
+import { guardExecute, type DecideInExecute } from '../tool-call/guard-execute.ts';
+import type { Run } from '../run/run.ts';
+
+/** How a tool set is guarded: its run, and optionally a decision inside `execute` and extra tool fields. */
+export interface ToolGuard {
+  readonly runOf: () => Run;
+  readonly decide?: DecideInExecute | undefined;
+  readonly extend?: ((toolName: string, tool: Tool) => Partial<Tool>) | undefined;
+}
+
+/**
+ * A copy of `tools` whose every executable tool (static, dynamic, MCP) runs
+ * through the tool-level pipeline of `guard.runOf()`. Only own properties are
+ * read; tools without `execute` (client-side, provider-executed) are kept as
+ * they are. `guard.extend` may add fields to each guarded tool.
+ */
+export function guardToolSet<TOOLS extends ToolSet>(tools: TOOLS, guard: ToolGuard): TOOLS {
+  const guarded: Record<string, Tool> = {};
+  for (const toolName of Object.keys(tools)) {
+    const tool = tools[toolName] as Tool;
+    // defineProperty: a tool named `__proto__` stays a tool, never the copy's prototype
+    Object.defineProperty(guarded, toolName, {
+      value: guardTool(toolName, tool, guard),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return guarded as TOOLS;
+}
+
+/** One tool of {@link guardToolSet}. */
+export function guardTool(toolName: string, tool: Tool, { runOf, decide, extend }: ToolGuard): Tool {
+  const extra: Record<string, unknown> = { ...extend?.(toolName, tool) };
+  if (tool.execute !== undefined) extra.execute = guardExecute({ runOf, toolName, tool, execute: tool.execute, decide });
+  return withProperties(tool, extra);
+}
+
+/**
+ * `tool` with `replaced` properties: every other own property (enumerable or
+ * not, getters included) and the prototype are kept, so a class tool keeps
+ * its methods and the SDK finds every field it would on the original.
+ */
+function withProperties(tool: Tool, replaced: Record<string, unknown>): Tool {
+  const keys = Object.keys(replaced);
+  if (keys.length === 0) return tool;
+  const descriptors = Object.getOwnPropertyDescriptors(tool);
+  for (const key of keys) {
+    descriptors[key] = { value: replaced[key], enumerable: true, writable: true, configurable: true };
+  }
+  return Object.create(Object.getPrototypeOf(tool) as object | null, descriptors) as Tool;
+}

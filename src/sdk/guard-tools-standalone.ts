@@ -1,0 +1,167 @@
+import { asSchema, getErrorMessage, safeValidateTypes, type Context } from '@ai-sdk/provider-utils';
+import type { ModelMessage, Tool, ToolExecutionOptions, ToolSet } from 'ai';
+import { ToolCallBlockedError } from '../errors/tool-call-blocked-error.ts';
+import type { ToolCallInfo } from '../handlers/intervention-events.ts';
+import { unreachable } from '../util/unreachable.ts';
+import { EDIT_HANDLER } from '../approvals/apply-approval-edits.ts';
+import { decideToolCall } from '../tool-call/decide-tool-call.ts';
+import { ANSWER_HANDLER, unreadable } from '../approvals/decode-answers.ts';
+import type { ResumedApproval } from '../approvals/read-resume.ts';
+import { answerOf } from '../approvals/use-approval.ts';
+import { AMBIGUOUS_CALL_ID, denyCall, isAnsweredCall, NOT_THE_ANSWERED_CALL } from '../tool-call/deny-call.ts';
+import type { ApprovalLedger } from '../approvals/approval-ledger.ts';
+import type { DecideInExecute } from '../tool-call/guard-execute.ts';
+import { guardToolSet } from './guard-tool-set.ts';
+import { Run } from '../run/run.ts';
+import type { RuntimeSnapshot } from '../run/runtime-snapshot.ts';
+import { Step } from '../tool-call/step.ts';
+import { decidedInput, type ToolCallDecision } from '../tool-call/tool-call-decision.ts';
+
+/**
+ * Guards tools for a plain `generateText` / `streamText` / `ToolLoopAgent`
+ * (no run around them). A call is decided (`decideToolCall`) in the tool's
+ * `needsApproval`, so `confirm` becomes the SDK's approval request, and the
+ * decision is applied in `execute`: deny and guide become the tool's error
+ * result, in the same wording the wrappers use.
+ *
+ * The SDK passes the same `messages` array to `needsApproval` and `execute`
+ * within a step, so it keys the step whose decision table `execute` reads.
+ * Without `needsApproval` (a `toolApproval` option overrides it), the call is
+ * decided in `execute`, and a `confirm` cannot be answered: the call is
+ * blocked, never run unapproved. A call the SDK resumes after a human's
+ * approval executes once through `approvalLedger` (the runtime's): a
+ * replayed resume gets the outcome of that execution.
+ */
+export function guardToolsStandalone<TOOLS extends ToolSet>(
+  tools: TOOLS,
+  snapshotOf: () => RuntimeSnapshot,
+  approvalLedger?: ApprovalLedger,
+): TOOLS {
+  const steps = new WeakMap<ModelMessage[], Step>();
+  const stepOf = (messages: ModelMessage[]) => {
+    let step = steps.get(messages);
+    if (step === undefined) steps.set(messages, (step = new Step(undefined, messages)));
+    return step;
+  };
+
+  const decide: DecideInExecute = async (run, { tool, call, options }) => {
+    const step = stepOf(options.messages);
+    const answer = answerOf(run, options.messages, call.toolCallId);
+    if (answer !== undefined) return applyAnswer(run, step, tool, call, answer);
+    const asked = step.take(call);
+    // fail closed: two calls of one tool with one id cannot be told apart, so neither runs
+    const decision =
+      asked === 'ambiguous' ? await denyCall(run, call, AMBIGUOUS_CALL_ID) : (asked ?? (await decideToolCall(run, step, call)));
+    return applyInExecute(run, call, decision, asked !== undefined);
+  };
+
+  return guardToolSet(tools, {
+    runOf: () => Run.detached(snapshotOf(), approvalLedger),
+    decide: (run, details) =>
+      run.snapshot.handlers.beforeToolCall.length > 0 || answerOf(run, details.options.messages, details.call.toolCallId) !== undefined
+        ? decide(run, details)
+        : Promise.resolve(details.call),
+    extend: (toolName, tool) =>
+      ({
+        needsApproval: async (input: unknown, options: { toolCallId: string; messages: ModelMessage[] }) => {
+          const run = Run.detached(snapshotOf());
+          if (run.snapshot.handlers.beforeToolCall.length > 0) {
+            const step = stepOf(options.messages);
+            const call = { toolCallId: options.toolCallId, toolName, input };
+            // the SDK asks again when it resumes an approved call: the answer counts, transforms are not applied again
+            const approval = answerOf(run, options.messages, options.toolCallId);
+            const decision = await decideToolCall(run, step, call, { approval });
+            step.write(call, decision);
+            if (decision.type === 'confirm') return true;
+          }
+          const own = tool.needsApproval;
+          return typeof own === 'function' ? own(input as never, options as never) : own === true;
+        },
+      }) as Partial<Tool>,
+  });
+}
+
+/**
+ * The call `execute` runs for a resumed answer, the same way the wrappers
+ * take it: a refusal (a typed one the SDK read as an approval, or an answer
+ * that cannot be read) runs nothing; a person's edit is validated against
+ * the tool's input schema and runs instead of the model's arguments, after
+ * the handlers decide again on it (a deny still wins); an approval without
+ * an edit runs with the decision `needsApproval` took when the SDK asked
+ * again (transforms not applied again). Every refusal leaves a record.
+ */
+async function applyAnswer(
+  run: Run,
+  step: Step,
+  tool: Tool,
+  call: ToolCallInfo,
+  answer: ResumedApproval,
+): Promise<ToolCallInfo> {
+  // a call that does not run is denied with a record, and `execute` throws the text the model reads
+  const refuse = async (reason: string, options?: Parameters<typeof denyCall>[3]) => applyInExecute(run, call, await denyCall(run, call, reason, options), false);
+  if (!isAnsweredCall(answer, call)) return refuse(NOT_THE_ANSWERED_CALL);
+  if (answer.problem !== undefined) return refuse(unreadable(answer.problem), { handler: ANSWER_HANDLER });
+  if (!answer.approved) {
+    const text = run.snapshot.wording.rejectedCall({ toolCall: call, reason: answer.reason });
+    return refuse('the person refused it', { handler: ANSWER_HANDLER, text });
+  }
+  let target = call;
+  const asked = step.take(call);
+  if (asked === 'ambiguous') return refuse(AMBIGUOUS_CALL_ID);
+  if (answer.edit !== undefined) {
+    const checked = await safeValidateTypes({ value: structuredClone(answer.edit.value), schema: asSchema(tool.inputSchema) });
+    if (!checked.success) {
+      return refuse(`the edited arguments are not valid for "${call.toolName}": ${getErrorMessage(checked.error)}`, { handler: EDIT_HANDLER });
+    }
+    target = { ...call, input: checked.value };
+  }
+  if (run.snapshot.handlers.beforeToolCall.length === 0) return target;
+  const decision =
+    answer.edit === undefined && asked !== undefined
+      ? asked
+      : await decideToolCall(run, step, target, { approval: answer });
+  return applyInExecute(run, target, decision, true);
+}
+
+/** The call `execute` runs for a decision, or the model-facing error of one that does not run. */
+function applyInExecute(
+  run: Run,
+  call: Parameters<DecideInExecute>[1]['call'],
+  decision: ToolCallDecision,
+  asked: boolean,
+): Parameters<DecideInExecute>[1]['call'] {
+  const { wording } = run.snapshot;
+  const blocked = (kind: 'deny' | 'guide', message: string) =>
+    new ToolCallBlockedError({ toolName: call.toolName, toolCallId: call.toolCallId, decision: kind, message });
+  switch (decision.type) {
+    case 'deny':
+      throw blocked('deny', decision.text);
+    case 'guide':
+      throw blocked('guide', decision.text);
+    case 'confirm':
+      // needsApproval was not consulted, so nobody approved this call
+      if (!asked) {
+        throw blocked(
+          'deny',
+          wording.deniedToolCall({
+            toolCall: call,
+            reason: `it needs a human's approval (${decision.prompt}), and no approval was asked`,
+            handler: 'ai-interventions',
+          }),
+        );
+      }
+      return withInput(call, decision);
+    case 'proceed':
+    case 'transform':
+      return withInput(call, decision);
+    default:
+      return unreachable(decision);
+  }
+}
+
+function withInput(call: Parameters<DecideInExecute>[1]['call'], decision: ToolCallDecision) {
+  const input = decidedInput(decision);
+  return input === undefined ? call : { ...call, input: input.value };
+}
+
+export type { Context, ToolExecutionOptions };

@@ -1,0 +1,253 @@
+import type { LanguageModelV4Middleware } from '@ai-sdk/provider';
+import type { Context } from '@ai-sdk/provider-utils';
+import type {
+  generateText,
+  GenerateTextResult,
+  OutputInterface,
+  streamText,
+  StreamTextResult,
+  ToolLoopAgentSettings,
+  ToolSet,
+} from 'ai';
+import type { InterventionHandlerLike } from '../handlers/intervention-handler.ts';
+import type { HookName, HooksConfig, InterventionHooks } from '../hooks/hook-types.ts';
+import type { Redactor } from '../redaction/create-redactor.ts';
+import type { ApprovalLedger } from '../approvals/approval-ledger.ts';
+import type { InterventionsReport } from '../run/interventions-report.ts';
+import type { LoopOptions } from '../run/loop-control.ts';
+import type { Wording } from '../run/wording.ts';
+
+/**
+ * Options of {@link createInterventions}: the handlers and hooks of the
+ * runtime, and how decisions read to the model. Every field is optional.
+ *
+ * @example
+ * ```ts
+ * const options: InterventionsOptions = {
+ *   handlers: [new ToolGuard(['delete_file'])],
+ *   hooks: { onDecision: ({ record }) => console.log(record.handler, record.action) },
+ *   maxGuideRetries: 1,
+ *   approvalSecret: process.env.APPROVAL_SECRET,
+ * };
+ * const interventions = createInterventions(options);
+ * ```
+ */
+export interface InterventionsOptions {
+  /** Intervention handlers, evaluated in this order. Names must be unique. */
+  readonly handlers?: readonly InterventionHandlerLike[];
+  /** Hooks by event: one function or a list. More can be added with `addHook`. */
+  readonly hooks?: HooksConfig;
+  /** Replace any of the texts the model reads after a decision. */
+  readonly wording?: Partial<Wording>;
+  /**
+   * Which tool calls get a `data-intervention` part in the UI message
+   * stream: `'acted'` (the default) only those a handler acted on (a deny,
+   * guide, confirm or transform, a remembered answer, a failure, a person's
+   * edit, a replayed approval); `'all'` every call a handler or gate decided,
+   * `proceed` included (a full decision log in the UI).
+   */
+  readonly decisionParts?: 'acted' | 'all';
+  /**
+   * How many times an `afterModelCall` guide may discard a response and
+   * retry the model within one step. Default 2; after that the response is
+   * kept and the guide is recorded as not enforced.
+   */
+  readonly maxGuideRetries?: number;
+  /**
+   * How long a handler may take, in ms, when it sets no `timeoutMs` of its
+   * own: past it the handler is treated as having thrown, and its `onError`
+   * decides (a run is never held forever by a handler that never settles).
+   * Default 30 seconds; `false`: no default timeout.
+   */
+  readonly handlerTimeoutMs?: number | false;
+  /**
+   * A secret that signs approval requests (HMAC of the approval, the call
+   * and its arguments), so a forged or edited `tool-approval-response`
+   * never executes anything. Used as `experimental_toolApprovalSecret` when
+   * a call does not set its own. Default: a random secret generated for
+   * this runtime, which binds approvals just as well within one process,
+   * but which another instance (or this one after a restart) does not know:
+   * such an approval is refused for the person, typed: nothing runs, the
+   * model reads that the approval could no longer be verified (and may ask
+   * again), the tool part ends `output-denied`, and a `deny` record of
+   * `'approval-verification'` says why. Set the same secret on every
+   * instance (then a bad signature is a forgery: the SDK's
+   * `InvalidToolApprovalSignatureError`).
+   */
+  readonly approvalSecret?: string | Uint8Array;
+  /**
+   * Where used approvals are remembered, so an approved call runs at most
+   * once even when the resume request is replayed or sent twice. Default: in
+   * memory, per runtime: "once" then holds per instance only. With an
+   * `approvalSecret` and this default, creating the runtime warns once
+   * (`InterventionsWarning`, code `'approval-ledger-in-memory'`, and an
+   * `onStatus` warning); give a ledger on a shared store to every instance,
+   * or `createApprovalLedger()` to keep it in memory on purpose. `false`
+   * turns the check off.
+   */
+  readonly approvalLedger?: ApprovalLedger | false;
+  /**
+   * Redact the model's text before anything else sees it: in
+   * `generateText` and in `streamText` as it streams (a secret split across
+   * chunks is still caught), so the streamed text, the result, the response
+   * messages and the UI stream all carry the same redacted text.
+   */
+  readonly redactors?: readonly Redactor[];
+}
+
+/**
+ * What the wrappers add to a result: `result.interventions`. The property is
+ * not enumerable, so spreading or serialising the result leaves it out.
+ *
+ * @example
+ * ```ts
+ * function deniedTools({ interventions }: InterventionsResult): string[] {
+ *   return interventions.decisions.flatMap((record) =>
+ *     record.action === 'deny' && record.enforced && record.toolName !== undefined ? [record.toolName] : [],
+ *   );
+ * }
+ * console.log(deniedTools(await interventions.generateText({ model, tools, prompt })));
+ * ```
+ */
+export interface InterventionsResult {
+  readonly interventions: InterventionsReport;
+}
+
+/**
+ * `generateText`'s exact signature (options inferred the same way, tools
+ * typed the same way), plus the loop options (`steering`, `followUp`,
+ * `maxSteps`), with `interventions` on the result. The type of
+ * `interventions.generateText`, for code that takes it as a parameter.
+ *
+ * @example
+ * ```ts
+ * async function summarize(generate: InterventionsGenerateText, text: string): Promise<string> {
+ *   const result = await generate({ model, prompt: `Summarize:\n${text}` });
+ *   return result.text;
+ * }
+ * const summary = await summarize(interventions.generateText, 'A long report…');
+ * ```
+ */
+export type InterventionsGenerateText = <
+  TOOLS extends ToolSet,
+  RUNTIME_CONTEXT extends Context = Context,
+  OUTPUT extends OutputInterface = OutputInterface<string, string>,
+>(
+  options: Parameters<typeof generateText<TOOLS, RUNTIME_CONTEXT, OUTPUT>>[0] & LoopOptions,
+) => Promise<GenerateTextResult<TOOLS, RUNTIME_CONTEXT, OUTPUT> & InterventionsResult>;
+
+/**
+ * `streamText`'s exact signature, plus the loop options, with
+ * `interventions` on the result. The type of `interventions.streamText`.
+ *
+ * @example
+ * ```ts
+ * function chat(stream: InterventionsStreamText, history: ModelMessage[]): Response {
+ *   const result = stream({ model, tools, messages: history, maxSteps: 10 });
+ *   return result.toUIMessageStreamResponse();
+ * }
+ * const response = chat(interventions.streamText, messages);
+ * ```
+ */
+export type InterventionsStreamText = <
+  TOOLS extends ToolSet,
+  RUNTIME_CONTEXT extends Context = Context,
+  OUTPUT extends OutputInterface = OutputInterface<string, string>,
+>(
+  options: Parameters<typeof streamText<TOOLS, RUNTIME_CONTEXT, OUTPUT>>[0] & LoopOptions,
+) => StreamTextResult<TOOLS, RUNTIME_CONTEXT, OUTPUT> & InterventionsResult;
+
+/**
+ * The runtime: hooks and intervention handlers, and the wrappers that put
+ * them around AI SDK calls, tools, models and agents.
+ *
+ * @example
+ * ```ts
+ * const interventions = createInterventions({ handlers: [new ToolGuard(['delete_file'])] });
+ * const result = await interventions.generateText({ model, tools, prompt: 'Clean up the temp directory' });
+ * console.log(result.text, result.interventions.decisions);
+ * ```
+ */
+export interface Interventions {
+  /**
+   * `generateText`, with every hook and handler applied. Same options, same
+   * result, plus `result.interventions`.
+   *
+   * @example
+   * ```ts
+   * const { text, interventions: report } = await interventions.generateText({
+   *   model, tools, stopWhen: isStepCount(5), prompt: 'What is the weather in Paris?',
+   * });
+   * ```
+   */
+  readonly generateText: InterventionsGenerateText;
+  /**
+   * `streamText`, with every hook and handler applied. Returns synchronously;
+   * streaming stays streaming (see the README for when text is held back).
+   *
+   * @example
+   * ```ts
+   * const result = interventions.streamText({ model, tools, messages });
+   * for await (const text of result.textStream) process.stdout.write(text);
+   * ```
+   */
+  readonly streamText: InterventionsStreamText;
+  /**
+   * Registers a handler last; returns an idempotent disposer.
+   *
+   * @example
+   * ```ts
+   * const dispose = interventions.use(new ToolGuard(['delete_file']));
+   * dispose();
+   * ```
+   */
+  use(handler: InterventionHandlerLike): () => void;
+  /**
+   * Registers a hook last for `event`; returns an idempotent disposer.
+   *
+   * @example
+   * ```ts
+   * const dispose = interventions.addHook('onMessage', ({ message }) => {
+   *   if (message.role === 'assistant') console.log('assistant said:', message.content);
+   * });
+   * dispose();
+   * ```
+   */
+  addHook<K extends HookName>(event: K, hook: InterventionHooks[K]): () => void;
+  /**
+   * Guards tools for a plain `generateText` / `streamText` / `ToolLoopAgent`:
+   * the same `ToolSet` type back, every tool covered.
+   *
+   * @example
+   * ```ts
+   * const result = await generateText({ model, tools: interventions.wrapTools(tools), prompt });
+   * ```
+   */
+  wrapTools<TOOLS extends ToolSet>(tools: TOOLS): TOOLS;
+  /**
+   * A `LanguageModelV4Middleware` running the model-level hooks
+   * (`preRequest`, `onResponse`) and `afterModelCall` handlers on any model.
+   *
+   * @example
+   * ```ts
+   * const model = wrapLanguageModel({ model: openai('gpt-5-mini'), middleware: interventions.middleware });
+   * ```
+   */
+  readonly middleware: LanguageModelV4Middleware;
+  /**
+   * Settings for `new ToolLoopAgent(...)` with the runtime applied to each
+   * call of the agent (a run per call, started in `prepareCall`).
+   *
+   * @example
+   * ```ts
+   * const agent = new ToolLoopAgent(interventions.agentSettings({ model, tools, instructions }));
+   * const result = await agent.generate({ prompt: 'Clean up the temp directory' });
+   * ```
+   */
+  // biome-ignore lint/complexity/noBannedTypes: ToolLoopAgentSettings' own default for TOOLS
+  agentSettings<CALL_OPTIONS = never, TOOLS extends ToolSet = {}, RUNTIME_CONTEXT extends Context = Context, OUTPUT extends OutputInterface = never>(
+    settings: ToolLoopAgentSettings<CALL_OPTIONS, TOOLS, RUNTIME_CONTEXT, OUTPUT>,
+  ): ToolLoopAgentSettings<CALL_OPTIONS, TOOLS, RUNTIME_CONTEXT, OUTPUT>;
+  /** The registered handlers, in evaluation order. */
+  readonly handlers: readonly InterventionHandlerLike[];
+}

@@ -1,0 +1,114 @@
+import { asSchema, getErrorMessage, safeValidateTypes, type Context } from '@ai-sdk/provider-utils';
+import type { GenericToolApprovalFunction, Tool, ToolApprovalConfiguration, ToolSet } from 'ai';
+import { getOwn } from '../util/get-own.ts';
+import { decideToolCall } from '../tool-call/decide-tool-call.ts';
+import { AMBIGUOUS_CALL_ID, denyCall, isAnsweredCall, NOT_THE_ANSWERED_CALL } from '../tool-call/deny-call.ts';
+import { gateResumedCall, gateToolCalls } from '../tool-call/gate-tool-calls.ts';
+import { hasCallerApproval, resolveCallerApproval } from '../approvals/resolve-caller-approval.ts';
+import { replaysOverriddenAnswer } from '../approvals/replay-used-approvals.ts';
+import type { Run } from '../run/run.ts';
+import { approvalStatusOf, decidedInput, type ApprovalStatus, type ToolCallDecision } from '../tool-call/tool-call-decision.ts';
+import { ensureStarted } from '../run/start-run.ts';
+import { UNVERIFIABLE_DISPLAY, UNVERIFIABLE_REASON, VERIFY_HANDLER } from '../approvals/check-approvals.ts';
+
+/** How an unverified answer to a confirm is refused: named, said to the model, shown to the person. */
+function unverifiedDenial(toolName: string) {
+  const text =
+    `The approval of the call to "${toolName}" could no longer be verified (it was given before the server restarted, ` +
+    'or to another server instance, or its call was changed), so the call was not executed. ' +
+    'If it is still needed, call the tool again: the user will be asked to approve it again.';
+  return { handler: VERIFY_HANDLER, text, display: UNVERIFIABLE_DISPLAY };
+}
+
+const RANK: Readonly<Record<ApprovalStatus['type'], number>> = {
+  'not-applicable': 0,
+  approved: 1,
+  'user-approval': 2,
+  denied: 3,
+};
+
+const NOT_APPLICABLE: ApprovalStatus = Object.freeze({ type: 'not-applicable' });
+
+const TRANSFORMED_REPAIR =
+  'the call was repaired by the SDK and then transformed, and a human cannot be asked to approve arguments the model did not send in this step';
+
+/** Validates arguments against a tool's input schema, as the SDK validates a model's. */
+function validateInput(tool: Tool | undefined, input: unknown) {
+  return tool?.inputSchema === undefined
+    ? Promise.resolve({ success: true as const, value: input })
+    : safeValidateTypes({ value: input, schema: asSchema(tool.inputSchema) });
+}
+
+/**
+ * The run's `toolApproval`: the only reader of the step's decision table.
+ * A call the model layer did not decide (one the SDK repaired, or one a
+ * human approved, resumed before step 0) is decided now, on the same path.
+ * The decision is combined with the caller's own `toolApproval` and the
+ * tools' `needsApproval`, which keep working: the stronger status wins
+ * (denied > user-approval > approved > not-applicable).
+ */
+export function createRunToolApproval({
+  run,
+  toolApproval,
+}: {
+  run: Run;
+  toolApproval: ToolApprovalConfiguration<ToolSet, Context> | undefined;
+}): GenericToolApprovalFunction<ToolSet, Record<string, never>, Context> {
+  return async (options) => {
+    const starting = ensureStarted(run);
+    if (starting !== undefined) await starting;
+    const { toolCall } = options;
+    const step = run.step;
+    const call = { toolCallId: toolCall.toolCallId, toolName: toolCall.toolName, input: toolCall.input };
+    const taken = step.take(call);
+    // fail closed: a decision that cannot be told to be this call's is no decision for it
+    if (taken === 'ambiguous') return approvalStatusOf(await denyCall(run, call, AMBIGUOUS_CALL_ID));
+    let decision: ToolCallDecision | undefined = taken;
+    const approval = step.number === undefined ? run.resume.approved.get(toolCall.toolCallId) : undefined;
+    // fail closed: the SDK resumes a call by its id; an answer is for the call its request was made for, and for no other
+    if (approval !== undefined && !isAnsweredCall(approval, call)) return approvalStatusOf(await denyCall(run, call, NOT_THE_ANSWERED_CALL));
+    // a used approval answered otherwise now is not decided again: the tool wrapper gives the model what ran
+    if (approval !== undefined && replaysOverriddenAnswer(run, approval.approvalId)) return NOT_APPLICABLE;
+    if (decision === undefined && (approval !== undefined || run.decidesToolCalls)) {
+      const gated = run.snapshot.hooks.gateToolCalls.length > 0;
+      try {
+        const gates = !gated
+          ? undefined
+          : approval !== undefined
+            ? await gateResumedCall(run, call.toolCallId)
+            : (await gateToolCalls(run, step, [call]))[0];
+        decision = await decideToolCall(run, step, call, { approval, gates });
+        // fail closed: a confirm is answered only by an approval the runtime's secret verifies
+        if (decision.type === 'confirm' && approval !== undefined && run.resume.unverified.has(approval.approvalId)) {
+          return approvalStatusOf(await denyCall(run, call, UNVERIFIABLE_REASON, unverifiedDenial(call.toolName)));
+        }
+      } catch (error) {
+        run.fail(error);
+        throw error;
+      }
+      // decided here (not in the model layer): the SDK runs and records this very object
+      const input = decidedInput(decision);
+      if (input !== undefined) {
+        // the SDK recorded the model's arguments for this call: an approval of other arguments would not verify on resume
+        if (decision.type === 'confirm') return approvalStatusOf(await denyCall(run, call, TRANSFORMED_REPAIR));
+        const checked = await validateInput(getOwn(options.tools, toolCall.toolName), input.value);
+        if (!checked.success) {
+          const reason = `the arguments a transform produced are not valid for this tool (${getErrorMessage(checked.error)})`;
+          return approvalStatusOf(await denyCall(run, call, reason));
+        }
+        toolCall.input = checked.value;
+      }
+    }
+    const ours = decision === undefined ? NOT_APPLICABLE : approvalStatusOf(decision);
+    if (ours.type === 'denied') return ours;
+
+    // the SDK's own resolution, when there is anything to resolve (a toolApproval option, needsApproval)
+    const theirs = hasCallerApproval(toolApproval, options) ? await resolveCallerApproval(toolApproval, options) : NOT_APPLICABLE;
+    // a resumed call that is not denied is executed once, through the approval ledger, by the tool wrapper
+    const status = RANK[theirs.type] > RANK[ours.type] ? theirs : ours;
+    // a handler asked: the request is the library's, and keeps its signature; the SDK makes any other request unasked by us
+    if (status.type === 'user-approval' && ours.type === 'user-approval') run.approvalRequests.own.add(toolCall.toolCallId);
+    else if (status.type !== 'not-applicable') run.approvalRequests.foreign.add(toolCall.toolCallId);
+    return status;
+  };
+}

@@ -1,0 +1,86 @@
+import type { AfterToolCallEvent, ToolCallInfo } from '../handlers/intervention-events.ts';
+import { runOnToolCallError, runOnToolCallResult } from '../hooks/run-hooks.ts';
+import { redactsToolErrors, redactToolError } from '../redaction/redact-tool-error.ts';
+import { copyData } from '../util/copy-data.ts';
+import { isThenable } from '../util/is-thenable.ts';
+import { toolHookContext, type ToolExecution } from './prepare-tool-call.ts';
+import { evaluate } from '../run/evaluate-and-report.ts';
+
+/** How a tool's execution settled. */
+export type Settled = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: unknown };
+
+/**
+ * What happens after a tool ran: a result goes through the
+ * `onToolCallResult` hooks, then the `afterToolCall` handlers (a transform
+ * replaces it); an error goes through the `onToolCallError` hooks and is
+ * rethrown redacted (the SDK turns it into the model's error result). A hook
+ * or handler that throws is recorded on the run and rethrown.
+ */
+export function finishToolCall(execution: ToolExecution, call: ToolCallInfo, settled: Settled): unknown {
+  const { hooks, handlers } = execution.run.snapshot;
+  // nothing to run: the outcome as it is, at once (a throw stays a throw)
+  if (settled.ok && hooks.onToolCallResult.length === 0 && handlers.afterToolCall.length === 0) return settled.value;
+  if (!settled.ok && hooks.onToolCallError.length === 0 && !redactsToolErrors(execution.run.snapshot)) throw settled.error;
+  return finishAsync(execution, call, settled);
+}
+
+/** Whether a result passes through anything (hooks or handlers that may replace it). */
+export function hasResultPipeline({ hooks, handlers }: ToolExecution['run']['snapshot']): boolean {
+  return hooks.onToolCallResult.length > 0 || handlers.afterToolCall.length > 0;
+}
+
+async function finishAsync(execution: ToolExecution, call: ToolCallInfo, settled: Settled): Promise<unknown> {
+  const { run, tool, options } = execution;
+  const { hooks, handlers } = run.snapshot;
+  if (!settled.ok) {
+    // the error's text reaches the next request, the response messages and the UI: redacted
+    if (options.abortSignal?.aborted || hooks.onToolCallError.length === 0) throw await redactToolError(run, call, settled.error);
+    let replaced: unknown;
+    try {
+      replaced = await runOnToolCallError(hooks.onToolCallError, {
+        ...toolHookContext(run, options),
+        call,
+        tool,
+        error: settled.error,
+      });
+    } catch (error) {
+      run.fail(error);
+      throw error;
+    }
+    throw await redactToolError(run, call, replaced);
+  }
+  if (hooks.onToolCallResult.length === 0 && handlers.afterToolCall.length === 0) return settled.value;
+  try {
+    let result = settled.value;
+    if (hooks.onToolCallResult.length > 0) {
+      result = await runOnToolCallResult(hooks.onToolCallResult, { ...toolHookContext(run, options), call, tool, result });
+    }
+    if (handlers.afterToolCall.length > 0) {
+      const evaluation = evaluate<AfterToolCallEvent>(run, {
+        event: {
+          lifecycle: 'afterToolCall',
+          messages: options.messages,
+          runtimeContext: run.runtimeContext,
+          runId: run.runId,
+          stepNumber: run.stepNumber,
+          abortSignal: options.abortSignal,
+          toolCall: call,
+          tool,
+          result,
+        },
+        makeDraft: draftResult,
+      });
+      const verdict = isThenable(evaluation) ? await evaluation : evaluation;
+      if (verdict.type !== 'deny' && verdict.type !== 'proceed') result = verdict.event.result;
+    }
+    return result;
+  } catch (error) {
+    run.fail(error);
+    throw error;
+  }
+}
+
+/** An afterToolCall draft: the result is copied, so a transform never edits the tool's own object. */
+function draftResult(event: AfterToolCallEvent): AfterToolCallEvent {
+  return { ...event, result: copyData(event.result) };
+}

@@ -1,0 +1,138 @@
+import type { Context } from '@ai-sdk/provider-utils';
+import type { Tool, ToolExecutionOptions } from 'ai';
+import type { ToolCallInfo } from '../handlers/intervention-events.ts';
+import { redactsToolErrors } from '../redaction/redact-tool-error.ts';
+import { isAsyncIterable, lastOf } from '../util/async-iterable.ts';
+import { isThenable } from '../util/is-thenable.ts';
+import { finishToolCall, hasResultPipeline, type Settled } from './finish-tool-call.ts';
+import { needsPreparing, prepareToolCall, type DecideInExecute, type ToolExecution } from './prepare-tool-call.ts';
+import type { Run } from '../run/run.ts';
+import { approvalOf, executeApproved } from '../approvals/use-approval.ts';
+
+export type { DecideInExecute } from './prepare-tool-call.ts';
+
+type Execute = NonNullable<Tool['execute']>;
+
+/** Whether anything runs around a tool's `execute`: tool hooks, `afterToolCall` handlers, tool error redaction. */
+export function hasToolHooks(snapshot: Run['snapshot']): boolean {
+  const { hooks, handlers } = snapshot;
+  return (
+    hooks.preToolCall.length > 0 ||
+    hooks.onToolCallResult.length > 0 ||
+    hooks.onToolCallError.length > 0 ||
+    handlers.afterToolCall.length > 0 ||
+    hooks.onStatus.length > 0 ||
+    redactsToolErrors(snapshot)
+  );
+}
+
+/**
+ * Wraps a tool's `execute` with the tool-level pipeline:
+ * `prepareToolCall` (decide, `preToolCall` hooks) → the tool →
+ * `finishToolCall` (result hooks and `afterToolCall` handlers, or
+ * `onToolCallError` hooks). When nothing must happen first, the tool is
+ * called at once, as the SDK would call it, and what it returns keeps its
+ * shape: an async iterable stays one (each value goes through the result
+ * pipeline as it comes, when there is one; it is handed over as it is
+ * otherwise). An approved call being resumed runs through the approval
+ * ledger (`executeApproved`): once across every resume of its approval,
+ * replays get its outcome.
+ * After preparing, only an async generator function keeps streaming; a
+ * plain function that returns an iterable gives its last value.
+ */
+export function guardExecute({
+  runOf,
+  toolName,
+  tool,
+  execute,
+  decide,
+}: {
+  /** The run of this execution (a wrapped call's, or a detached one following the runtime). */
+  runOf: () => Run;
+  toolName: string;
+  tool: Tool;
+  execute: Execute;
+  decide?: DecideInExecute | undefined;
+}): Execute {
+  // which implementation runs is known per call (a run may have replaced the tool)
+  return function guardedExecute(input: unknown, options: ToolExecutionOptions<Context>) {
+    const run = runOf();
+    const target = run.invocation?.replacedTools.get(toolName) ?? tool;
+    const perform = target.execute ?? execute;
+    const execution: ToolExecution = { run, tool, options };
+    const call: ToolCallInfo = { toolCallId: options.toolCallId, toolName, input };
+    const streams = Object.prototype.toString.call(perform) === '[object AsyncGeneratorFunction]';
+    const runTool = (prepared: ToolCallInfo) => invoke(execution, prepared, () => perform.call(target, prepared.input, options));
+    const pipeline = (start: ToolCallInfo, decideFirst: DecideInExecute | undefined): unknown => {
+      if (!needsPreparing(run, decideFirst)) return runTool(start);
+      const preparing = prepareToolCall(execution, start, decideFirst);
+      if (!isThenable(preparing)) {
+        // prepared at once: the tool is called now, as without hooks
+        return preparing.type === 'call' ? runTool(preparing.call) : finishToolCall(execution, preparing.call, shortCircuit(preparing));
+      }
+      if (streams) {
+        return (async function* () {
+          const prepared = await preparing;
+          if (prepared.type !== 'call') yield await finishToolCall(execution, prepared.call, shortCircuit(prepared));
+          else yield* runTool(prepared.call) as AsyncIterable<unknown>;
+        })();
+      }
+      return Promise.resolve(preparing).then(async (prepared) => {
+        if (prepared.type !== 'call') return finishToolCall(execution, prepared.call, shortCircuit(prepared));
+        const result = runTool(prepared.call);
+        return isAsyncIterable(result) ? lastOf(result) : result;
+      });
+    };
+    // an approved call being resumed executes once across every resume of its approval
+    const approval = approvalOf(run, options);
+    const ledger = run.approvalLedger;
+    if (approval === undefined || ledger === undefined) return pipeline(call, decide);
+    return executeApproved({
+      run,
+      ledger,
+      approval,
+      call,
+      abortSignal: options.abortSignal,
+      streams,
+      decide: decide === undefined ? undefined : (start) => decide(run, { tool, call: start, options }),
+      execute: (decided) => pipeline(decided, undefined),
+    });
+  } as Execute;
+}
+
+/** Calls the tool and routes what it gives through the result pipeline, keeping its shape. */
+function invoke(execution: ToolExecution, call: ToolCallInfo, perform: () => unknown): unknown {
+  let value: unknown;
+  try {
+    value = perform();
+  } catch (error) {
+    return finishToolCall(execution, call, { ok: false, error });
+  }
+  if (isAsyncIterable(value)) return hasResultPipeline(execution.run.snapshot) ? streamResults(execution, call, value) : value;
+  if (isThenable(value)) {
+    return Promise.resolve(value).then(
+      (resolved) => finishToolCall(execution, call, { ok: true, value: resolved }),
+      (error: unknown) => finishToolCall(execution, call, { ok: false, error }),
+    );
+  }
+  return finishToolCall(execution, call, { ok: true, value });
+}
+
+/**
+ * Every value a streaming tool yields goes through the result pipeline as it
+ * comes (preliminary ones too: the client sees them), so nothing is held back
+ * and a transform or redaction covers each of them; the last one is the
+ * final result, as the SDK counts it.
+ */
+async function* streamResults(execution: ToolExecution, call: ToolCallInfo, iterable: AsyncIterable<unknown>) {
+  try {
+    for await (const value of iterable) yield await finishToolCall(execution, call, { ok: true, value });
+  } catch (error) {
+    yield await finishToolCall(execution, call, { ok: false, error });
+  }
+}
+
+/** A call that `prepareToolCall` answered without running the tool, as the result pipeline takes it. */
+function shortCircuit(prepared: { type: 'result'; result: unknown } | { type: 'error'; error: unknown }): Settled {
+  return prepared.type === 'result' ? { ok: true, value: prepared.result } : { ok: false, error: prepared.error };
+}
