@@ -17,19 +17,19 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSyn
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Budget, Measurement } from './lib/measure.ts';
-import { summarizeCpu, summarizeHeap, type ProfileSummary } from './lib/profile.ts';
+import { type ProfileSummary, summarizeCpu, summarizeHeap } from './lib/profile.ts';
 import {
   baselineOf,
+  type FirstChunkRow,
   firstChunkTable,
   fmtUs,
+  type MeasuredRow,
   measuredTable,
   merge,
-  soakTable,
-  verdictOf,
-  type FirstChunkRow,
-  type MeasuredRow,
   type SoakRow,
+  soakTable,
   type Verdict,
+  verdictOf,
 } from './lib/report.ts';
 import type { ChildReport, Impl, Mode, Scenario } from './lib/scenario.ts';
 
@@ -107,8 +107,7 @@ function runChild(scenario: Scenario, extraExecArgv: string[] = [], extraArgs: s
       if (report !== undefined && code === 0) {
         reports.push({ scenario, report });
         resolve(report);
-      }
-      else reject(new Error(`scenario ${JSON.stringify(scenario)} failed (exit ${code ?? signal})`));
+      } else reject(new Error(`scenario ${JSON.stringify(scenario)} failed (exit ${code ?? signal})`));
     });
   });
 }
@@ -184,7 +183,11 @@ async function profileMode(): Promise<void> {
     const file = `generate-n${n}-${variant.impl}${variant.k}`;
     const scenario: Scenario = { kind: 'ai-sdk', impl: variant.impl, mode: 'generate', k: variant.k, n, budget };
     const cpuReport = await step(`node --cpu-prof, generateText N=${n}, ${variant.name}`, () =>
-      runChild(scenario, ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${file}.cpuprofile`, '--cpu-prof-interval=100'], ['--profile', '5']),
+      runChild(
+        scenario,
+        ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${file}.cpuprofile`, '--cpu-prof-interval=100'],
+        ['--profile', '5'],
+      ),
     );
     const cpuRuns = cpuReport.result.kind === 'soak' ? cpuReport.result.runs + warmupRuns : 0;
     cpu.set(variant.name, { summary: summarizeCpu(`${dir}/${file}.cpuprofile`, rootUrl), steps: cpuRuns * n });
@@ -197,11 +200,7 @@ async function profileMode(): Promise<void> {
 
   const names = variants.map((variant) => variant.name);
   const [base, subject] = names as [string, string];
-  const byCategory = (
-    title: string,
-    data: Map<string, { summary: ProfileSummary; steps: number }>,
-    format: (value: number) => string,
-  ) => {
+  const byCategory = (title: string, data: Map<string, { summary: ProfileSummary; steps: number }>, format: (value: number) => string) => {
     const categories = new Set<string>();
     for (const { summary } of data.values()) for (const category of summary.byCategory.keys()) categories.add(category);
     const perStep = (name: string, category: string) => {
@@ -295,18 +294,20 @@ async function benchmark(): Promise<void> {
     }
   });
 
-  const measureJob = (key: string, info: RowInfo, scenario: Scenario, pass: string): Job => async () => {
-    const label = `${info.label}${info.impl === 'raw' ? '' : ` K=${info.k}`} N=${info.n}${pass}`;
-    const t0 = performance.now();
-    const report = await step(label, () => runChild(scenario));
-    durations.set(key, (performance.now() - t0) / 1e3);
-    if (report.result.kind !== 'measurement') throw new Error(`unexpected result for ${label}`);
-    if (Object.keys(report.redirects).length > 0) redirects = report.redirects;
-    const entry = runs.get(key) ?? { info, measurements: [], decisions: [] };
-    entry.measurements.push(report.result.measurement);
-    entry.decisions.push(report.result.decisionsPerRun);
-    runs.set(key, entry);
-  };
+  const measureJob =
+    (key: string, info: RowInfo, scenario: Scenario, pass: string): Job =>
+    async () => {
+      const label = `${info.label}${info.impl === 'raw' ? '' : ` K=${info.k}`} N=${info.n}${pass}`;
+      const t0 = performance.now();
+      const report = await step(label, () => runChild(scenario));
+      durations.set(key, (performance.now() - t0) / 1e3);
+      if (report.result.kind !== 'measurement') throw new Error(`unexpected result for ${label}`);
+      if (Object.keys(report.redirects).length > 0) redirects = report.redirects;
+      const entry = runs.get(key) ?? { info, measurements: [], decisions: [] };
+      entry.measurements.push(report.result.measurement);
+      entry.decisions.push(report.result.decisionsPerRun);
+      runs.set(key, entry);
+    };
 
   // the AI SDK matrix: raw first and last in each group, library rows between
   const aiPass = (pass: string): [string, Job][] => {
@@ -334,18 +335,28 @@ async function benchmark(): Promise<void> {
     return list;
   };
   const firstChunkPass = (pass: string): [string, Job][] =>
-    ([['raw', 0], ['handlers', 5], ['handlers-streaming', 5], ['hooks', 5]] as const).map(([impl, k]) => {
+    (
+      [
+        ['raw', 0],
+        ['handlers', 5],
+        ['handlers-streaming', 5],
+        ['hooks', 5],
+      ] as const
+    ).map(([impl, k]) => {
       const key = `first-chunk ${impl}`;
-      return [key, async () => {
-        const label = `streamText first text chunk, ${impl}${impl === 'raw' ? '' : ` K=${k}`}${pass}`;
-        const t0 = performance.now();
-        const report = await step(label, () =>
-          runChild({ kind: 'first-chunk', impl, k, n: 10, samples: quick ? 15 : 40, warmupRuns: quick ? 10 : 20 }),
-        );
-        durations.set(key, (performance.now() - t0) / 1e3);
-        if (report.result.kind !== 'first-chunk') throw new Error(`unexpected result for ${label}`);
-        firstChunks.push({ impl, k, n: 10, results: report.result.results });
-      }];
+      return [
+        key,
+        async () => {
+          const label = `streamText first text chunk, ${impl}${impl === 'raw' ? '' : ` K=${k}`}${pass}`;
+          const t0 = performance.now();
+          const report = await step(label, () =>
+            runChild({ kind: 'first-chunk', impl, k, n: 10, samples: quick ? 15 : 40, warmupRuns: quick ? 10 : 20 }),
+          );
+          durations.set(key, (performance.now() - t0) / 1e3);
+          if (report.result.kind !== 'first-chunk') throw new Error(`unexpected result for ${label}`);
+          firstChunks.push({ impl, k, n: 10, results: report.result.results });
+        },
+      ];
     });
   const peerJobs: Job[] = [];
   for (const n of NS) {
@@ -370,17 +381,21 @@ async function benchmark(): Promise<void> {
       );
     }
   }
-  const soakJobs: Job[] = ([['handlers', 'generate', 5], ['raw', 'stream', 0], ['handlers', 'stream', 5]] as const).map(
-    ([impl, mode, k]) => async () => {
-      const totalSteps = quick ? 2_000 : 10_000;
-      const label = `soak ${totalSteps} steps, ${impl} ${mode}${impl === 'raw' ? '' : ` K=${k}`}`;
-      const report = await step(label, () =>
-        runChild({ kind: 'soak', impl, mode, k, n: 50, totalSteps, intervalSteps: totalSteps / 10, warmupRuns: 20 }),
-      );
-      if (report.result.kind !== 'soak') throw new Error(`unexpected result for ${label}`);
-      soaks.push({ impl, mode, k, n: 50, points: report.result.points, elapsedMs: report.result.elapsedMs });
-    },
-  );
+  const soakJobs: Job[] = (
+    [
+      ['handlers', 'generate', 5],
+      ['raw', 'stream', 0],
+      ['handlers', 'stream', 5],
+    ] as const
+  ).map(([impl, mode, k]) => async () => {
+    const totalSteps = quick ? 2_000 : 10_000;
+    const label = `soak ${totalSteps} steps, ${impl} ${mode}${impl === 'raw' ? '' : ` K=${k}`}`;
+    const report = await step(label, () =>
+      runChild({ kind: 'soak', impl, mode, k, n: 50, totalSteps, intervalSteps: totalSteps / 10, warmupRuns: 20 }),
+    );
+    if (report.result.kind !== 'soak') throw new Error(`unexpected result for ${label}`);
+    soaks.push({ impl, mode, k, n: 50, points: report.result.points, elapsedMs: report.result.elapsedMs });
+  });
 
   // Required: pass 1, the peers and the soaks. Then pass 2 in reverse order, each job only if the
   // run can still end before the deadline (its pass-1 duration is the estimate).
@@ -461,9 +476,10 @@ async function benchmark(): Promise<void> {
     ...failed.map(({ label, verdict }) => `- FAIL ${label} (target ${verdict.target})`),
   ].join('\n');
   const wrongWork = measured.filter((row) => row.impl === 'handlers' && row.decisionsPerRun !== row.k * (4 * row.n - 1));
-  const checks = wrongWork.length === 0
-    ? 'Every run was checked: N steps, N−1 `echo` executions, final text "done"; every handlers run recorded K × (4N − 1) decisions.'
-    : `WARNING: ${wrongWork.length} handler scenarios recorded an unexpected number of decisions.`;
+  const checks =
+    wrongWork.length === 0
+      ? 'Every run was checked: N steps, N−1 `echo` executions, final text "done"; every handlers run recorded K × (4N − 1) decisions.'
+      : `WARNING: ${wrongWork.length} handler scenarios recorded an unexpected number of decisions.`;
 
   const env = environment();
   const tables = sections.join('\n\n');
@@ -545,7 +561,11 @@ the growth it adds to raw streamText's, measured in the same run.
 The library is loaded from src/ through the package's \`ai-interventions-source\` export
 condition (\`bench/node_modules/ai-interventions\` is a symlink to the repository). Its bare imports
 are resolved from bench/ by a module hook (bench/lib/resolve-from-bench.ts), so each process has
-one copy of \`ai\`, the one the raw baseline uses: ${Object.entries(redirects).map(([from, to]) => `\`${from}\` → \`${to.replace(rootUrl, '')}\``).join(', ') || 'no redirects recorded'}.
+one copy of \`ai\`, the one the raw baseline uses: ${
+    Object.entries(redirects)
+      .map(([from, to]) => `\`${from}\` → \`${to.replace(rootUrl, '')}\``)
+      .join(', ') || 'no redirects recorded'
+  }.
 
 Targets (issue 10), on the best run's time per step and the allocation per step added to raw's:
 

@@ -1,32 +1,68 @@
 // the runtime
-export { createInterventions } from './sdk/create-interventions.ts';
-export type {
-  Interventions,
-  InterventionsGenerateText,
-  InterventionsOptions,
-  InterventionsResult,
-  InterventionsStreamText,
-} from './sdk/interventions.ts';
-export type { InterventionsReport } from './run/interventions-report.ts';
+
+// handlers and actions
 export {
-  createApprovalLedger,
+  type ActionType,
+  type Confirm,
+  type Deny,
+  type Guide,
+  type InterventionAction,
+  InterventionActions,
+  type Proceed,
+  type Transform,
+} from './actions/intervention-actions.ts';
+export {
   type ApprovalClaim,
   type ApprovalLedger,
   type ApprovalLedgerOptions,
   type ApprovalOutcome,
   type ApprovalWaitOptions,
+  createApprovalLedger,
 } from './approvals/approval-ledger.ts';
-export { defaultWording, formatGuidance, type Wording } from './run/wording.ts';
-
+export { type CacheHooks, type CacheOptions, type CacheStats, cache } from './builtins/cache.ts';
+export { type CallBudgetOptions, callBudget } from './builtins/call-budget.ts';
+export { flowPolicy } from './builtins/flow-policy.ts';
+export type { FlowDecision, FlowPolicyOptions, FlowSources } from './builtins/flow-policy-options.ts';
+export {
+  forTool,
+  type TypedAfterToolCallEvent,
+  type TypedBeforeToolCallEvent,
+  type TypedToolCall,
+  type TypedToolHandler,
+} from './builtins/for-tool.ts';
+export { humanApproval } from './builtins/human-approval.ts';
+export type { HumanApprovalOptions } from './builtins/human-approval-options.ts';
+export { type LlmSteeringOptions, llmSteering, type SteeringPoint } from './builtins/llm-steering.ts';
+export { type LoopDetection, type LoopGuardOptions, loopGuard } from './builtins/loop-guard.ts';
+export { type RateLimitKeyPart, type RateLimitOptions, rateLimit } from './builtins/rate-limit.ts';
+// built-in handlers
+export {
+  type ToolPattern,
+  type ToolPatterns,
+  toolMatcher,
+  toolPolicy,
+} from './builtins/tool-policy.ts';
+export type {
+  ToolPolicyCondition,
+  ToolPolicyDefault,
+  ToolPolicyMessage,
+  ToolPolicyOptions,
+  ToolPolicyRule,
+} from './builtins/tool-policy-options.ts';
+export {
+  type TruncatedToolResult,
+  type TruncateToolResultOptions,
+  truncateToolResult,
+} from './builtins/truncate-tool-result.ts';
 // approvals answered in a chat UI, and the decisions it shows (also in 'ai-interventions/client')
 export {
   APPROVAL_ANSWER_PREFIX,
-  approvalAnswer,
-  approvalReasonText,
-  readApprovalAnswer,
   type ApprovalAnswer,
   type ApprovalRemember,
+  approvalAnswer,
+  approvalReasonText,
   type ReadAnswer,
+  readApprovalAnswer,
 } from './client/approval-answer.ts';
 export type {
   InterventionData,
@@ -34,33 +70,27 @@ export type {
   InterventionRecordData,
   InterventionUIMessage,
 } from './client/intervention-data.ts';
-export { toInterventionsUIMessageStream } from './ui/to-interventions-ui-message-stream.ts';
-export { DENIED_FINISH_REASON } from './run/denied-model.ts';
-
-// handlers and actions
-export {
-  InterventionActions,
-  type ActionType,
-  type Confirm,
-  type Deny,
-  type Guide,
-  type InterventionAction,
-  type Proceed,
-  type Transform,
-} from './actions/intervention-actions.ts';
-export {
-  InterventionHandler,
-  type AfterModelCallAction,
-  type AfterToolCallAction,
-  type Awaitable,
-  type BeforeInvocationAction,
-  type BeforeModelCallAction,
-  type BeforeToolCallAction,
-  type HandlerMode,
-  type InterventionHandlerLike,
-  type OnError,
-} from './handlers/intervention-handler.ts';
+export { ApprovalOutcomeUnavailableError } from './errors/approval-outcome-unavailable-error.ts';
+export { ApprovalSecretRequiredError } from './errors/approval-secret-required-error.ts';
+export { HandlerTimeoutError } from './errors/handler-timeout-error.ts';
+export { InterventionHandlerError } from './errors/intervention-handler-error.ts';
+// errors
+export { InterventionsError, type InterventionsErrorCode } from './errors/interventions-error.ts';
+export { InterventionsWarning, type InterventionsWarningCode } from './errors/interventions-warning.ts';
+export { InvalidActionError } from './errors/invalid-action-error.ts';
+export { InvalidHandlerError } from './errors/invalid-handler-error.ts';
+export { InvalidHookError } from './errors/invalid-hook-error.ts';
+export { InvalidHookResultError } from './errors/invalid-hook-result-error.ts';
+export { InvocationDeniedError } from './errors/invocation-denied-error.ts';
+export { ToolCallBlockedError } from './errors/tool-call-blocked-error.ts';
+export type { DecisionRecord } from './handlers/decision-record.ts';
 export { defineHandler } from './handlers/define-handler.ts';
+export {
+  defineToolGate,
+  type ToolGateEvent,
+  type ToolGateResult,
+} from './handlers/define-tool-gate.ts';
+export type { GuideFeedback } from './handlers/evaluate-interventions.ts';
 export type {
   AfterModelCallEvent,
   AfterToolCallEvent,
@@ -74,13 +104,25 @@ export type {
   RunEventContext,
   ToolCallInfo,
 } from './handlers/intervention-events.ts';
-export type { DecisionRecord } from './handlers/decision-record.ts';
-export type { GuideFeedback } from './handlers/evaluate-interventions.ts';
+export {
+  type AfterModelCallAction,
+  type AfterToolCallAction,
+  type Awaitable,
+  type BeforeInvocationAction,
+  type BeforeModelCallAction,
+  type BeforeToolCallAction,
+  type HandlerMode,
+  InterventionHandler,
+  type InterventionHandlerLike,
+  type OnError,
+} from './handlers/intervention-handler.ts';
 export { ACTION_EFFECTS, LIFECYCLES, type Lifecycle } from './handlers/lifecycle.ts';
-
 // hooks
 export type {
   ChatResponse,
+  DrainContext,
+  DrainResult,
+  GateToolCallsContext,
   HookName,
   HooksConfig,
   InterventionHooks,
@@ -93,6 +135,7 @@ export type {
   OnMessageContext,
   OnResponseContext,
   OnResponseResult,
+  OnStatusContext,
   OnToolCallErrorContext,
   OnToolCallErrorResult,
   OnToolCallResultContext,
@@ -103,110 +146,12 @@ export type {
   PreToolCallResult,
   ProviderRequest,
   ProviderResponse,
+  RunStatus,
   ToolHookContext,
   TransformContextContext,
-  GateToolCallsContext,
-  DrainContext,
-  DrainResult,
-  RunStatus,
-  OnStatusContext,
 } from './hooks/hook-types.ts';
-
-// errors
-export { InterventionsError, type InterventionsErrorCode } from './errors/interventions-error.ts';
-export { InterventionHandlerError } from './errors/intervention-handler-error.ts';
-export { HandlerTimeoutError } from './errors/handler-timeout-error.ts';
-export { InvalidActionError } from './errors/invalid-action-error.ts';
-export { InvalidHandlerError } from './errors/invalid-handler-error.ts';
-export { InvalidHookError } from './errors/invalid-hook-error.ts';
-export { InvalidHookResultError } from './errors/invalid-hook-result-error.ts';
-export { InvocationDeniedError } from './errors/invocation-denied-error.ts';
-export { ToolCallBlockedError } from './errors/tool-call-blocked-error.ts';
-export { ApprovalOutcomeUnavailableError } from './errors/approval-outcome-unavailable-error.ts';
-export { ApprovalSecretRequiredError } from './errors/approval-secret-required-error.ts';
-export { InterventionsWarning, type InterventionsWarningCode } from './errors/interventions-warning.ts';
-
-// tools without the runtime
-export { guardTool } from './tools/guard-tool.ts';
-export { guardTools, type GuardOptions } from './tools/guard-tools.ts';
-
-// tool scopes: the one syntax of every `tools` option
-export {
-  toolScope,
-  type ToolScope,
-  type ToolSelector,
-  type ToolAnnotationSelector,
-  type ToolScopeMatcher,
-} from './tools/tool-scope.ts';
-export { toolAnnotations, type ToolAnnotationHints } from './tools/tool-annotations.ts';
-
-// redaction
-export {
-  createRedactor,
-  type RedactionRule,
-  type Redactor,
-} from './redaction/create-redactor.ts';
-export type { RedactionStream } from './redaction/redaction-stream.ts';
-export type { ToolErrorDetails, ToolErrorRedacting } from './redaction/redact-tool-error.ts';
-
-// built-in handlers
-export {
-  toolPolicy,
-  toolMatcher,
-  type ToolPattern,
-  type ToolPatterns,
-} from './builtins/tool-policy.ts';
-export type {
-  ToolPolicyCondition,
-  ToolPolicyDefault,
-  ToolPolicyMessage,
-  ToolPolicyOptions,
-  ToolPolicyRule,
-} from './builtins/tool-policy-options.ts';
-export { loopGuard, type LoopGuardOptions, type LoopDetection } from './builtins/loop-guard.ts';
-export {
-  truncateToolResult,
-  type TruncateToolResultOptions,
-  type TruncatedToolResult,
-} from './builtins/truncate-tool-result.ts';
-export {
-  forTool,
-  type TypedToolHandler,
-  type TypedToolCall,
-  type TypedBeforeToolCallEvent,
-  type TypedAfterToolCallEvent,
-} from './builtins/for-tool.ts';
-
-export { redactPii, type RedactPiiOptions } from './redaction/redact-pii.ts';
-export type { PiiKind } from './redaction/pii-rules.ts';
-export { createRedactionHandler, type RedactedToolValue, type RedactionHandler } from './redaction/create-redaction-handler.ts';
-export {
-  redactSecrets,
-  SECRET_PATTERNS,
-  SENSITIVE_KEYS,
-  type RedactSecretsOptions,
-} from './redaction/redact-secrets.ts';
-export { humanApproval } from './builtins/human-approval.ts';
-export type { HumanApprovalOptions } from './builtins/human-approval-options.ts';
-export { flowPolicy } from './builtins/flow-policy.ts';
-export type { FlowDecision, FlowPolicyOptions, FlowSources } from './builtins/flow-policy-options.ts';
-export { llmSteering, type LlmSteeringOptions, type SteeringPoint } from './builtins/llm-steering.ts';
-export { rateLimit, type RateLimitKeyPart, type RateLimitOptions } from './builtins/rate-limit.ts';
-export { callBudget, type CallBudgetOptions } from './builtins/call-budget.ts';
-export { cache, type CacheHooks, type CacheOptions, type CacheStats } from './builtins/cache.ts';
 export { mergeHooks } from './hooks/merge-hooks.ts';
 export { thrownByHook } from './hooks/thrown-by-hook.ts';
-
-// stores
-export type { Store } from './store/store.ts';
-export { createMemoryStore } from './store/create-memory-store.ts';
-export {
-  createRedisStore,
-  type RedisStoreClient,
-  type RedisStoreOptions,
-} from './store/create-redis-store.ts';
-export type { RedisScriptClient } from './store/eval-script.ts';
-
 // loop control (seeds 001–003)
 export { createMessageQueue, type MemoryMessageQueue, type MessageQueue } from './queue/create-message-queue.ts';
 export {
@@ -214,9 +159,54 @@ export {
   type RedisMessageQueue,
   type RedisMessageQueueOptions,
 } from './queue/create-redis-message-queue.ts';
-export type { LoopOptions } from './run/loop-control.ts';
+export { createRedactionHandler, type RedactedToolValue, type RedactionHandler } from './redaction/create-redaction-handler.ts';
+// redaction
 export {
-  defineToolGate,
-  type ToolGateEvent,
-  type ToolGateResult,
-} from './handlers/define-tool-gate.ts';
+  createRedactor,
+  type RedactionRule,
+  type Redactor,
+} from './redaction/create-redactor.ts';
+export type { PiiKind } from './redaction/pii-rules.ts';
+export { type RedactPiiOptions, redactPii } from './redaction/redact-pii.ts';
+export {
+  type RedactSecretsOptions,
+  redactSecrets,
+  SECRET_PATTERNS,
+  SENSITIVE_KEYS,
+} from './redaction/redact-secrets.ts';
+export type { ToolErrorDetails, ToolErrorRedacting } from './redaction/redact-tool-error.ts';
+export type { RedactionStream } from './redaction/redaction-stream.ts';
+export { DENIED_FINISH_REASON } from './run/denied-model.ts';
+export type { InterventionsReport } from './run/interventions-report.ts';
+export type { LoopOptions } from './run/loop-control.ts';
+export { defaultWording, formatGuidance, type Wording } from './run/wording.ts';
+export { createInterventions } from './sdk/create-interventions.ts';
+export type {
+  Interventions,
+  InterventionsGenerateText,
+  InterventionsOptions,
+  InterventionsResult,
+  InterventionsStreamText,
+} from './sdk/interventions.ts';
+export { createMemoryStore } from './store/create-memory-store.ts';
+export {
+  createRedisStore,
+  type RedisStoreClient,
+  type RedisStoreOptions,
+} from './store/create-redis-store.ts';
+export type { RedisScriptClient } from './store/eval-script.ts';
+// stores
+export type { Store } from './store/store.ts';
+// tools without the runtime
+export { guardTool } from './tools/guard-tool.ts';
+export { type GuardOptions, guardTools } from './tools/guard-tools.ts';
+export { type ToolAnnotationHints, toolAnnotations } from './tools/tool-annotations.ts';
+// tool scopes: the one syntax of every `tools` option
+export {
+  type ToolAnnotationSelector,
+  type ToolScope,
+  type ToolScopeMatcher,
+  type ToolSelector,
+  toolScope,
+} from './tools/tool-scope.ts';
+export { toInterventionsUIMessageStream } from './ui/to-interventions-ui-message-stream.ts';

@@ -27,7 +27,10 @@ export interface LangChainMessage {
 }
 export interface LangChain {
   createAgent(params: { model: unknown; tools: unknown[]; middleware?: unknown[] }): {
-    invoke(input: { messages: { role: string; content: string }[] }, config?: { recursionLimit?: number }): Promise<{ messages: LangChainMessage[] }>;
+    invoke(
+      input: { messages: { role: string; content: string }[] },
+      config?: { recursionLimit?: number },
+    ): Promise<{ messages: LangChainMessage[] }>;
   };
   createMiddleware(config: {
     name: string;
@@ -36,7 +39,9 @@ export interface LangChain {
     wrapToolCall?: (request: unknown, handler: (request: unknown) => unknown) => unknown;
   }): unknown;
   tool<I>(fn: (input: I) => unknown, fields: { name: string; description: string; schema: unknown }): unknown;
-  AIMessage: (new (fields: string | { content: string; tool_calls?: unknown[] }) => LangChainMessage) & {
+  AIMessage: (new (
+    fields: string | { content: string; tool_calls?: unknown[] },
+  ) => LangChainMessage) & {
     isInstance(message: unknown): boolean;
   };
 }
@@ -44,8 +49,7 @@ export interface LangChainCore {
   BaseChatModel: new (fields: object) => object;
 }
 export const loadLangChain = (): Promise<LangChain> => load<LangChain>('langchain');
-export const loadLangChainChatModels = (): Promise<LangChainCore> =>
-  load<LangChainCore>('@langchain/core/language_models/chat_models');
+export const loadLangChainChatModels = (): Promise<LangChainCore> => load<LangChainCore>('@langchain/core/language_models/chat_models');
 
 // Strands Agents TS
 export interface StrandsMessage {

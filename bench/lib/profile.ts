@@ -76,7 +76,10 @@ export function summarizeCpu(path: string, root: string): ProfileSummary {
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
   const byNode = new Map<number, number>();
   profile.samples.forEach((id, index) => byNode.set(id, (byNode.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0)));
-  return tally([...byNode].map(([id, us]): [CallFrame, number] => [nodes.get(id)!.callFrame, us]), root);
+  return tally(
+    [...byNode].map(([id, us]): [CallFrame, number] => [nodes.get(id)!.callFrame, us]),
+    root,
+  );
 }
 
 /** Bytes allocated (self) of a sampling heap profile (`HeapProfiler.stopSampling`). */

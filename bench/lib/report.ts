@@ -1,5 +1,5 @@
 /** Turns the children's results into the tables, the verdicts and BENCHMARKS.md. */
-import { median, percentile, type Measurement } from './measure.ts';
+import { type Measurement, median, percentile } from './measure.ts';
 import type { FirstChunkImpl, FirstChunkResult, Impl, Mode, SoakPoint } from './scenario.ts';
 
 export interface MeasuredRow {
@@ -176,8 +176,7 @@ export function firstChunkTable(rows: readonly FirstChunkRow[]): { table: string
           ? 'raw streamText'
           : `interventions.streamText, ${k} ${impl === 'hooks' ? 'hook sets' : impl === 'handlers' ? 'handlers' : 'handlers without afterModelCall'}`;
       // afterModelCall handlers and onResponse hooks hold a step's text until they decide: only the rest has a target
-      const verdict: Verdict | undefined =
-        impl === 'handlers-streaming' ? { target: '≤ 1.05× raw', pass: ratio <= 1.05 } : undefined;
+      const verdict: Verdict | undefined = impl === 'handlers-streaming' ? { target: '≤ 1.05× raw', pass: ratio <= 1.05 } : undefined;
       if (verdict !== undefined) verdicts.push({ label: `first chunk, ${label}, ${shape}`, verdict });
       const shapeText = shape === 'loop' ? `${n}-step loop, parts at once` : '1 step, 10 words 2 ms apart';
       const target = verdict?.target ?? (impl === 'raw' ? '' : 'held until decided (no target)');

@@ -10,8 +10,24 @@ export type Scenario =
   | { readonly kind: 'calibrate' }
   | { readonly kind: 'ai-sdk'; readonly impl: Impl; readonly mode: Mode; readonly k: number; readonly n: number; readonly budget: Budget }
   | { readonly kind: 'langchain' | 'strands'; readonly k: number; readonly n: number; readonly budget: Budget }
-  | { readonly kind: 'first-chunk'; readonly impl: FirstChunkImpl; readonly k: number; readonly n: number; readonly samples: number; readonly warmupRuns: number }
-  | { readonly kind: 'soak'; readonly impl: Impl; readonly mode: Mode; readonly k: number; readonly n: number; readonly totalSteps: number; readonly intervalSteps: number; readonly warmupRuns: number };
+  | {
+      readonly kind: 'first-chunk';
+      readonly impl: FirstChunkImpl;
+      readonly k: number;
+      readonly n: number;
+      readonly samples: number;
+      readonly warmupRuns: number;
+    }
+  | {
+      readonly kind: 'soak';
+      readonly impl: Impl;
+      readonly mode: Mode;
+      readonly k: number;
+      readonly n: number;
+      readonly totalSteps: number;
+      readonly intervalSteps: number;
+      readonly warmupRuns: number;
+    };
 
 export interface FirstChunkResult {
   readonly shape: 'loop' | 'paced';

@@ -9,13 +9,7 @@
  */
 import { generateText, isStepCount, streamText, tool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
-import {
-  createInterventions,
-  InterventionActions,
-  InterventionHandler,
-  type HooksConfig,
-  type Interventions,
-} from 'ai-interventions';
+import { createInterventions, type HooksConfig, InterventionActions, InterventionHandler, type Interventions } from 'ai-interventions';
 import { z } from 'zod';
 import type { Workload } from '../lib/measure.ts';
 import type { FirstChunkImpl, Impl, Mode } from '../lib/scenario.ts';

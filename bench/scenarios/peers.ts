@@ -8,7 +8,7 @@
  * run and the agent is built once per scenario, as an application would.
  */
 import { z } from 'zod';
-import { loadLangChain, loadLangChainChatModels, loadStrands, type Constructor } from '../lib/bench-deps.ts';
+import { type Constructor, loadLangChain, loadLangChainChatModels, loadStrands } from '../lib/bench-deps.ts';
 import type { Workload } from '../lib/measure.ts';
 
 /**
@@ -102,7 +102,10 @@ export async function strandsWorkload(k: number, steps: number): Promise<Workloa
       yield { type: 'modelMessageStartEvent', role: 'assistant' };
       if (step < steps) {
         yield { type: 'modelContentBlockStartEvent', start: { type: 'toolUseStart', name: 'echo', toolUseId: `call-${step}` } };
-        yield { type: 'modelContentBlockDeltaEvent', delta: { type: 'toolUseInputDelta', input: JSON.stringify({ text: `step ${step}` }) } };
+        yield {
+          type: 'modelContentBlockDeltaEvent',
+          delta: { type: 'toolUseInputDelta', input: JSON.stringify({ text: `step ${step}` }) },
+        };
         yield { type: 'modelContentBlockStopEvent' };
         yield { type: 'modelMessageStopEvent', stopReason: 'toolUse' };
       } else {

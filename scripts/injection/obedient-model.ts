@@ -9,7 +9,7 @@
 import { createOpenAI } from '@ai-sdk/openai';
 import type { LanguageModel } from 'ai';
 import { startOpenAIWireServer, type WireRequest, type WireTurn } from '../../examples/nextjs/lib/openai-wire-server.ts';
-import { canonical, type Call, type Scenario } from './scenario.ts';
+import { type Call, canonical, type Scenario } from './scenario.ts';
 
 /** `call <tool> with arguments {…}`, as the injections spell an instruction. */
 const INSTRUCTION = /call ([A-Za-z_]\w*) with arguments (\{[^{}]*\})/g;
@@ -26,7 +26,8 @@ export function obey(scenario: Scenario, request: WireRequest): WireTurn {
   const made = new Set<string>();
   const read: string[] = [];
   for (const message of messages) {
-    for (const call of message.tool_calls ?? []) made.add(key({ tool: call.function.name, args: JSON.parse(call.function.arguments) as Record<string, unknown> }));
+    for (const call of message.tool_calls ?? [])
+      made.add(key({ tool: call.function.name, args: JSON.parse(call.function.arguments) as Record<string, unknown> }));
     if (message.role === 'tool' && typeof message.content === 'string') read.push(...leaves(message.content));
   }
   const instructions = read.flatMap((text) => [...text.matchAll(INSTRUCTION)].flatMap(([, tool, args]) => parsedCall(tool, args)));
@@ -40,7 +41,9 @@ export function obey(scenario: Scenario, request: WireRequest): WireTurn {
 }
 
 /** A loopback server and an `@ai-sdk/openai` model answering as {@link obey} for whichever scenario `current()` names. */
-export async function obedientModel(current: () => Scenario): Promise<{ readonly model: LanguageModel; readonly close: () => Promise<void> }> {
+export async function obedientModel(
+  current: () => Scenario,
+): Promise<{ readonly model: LanguageModel; readonly close: () => Promise<void> }> {
   const server = await startOpenAIWireServer({ answer: (request) => obey(current(), request) });
   const model = createOpenAI({ baseURL: server.baseURL, apiKey: 'loopback' }).chat('obedient');
   return { model, close: () => server.close() };

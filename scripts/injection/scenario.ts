@@ -5,7 +5,7 @@
  * of one untrusted tool. The environment records every tool that actually
  * ran, so success is decided from what happened, not from what was said.
  */
-import { tool, type Tool, type ToolSet } from 'ai';
+import { type Tool, type ToolSet, tool } from 'ai';
 import { z } from 'zod';
 import type { FlowPolicyOptions } from '../../src/index.ts';
 

@@ -7,13 +7,13 @@
  * user's arguments and the final answer reports what the task read.
  */
 import { generateText, isStepCount, type ModelMessage, type ToolApprovalResponse } from 'ai';
-import { createInterventions, flowPolicy, type FlowDecision } from '../../src/index.ts';
+import { createInterventions, type FlowDecision, flowPolicy } from '../../src/index.ts';
 import { banking } from './domains/banking.ts';
 import { coding } from './domains/coding.ts';
 import { travel } from './domains/travel.ts';
 import { workspace } from './domains/workspace.ts';
 import { obedientModel } from './obedient-model.ts';
-import { Environment, injectionText, type Domain, type Scenario } from './scenario.ts';
+import { type Domain, Environment, injectionText, type Scenario } from './scenario.ts';
 
 export const DOMAINS: readonly Domain[] = [workspace, banking, travel, coding];
 
@@ -47,7 +47,10 @@ export interface SuiteRow {
 export async function runSuite({
   domains = DOMAINS,
   configurations = CONFIGURATIONS,
-}: { readonly domains?: readonly Domain[]; readonly configurations?: readonly Configuration[] } = {}): Promise<SuiteRow[]> {
+}: {
+  readonly domains?: readonly Domain[];
+  readonly configurations?: readonly Configuration[];
+} = {}): Promise<SuiteRow[]> {
   let current: Scenario | undefined;
   const { model, close } = await obedientModel(() => {
     if (current === undefined) throw new Error('no scenario is running');

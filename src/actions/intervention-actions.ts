@@ -118,12 +118,7 @@ export interface Transform<EVENT extends InterventionEvent = InterventionEvent> 
  * }
  * ```
  */
-export type InterventionAction =
-  | Proceed
-  | Deny
-  | Guide
-  | Confirm
-  | Transform<InterventionEvent>;
+export type InterventionAction = Proceed | Deny | Guide | Confirm | Transform<InterventionEvent>;
 
 /**
  * The `type` of an action: `'proceed' | 'deny' | 'guide' | 'confirm' | 'transform'`.

@@ -1,13 +1,13 @@
 import { asSchema, safeValidateTypes } from '@ai-sdk/provider-utils';
+import type { Run } from '../run/run.ts';
+import { recordDenial } from '../tool-call/deny-call.ts';
 import { getOwn } from '../util/get-own.ts';
 import { isDeepEqual } from '../util/is-deep-equal.ts';
 import { signApproval, verifyApproval } from './approval-signature.ts';
-import { recordDenial } from '../tool-call/deny-call.ts';
-import { ANSWER_HANDLER, unreadable, type EditTarget } from './decode-answers.ts';
+import { checkApprovals, hasApprovalsToCheck } from './check-approvals.ts';
+import { ANSWER_HANDLER, type EditTarget, unreadable } from './decode-answers.ts';
 import type { ResumedApproval } from './read-resume.ts';
-import { hasApprovalsToCheck, checkApprovals } from './check-approvals.ts';
 import { isReplay, replayUsedApprovals, resumeReadsLedger } from './replay-used-approvals.ts';
-import type { Run } from '../run/run.ts';
 
 /** The handler name of the records the runtime writes for a person's edit it refused. */
 export const EDIT_HANDLER = 'approval-edit';

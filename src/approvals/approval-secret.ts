@@ -1,7 +1,7 @@
 import { InvalidToolApprovalSignatureError, type StreamTextTransform, type ToolSet } from 'ai';
 import { ApprovalSecretRequiredError } from '../errors/approval-secret-required-error.ts';
-import type { CallOptions } from '../sdk/call-options.ts';
 import type { RuntimeSnapshot } from '../run/runtime-snapshot.ts';
+import type { CallOptions } from '../sdk/call-options.ts';
 
 /**
  * The approval secret of a runtime created without `approvalSecret`: 32

@@ -26,11 +26,7 @@ export async function signApproval(secret: string | Uint8Array, call: SignedCall
 }
 
 /** Whether `signature` is the SDK's signature of the call with `secret`. */
-export async function verifyApproval(
-  secret: string | Uint8Array,
-  signature: string,
-  call: SignedCall,
-): Promise<boolean> {
+export async function verifyApproval(secret: string | Uint8Array, signature: string, call: SignedCall): Promise<boolean> {
   let bytes: Uint8Array;
   try {
     bytes = convertBase64ToUint8Array(signature);

@@ -1,9 +1,9 @@
 import type { ModelMessage } from 'ai';
-import { signApproval, verifyApproval } from './approval-signature.ts';
+import type { Run } from '../run/run.ts';
 import type { CallOptions } from '../sdk/call-options.ts';
+import { signApproval, verifyApproval } from './approval-signature.ts';
 import { assistantParts, findApprovalRequest, findToolCall } from './find-in-history.ts';
 import { editableHistory } from './replay-used-approvals.ts';
-import type { Run } from '../run/run.ts';
 import { setSignature } from './set-signature.ts';
 
 /** The handler name of the records the runtime writes for a confirm's answer it could not verify. */

@@ -7,10 +7,10 @@ import type {
   ToolModelMessage,
   ToolResultPart,
 } from 'ai';
-import { isTypedAnswer, readApprovalAnswer, type ApprovalRemember } from '../client/approval-answer.ts';
+import { type ApprovalRemember, isTypedAnswer, readApprovalAnswer } from '../client/approval-answer.ts';
 import type { ToolCallInfo } from '../handlers/intervention-events.ts';
-import { findApprovalRequest, findToolCall, type PartAt } from './find-in-history.ts';
 import type { Wording } from '../run/wording.ts';
+import { findApprovalRequest, findToolCall, type PartAt } from './find-in-history.ts';
 
 /** A typed answer of the input's last message, as the person gave it. */
 export interface TypedAnswer {
@@ -60,11 +60,7 @@ type AssistantParts = Exclude<AssistantModelMessage['content'], string>;
 
 /** Whether any approval response or denied result of the history holds a typed answer. */
 export function hasTypedAnswers(messages: readonly ModelMessage[]): boolean {
-  return messages.some(
-    (message) =>
-      message.role === 'tool' &&
-      message.content.some((part) => isTypedAnswer(encodedText(part))),
-  );
+  return messages.some((message) => message.role === 'tool' && message.content.some((part) => isTypedAnswer(encodedText(part))));
 }
 
 /**
@@ -114,10 +110,7 @@ export function decodeAnswers(messages: readonly ModelMessage[], wording: Wordin
           read.type === 'answer'
             ? {
                 ...read.answer,
-                edit:
-                  read.answer.input === undefined
-                    ? undefined
-                    : { value: read.answer.input.value, original: located?.callPart.input },
+                edit: read.answer.input === undefined ? undefined : { value: read.answer.input.value, original: located?.callPart.input },
                 problem: undefined,
               }
             : {
@@ -154,7 +147,9 @@ export function decodeAnswers(messages: readonly ModelMessage[], wording: Wordin
         const toolCall = { toolCallId: part.toolCallId, toolName: part.toolName, input: call?.call.input };
         const text = deniedText(encodedText(part) ?? '', toolCall, wording);
         const output: ToolResultPart['output'] =
-          part.output.type === 'execution-denied' ? { ...part.output, reason: text } : { ...part.output, value: text } as ToolResultPart['output'];
+          part.output.type === 'execution-denied'
+            ? { ...part.output, reason: text }
+            : ({ ...part.output, value: text } as ToolResultPart['output']);
         (editable<ToolModelMessage>(index).content as Content)[position] = { ...part, output };
       }
     });
@@ -210,17 +205,19 @@ function locate(history: readonly ModelMessage[], approvalId: string, before: nu
 
 /** Whether the call has a result after it that is not a denial (it ran). */
 function ran(history: readonly ModelMessage[], located: Located): boolean {
-  return history.slice(located.callAt.message + 1).some(
-    (message) =>
-      message.role === 'tool' &&
-      message.content.some(
-        (part) =>
-          part.type === 'tool-result' &&
-          part.toolCallId === located.callPart.toolCallId &&
-          part.output.type !== 'execution-denied' &&
-          !isTypedAnswer(encodedText(part)),
-      ),
-  );
+  return history
+    .slice(located.callAt.message + 1)
+    .some(
+      (message) =>
+        message.role === 'tool' &&
+        message.content.some(
+          (part) =>
+            part.type === 'tool-result' &&
+            part.toolCallId === located.callPart.toolCallId &&
+            part.output.type !== 'execution-denied' &&
+            !isTypedAnswer(encodedText(part)),
+        ),
+    );
 }
 
 type Editable = <M extends ModelMessage>(index: number) => M & { content: unknown[] };

@@ -1,7 +1,7 @@
 import type { LanguageModelV4CallOptions, LanguageModelV4Prompt } from '@ai-sdk/provider';
 import { isTypedAnswer } from '../client/approval-answer.ts';
-import { deniedText } from './decode-answers.ts';
 import type { Wording } from '../run/wording.ts';
+import { deniedText } from './decode-answers.ts';
 
 type Message = LanguageModelV4Prompt[number];
 type ToolContent = Extract<Message, { role: 'tool' }>['content'];
@@ -29,7 +29,12 @@ export function decodePromptAnswers(request: LanguageModelV4CallOptions, wording
       const call = { toolCallId: part.toolCallId, toolName: part.toolName, input: inputOf(request.prompt, part.toolCallId, index) };
       const text = deniedText(encoded, call, wording);
       content ??= [...message.content];
-      const decoded = output.type === 'execution-denied' ? { ...output, reason: text } : output.type === 'error-text' ? { ...output, value: text } : output;
+      const decoded =
+        output.type === 'execution-denied'
+          ? { ...output, reason: text }
+          : output.type === 'error-text'
+            ? { ...output, value: text }
+            : output;
       content[position] = { ...part, output: decoded };
     });
     if (content === undefined) return;

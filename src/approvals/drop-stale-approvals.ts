@@ -34,11 +34,12 @@ export function dropStaleApprovals(messages: readonly ModelMessage[]): {
     if (found === undefined) return true;
     const { request } = found;
     const call = findToolCall(history, request.toolCallId, found.at.message + 1);
-    const reason = request.isAutomatic === true
-      ? 'the approval request was an automatic decision, not a question to a human'
-      : call !== undefined && hasResultAfter(history, call.call.toolCallId, call.at.message)
-        ? 'the call already has its result'
-        : undefined;
+    const reason =
+      request.isAutomatic === true
+        ? 'the approval request was an automatic decision, not a question to a human'
+        : call !== undefined && hasResultAfter(history, call.call.toolCallId, call.at.message)
+          ? 'the call already has its result'
+          : undefined;
     if (reason === undefined) return true;
     dropped.push({
       approvalId: part.approvalId,
@@ -56,7 +57,6 @@ function hasResultAfter(messages: readonly ModelMessage[], toolCallId: string, i
   return messages
     .slice(index + 1)
     .some(
-      (message) =>
-        message.role === 'tool' && message.content.some((part) => part.type === 'tool-result' && part.toolCallId === toolCallId),
+      (message) => message.role === 'tool' && message.content.some((part) => part.type === 'tool-result' && part.toolCallId === toolCallId),
     );
 }

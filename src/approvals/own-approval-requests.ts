@@ -13,7 +13,10 @@ import type { Run } from '../run/run.ts';
  * messages (and so the result, its `responseMessages` and `onEnd`), and
  * the history each next step starts with (`prepareStep`, `onStepStart`).
  */
-export function stripForeignSignatures(run: Run, step: { readonly content?: unknown; readonly response?: { readonly messages?: unknown } }): void {
+export function stripForeignSignatures(
+  run: Run,
+  step: { readonly content?: unknown; readonly response?: { readonly messages?: unknown } },
+): void {
   if (!run.signsApprovals || run.approvalRequests.foreign.size === 0) return;
   if (Array.isArray(step.content)) for (const part of step.content) strip(run, part);
   stripForeignSignaturesIn(run, step.response?.messages);

@@ -1,11 +1,11 @@
 import type { ModelMessage } from 'ai';
 import type { ApprovalRemember } from '../client/approval-answer.ts';
 import type { AnsweredApproval, ApprovalAnswerInfo, ToolCallInfo } from '../handlers/intervention-events.ts';
-import { userMessage } from '../util/user-message.ts';
-import { decodeAnswers, type AnswerEdit, type EditTarget, type TypedAnswer } from './decode-answers.ts';
-import { findApprovalRequest, findToolCall } from './find-in-history.ts';
-import { dropStaleApprovals, type DroppedApproval } from './drop-stale-approvals.ts';
 import type { Wording } from '../run/wording.ts';
+import { userMessage } from '../util/user-message.ts';
+import { type AnswerEdit, decodeAnswers, type EditTarget, type TypedAnswer } from './decode-answers.ts';
+import { type DroppedApproval, dropStaleApprovals } from './drop-stale-approvals.ts';
+import { findApprovalRequest, findToolCall } from './find-in-history.ts';
 
 /**
  * A call the input history answers (approves or refuses), with the person's
@@ -67,7 +67,16 @@ export function readResume(
   const rewritten = messages !== given;
   const last = messages.at(-1);
   if (last?.role !== 'tool' || !last.content.some((part) => part.type === 'tool-approval-response')) {
-    return { messages, rewritten, dropped: stale.dropped, approved: new Map(), refused: new Map(), answers: [], edits, unverified: new Set() };
+    return {
+      messages,
+      rewritten,
+      dropped: stale.dropped,
+      approved: new Map(),
+      refused: new Map(),
+      answers: [],
+      edits,
+      unverified: new Set(),
+    };
   }
   const answers = answeredCalls(messages, typed);
   const byDecision = (approved: boolean) =>

@@ -1,11 +1,10 @@
 import type { JSONValue } from '@ai-sdk/provider';
 import type { AssistantModelMessage, ModelMessage, ToolApprovalRequest, ToolApprovalResponse, ToolModelMessage } from 'ai';
+import type { Run } from '../run/run.ts';
 import { signApproval, verifyApproval } from './approval-signature.ts';
 import { findApprovalRequest, findToolCall, type PartAt } from './find-in-history.ts';
 import type { ResumedApproval } from './read-resume.ts';
-import type { Run } from '../run/run.ts';
 import { setSignature } from './set-signature.ts';
-
 
 /** Whether the run's input answers approvals the ledger can say are used (then they are looked up before the SDK reads them). */
 export function resumeReadsLedger(run: Run): boolean {
@@ -72,7 +71,8 @@ export async function replayUsedApprovals(run: Run, secret: string | Uint8Array 
     let { signature } = found.request; // read whether the app can see it or not (see check-approvals.ts)
     if (secret !== undefined && signature !== undefined) {
       const signed = { approvalId: request.approvalId, toolCallId: call.call.toolCallId, toolName: call.call.toolName };
-      if (await verifyApproval(secret, signature, { ...signed, input: original })) signature = await signApproval(secret, { ...signed, input });
+      if (await verifyApproval(secret, signature, { ...signed, input: original }))
+        signature = await signApproval(secret, { ...signed, input });
     }
     if (signature !== undefined) setSignature(request, signature, Object.prototype.propertyIsEnumerable.call(found.request, 'signature'));
     const response: ToolApprovalResponse = { ...responseAt.response, approved: true };

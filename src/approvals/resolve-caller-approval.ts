@@ -1,7 +1,7 @@
-import { validateTypes, type Context, type FlexibleSchema } from '@ai-sdk/provider-utils';
+import { type Context, type FlexibleSchema, validateTypes } from '@ai-sdk/provider-utils';
 import type { GenericToolApprovalFunction, ToolApprovalConfiguration, ToolApprovalStatus, ToolSet } from 'ai';
-import { getOwn } from '../util/get-own.ts';
 import type { ApprovalStatus } from '../tool-call/tool-call-decision.ts';
+import { getOwn } from '../util/get-own.ts';
 
 type ApprovalOptions = Parameters<GenericToolApprovalFunction<ToolSet, Record<string, never>, Context>>[0];
 

@@ -1,12 +1,12 @@
 import type { Context } from '@ai-sdk/provider-utils';
 import type { ModelMessage, ToolExecutionOptions } from 'ai';
 import type { ToolCallInfo } from '../handlers/intervention-events.ts';
+import type { Run } from '../run/run.ts';
 import { isAsyncIterable, lastOf } from '../util/async-iterable.ts';
 import type { ApprovalLedger, ApprovalOutcome } from './approval-ledger.ts';
 import { claimOrReplay, executeOnce, recordOutcome } from './execute-once.ts';
-import { readResume, type Resume, type ResumedApproval } from './read-resume.ts';
+import { type Resume, type ResumedApproval, readResume } from './read-resume.ts';
 import { saysOtherThanApproval } from './replay-used-approvals.ts';
-import type { Run } from '../run/run.ts';
 
 /**
  * The approval a tool's execution uses: the resumed call's, when the SDK is

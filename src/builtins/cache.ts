@@ -1,10 +1,5 @@
 import type { Awaitable } from '../handlers/intervention-handler.ts';
-import type {
-  HooksConfig,
-  ModelHookContext,
-  ProviderRequest,
-  ProviderResponse,
-} from '../hooks/hook-types.ts';
+import type { HooksConfig, ModelHookContext, ProviderRequest, ProviderResponse } from '../hooks/hook-types.ts';
 import { sha256, stableJson } from '../util/stable-json.ts';
 
 /**
@@ -114,12 +109,7 @@ interface Entry {
  * console.log(await again.text, responses.stats); // { hits: 1, misses: 1, stores: 1, ... }
  * ```
  */
-export function cache({
-  maxEntries = 500,
-  ttlMs,
-  key = defaultKey,
-  now = Date.now,
-}: CacheOptions = {}): CacheHooks {
+export function cache({ maxEntries = 500, ttlMs, key = defaultKey, now = Date.now }: CacheOptions = {}): CacheHooks {
   if (!Number.isInteger(maxEntries) || maxEntries < 1) {
     throw new TypeError(`cache: expected \`maxEntries\` to be a positive integer, received ${String(maxEntries)}.`);
   }

@@ -138,7 +138,11 @@ export function callBudget(options: CallBudgetOptions): InterventionHandlerLike 
   if (maxToolCalls === undefined && maxTokens === undefined && maxCost === undefined) {
     throw invalid('set at least one of maxToolCalls, maxTokens, maxCost');
   }
-  for (const [option, value] of [['maxToolCalls', maxToolCalls], ['maxTokens', maxTokens], ['maxCost', maxCost]] as const) {
+  for (const [option, value] of [
+    ['maxToolCalls', maxToolCalls],
+    ['maxTokens', maxTokens],
+    ['maxCost', maxCost],
+  ] as const) {
     if (value !== undefined && !(value >= 0)) throw invalid(`${option} must be a number >= 0, got ${String(value)}`);
   }
   if (maxCost !== undefined && cost === undefined) throw invalid('maxCost needs cost: (usage) => number');
@@ -256,7 +260,6 @@ export function callBudget(options: CallBudgetOptions): InterventionHandlerLike 
   };
 }
 
-
 function tokensOf(usage: LanguageModelUsage): number {
   return usage.totalTokens ?? (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0);
 }
@@ -264,4 +267,3 @@ function tokensOf(usage: LanguageModelUsage): number {
 function formatNumber(value: number): string {
   return Number.isInteger(value) ? String(value) : String(Number(value.toPrecision(6)));
 }
-

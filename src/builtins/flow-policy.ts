@@ -2,10 +2,10 @@ import type { Tool } from 'ai';
 import { InterventionActions } from '../actions/intervention-actions.ts';
 import type { BeforeToolCallEvent } from '../handlers/intervention-events.ts';
 import type { BeforeToolCallAction, InterventionHandlerLike } from '../handlers/intervention-handler.ts';
-import { toolScope, type ToolScopeMatcher } from '../tools/tool-scope.ts';
+import { type ToolScopeMatcher, toolScope } from '../tools/tool-scope.ts';
 import { unreachable } from '../util/unreachable.ts';
 import type { FlowDecision, FlowPolicyOptions } from './flow-policy-options.ts';
-import { type UntrustedResult, type ControlledArgument, untrustedResults, attackerControlled } from './untrusted-results.ts';
+import { attackerControlled, type ControlledArgument, type UntrustedResult, untrustedResults } from './untrusted-results.ts';
 
 /**
  * A deterministic information-flow policy against prompt injection through
@@ -95,9 +95,7 @@ export function flowPolicy({
 
       const sink = isSink(toolName, event.tool);
       const controlled =
-        checkedArguments.length > 0 && isChecked(toolName, event.tool)
-          ? attackerControlled(event, checkedArguments, untrusted)
-          : [];
+        checkedArguments.length > 0 && isChecked(toolName, event.tool) ? attackerControlled(event, checkedArguments, untrusted) : [];
       if (!sink && controlled.length === 0) return InterventionActions.proceed();
       return decide(name, onTainted, event, untrusted, sink, controlled);
     },
@@ -112,7 +110,9 @@ function strictPredicate(
   return (toolName, tool) => {
     const answer: unknown = predicate(toolName, tool);
     if (typeof answer !== 'boolean') {
-      throw new TypeError(`flowPolicy "${policy}": the sources predicate must return true or false for "${toolName}", it returned ${String(answer)}`);
+      throw new TypeError(
+        `flowPolicy "${policy}": the sources predicate must return true or false for "${toolName}", it returned ${String(answer)}`,
+      );
     }
     return answer;
   };
@@ -156,10 +156,14 @@ function decide(
   const facts: string[] = [];
   if (sink) facts.push(`the conversation contains untrusted content from ${sources}, and ${tool} acts`);
   for (const { argument, value, source } of controlled) {
-    facts.push(`its argument "${argument}" (${shown(value)}) appears only in untrusted content from ${JSON.stringify(source)}, not in the user's messages`);
+    facts.push(
+      `its argument "${argument}" (${shown(value)}) appears only in untrusted content from ${JSON.stringify(source)}, not in the user's messages`,
+    );
   }
   const why = facts.join('; ');
-  const tainters = nameList(controlled.length > 0 && !sink ? controlled.map((entry) => entry.source) : untrusted.map((result) => result.toolName));
+  const tainters = nameList(
+    controlled.length > 0 && !sink ? controlled.map((entry) => entry.source) : untrusted.map((result) => result.toolName),
+  );
   const display = `${tool} may be following instructions from untrusted content (${tainters}).`;
   switch (onTainted) {
     case 'deny':

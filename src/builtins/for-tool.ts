@@ -41,8 +41,9 @@ export type TypedToolCall<TOOLS extends ToolSet, NAME extends keyof TOOLS & stri
  *   event.toolCall.input.subject ? InterventionActions.proceed() : InterventionActions.guide('Add a subject line.');
  * ```
  */
-export type TypedBeforeToolCallEvent<TOOLS extends ToolSet, NAME extends keyof TOOLS & string> =
-  Omit<BeforeToolCallEvent, 'toolCall'> & { toolCall: TypedToolCall<TOOLS, NAME> };
+export type TypedBeforeToolCallEvent<TOOLS extends ToolSet, NAME extends keyof TOOLS & string> = Omit<BeforeToolCallEvent, 'toolCall'> & {
+  toolCall: TypedToolCall<TOOLS, NAME>;
+};
 
 /**
  * An `afterToolCall` event narrowed to the tools `NAME` of `TOOLS`: the
@@ -91,9 +92,7 @@ export interface TypedToolHandler<TOOLS extends ToolSet, NAME extends keyof TOOL
   beforeToolCall?(
     event: TypedBeforeToolCallEvent<TOOLS, NAME>,
   ): Awaitable<Proceed | Deny | Guide | Confirm | Transform<TypedBeforeToolCallEvent<TOOLS, NAME>>>;
-  afterToolCall?(
-    event: TypedAfterToolCallEvent<TOOLS, NAME>,
-  ): Awaitable<Proceed | Deny | Transform<TypedAfterToolCallEvent<TOOLS, NAME>>>;
+  afterToolCall?(event: TypedAfterToolCallEvent<TOOLS, NAME>): Awaitable<Proceed | Deny | Transform<TypedAfterToolCallEvent<TOOLS, NAME>>>;
 }
 
 /**
@@ -134,7 +133,11 @@ export function forTool<TOOLS extends ToolSet, const NAME extends keyof TOOLS & 
   for (const toolName of list) {
     if (getOwn(tools, toolName) === undefined) {
       throw new TypeError(
-        `forTool "${handler.name}": "${toolName}" is not a tool of the set given (it has ${Object.keys(tools).map((key) => `"${key}"`).join(', ') || 'none'})`,
+        `forTool "${handler.name}": "${toolName}" is not a tool of the set given (it has ${
+          Object.keys(tools)
+            .map((key) => `"${key}"`)
+            .join(', ') || 'none'
+        })`,
       );
     }
   }

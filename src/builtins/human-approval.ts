@@ -1,11 +1,25 @@
-import type { ApprovalRemember } from '../client/approval-answer.ts';
 import { InterventionActions } from '../actions/intervention-actions.ts';
+import type { ApprovalRemember } from '../client/approval-answer.ts';
 import type { BeforeToolCallEvent, RunEventContext, ToolCallInfo } from '../handlers/intervention-events.ts';
 import type { BeforeToolCallAction, InterventionHandlerLike } from '../handlers/intervention-handler.ts';
 import { createMemoryStore } from '../store/create-memory-store.ts';
 import { toolScope } from '../tools/tool-scope.ts';
 import type { HumanApprovalOptions } from './human-approval-options.ts';
-import { type PendingRequest, type Answered, DAY_MS, PENDING_TTL_MS, ANSWERED_TTL_MS, type Owner, type Memory, defaultOwner, requestId, defaultSession, parseAnswered, parsePending, formatDuration } from './remembered-answers.ts';
+import {
+  ANSWERED_TTL_MS,
+  type Answered,
+  DAY_MS,
+  defaultOwner,
+  defaultSession,
+  formatDuration,
+  type Memory,
+  type Owner,
+  PENDING_TTL_MS,
+  type PendingRequest,
+  parseAnswered,
+  parsePending,
+  requestId,
+} from './remembered-answers.ts';
 
 /**
  * Asks a human before matching tool calls run (`confirm`, i.e. AI SDK 7's
@@ -148,12 +162,7 @@ export function humanApproval({
    * says what was remembered (for the decision record). Without an owner
    * that tells people apart, `'always'` counts as `'session'`.
    */
-  const rememberAnswer = async (
-    owner: Owner,
-    pending: PendingRequest,
-    approved: boolean,
-    asked: ApprovalRemember,
-  ): Promise<string> => {
+  const rememberAnswer = async (owner: Owner, pending: PendingRequest, approved: boolean, asked: ApprovalRemember): Promise<string> => {
     const answer = approved ? 'Approved by the user' : 'Refused by the user';
     const { scope } = owner;
     const always = asked === 'always' && accepted.has('always');

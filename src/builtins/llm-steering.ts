@@ -1,12 +1,9 @@
 import type { LanguageModelV4GenerateResult } from '@ai-sdk/provider';
-import { generateText, Output, type LanguageModel, type ModelMessage } from 'ai';
+import { generateText, type LanguageModel, type ModelMessage, Output } from 'ai';
 import { z } from 'zod';
 import { InterventionActions } from '../actions/intervention-actions.ts';
 import { HandlerTimeoutError } from '../errors/handler-timeout-error.ts';
-import type {
-  AfterModelCallEvent,
-  BeforeToolCallEvent,
-} from '../handlers/intervention-events.ts';
+import type { AfterModelCallEvent, BeforeToolCallEvent } from '../handlers/intervention-events.ts';
 import type {
   AfterModelCallAction,
   BeforeToolCallAction,

@@ -1,13 +1,8 @@
 import type { ModelMessage } from 'ai';
 import { InterventionActions } from '../actions/intervention-actions.ts';
 import type { BeforeToolCallEvent } from '../handlers/intervention-events.ts';
-import type {
-  BeforeToolCallAction,
-  HandlerMode,
-  InterventionHandlerLike,
-  OnError,
-} from '../handlers/intervention-handler.ts';
-import { toolScope, type ToolScope } from '../tools/tool-scope.ts';
+import type { BeforeToolCallAction, HandlerMode, InterventionHandlerLike, OnError } from '../handlers/intervention-handler.ts';
+import { type ToolScope, toolScope } from '../tools/tool-scope.ts';
 import { pairToolCalls } from '../util/pair-tool-calls.ts';
 import { sha256, stableJson } from '../util/stable-json.ts';
 
@@ -251,11 +246,7 @@ function defaultMessage({ kind, action, toolName, calls, blocked, maxRepeats }: 
  * turn) is counted right. The call being decided is left out when the
  * history holds it (a resumed call: the last unanswered call with its id).
  */
-function currentTurn(
-  messages: readonly ModelMessage[],
-  signature: string,
-  toolCallId: string,
-): { calls: number; blocked: number } {
+function currentTurn(messages: readonly ModelMessage[], signature: string, toolCallId: string): { calls: number; blocked: number } {
   let start = 0;
   for (let index = messages.length - 1; index >= 0; index--) {
     if (messages[index]?.role === 'user') {
@@ -285,4 +276,3 @@ function signatureOf(toolName: string, input: unknown): string {
   }
   return `${toolName}\u0000${json}`;
 }
-

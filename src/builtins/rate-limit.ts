@@ -2,19 +2,13 @@ import type { Context } from '@ai-sdk/provider-utils';
 import { InterventionActions } from '../actions/intervention-actions.ts';
 import { InvalidHandlerError } from '../errors/invalid-handler-error.ts';
 import type { BeforeToolCallEvent } from '../handlers/intervention-events.ts';
-import type {
-  Awaitable,
-  BeforeToolCallAction,
-  HandlerMode,
-  InterventionHandlerLike,
-  OnError,
-} from '../handlers/intervention-handler.ts';
+import type { Awaitable, BeforeToolCallAction, HandlerMode, InterventionHandlerLike, OnError } from '../handlers/intervention-handler.ts';
 import { createMemoryStore } from '../store/create-memory-store.ts';
-import { toolScope, type ToolScope } from '../tools/tool-scope.ts';
 import type { Store } from '../store/store.ts';
+import { type ToolScope, toolScope } from '../tools/tool-scope.ts';
 import { durationOf } from '../util/duration-of.ts';
-import { defaultUser, noUserReason } from './run-user.ts';
 import { sha256, stableJson } from '../util/stable-json.ts';
+import { defaultUser, noUserReason } from './run-user.ts';
 
 /**
  * What a {@link rateLimit} counts separately: `'run'` (each `generateText` /
@@ -55,10 +49,7 @@ export interface RateLimitOptions {
    * combination has its own counter), `[]` (one counter for every call), or a
    * function returning the key (e.g. a tenant id).
    */
-  readonly per:
-    | RateLimitKeyPart
-    | readonly RateLimitKeyPart[]
-    | ((event: BeforeToolCallEvent) => Awaitable<string>);
+  readonly per: RateLimitKeyPart | readonly RateLimitKeyPart[] | ((event: BeforeToolCallEvent) => Awaitable<string>);
   /**
    * The user of a run, for `per: 'user'`. Default: `runtimeContext.userId`.
    * A call without a user follows `onError`: with `'deny'` (default) it is denied, and the
@@ -130,14 +121,19 @@ export function rateLimit(options: RateLimitOptions): InterventionHandlerLike {
     mode,
   } = options;
   if (!(Number.isInteger(limit) && limit >= 0)) {
-    throw new InvalidHandlerError({ handlerName: name, message: `rateLimit "${name}": limit must be a whole number >= 0, got ${String(limit)}` });
+    throw new InvalidHandlerError({
+      handlerName: name,
+      message: `rateLimit "${name}": limit must be a whole number >= 0, got ${String(limit)}`,
+    });
   }
   if (!(Number.isFinite(windowMs) && windowMs > 0)) {
-    throw new InvalidHandlerError({ handlerName: name, message: `rateLimit "${name}": windowMs must be a positive number, got ${String(windowMs)}` });
+    throw new InvalidHandlerError({
+      handlerName: name,
+      message: `rateLimit "${name}": windowMs must be a positive number, got ${String(windowMs)}`,
+    });
   }
   const limited = tools === undefined ? () => true : toolScope(tools, { owner: name });
-  const parts: readonly RateLimitKeyPart[] | undefined =
-    typeof per === 'function' ? undefined : typeof per === 'string' ? [per] : per;
+  const parts: readonly RateLimitKeyPart[] | undefined = typeof per === 'function' ? undefined : typeof per === 'string' ? [per] : per;
 
   return {
     name,
@@ -178,7 +174,6 @@ export function rateLimit(options: RateLimitOptions): InterventionHandlerLike {
     },
   };
 }
-
 
 async function keyPart(
   part: RateLimitKeyPart,
@@ -235,4 +230,3 @@ function windowOf(ms: number): string {
   }
   return `${ms} ms`;
 }
-

@@ -33,7 +33,9 @@ export interface Memory {
 
 export function defaultOwner({ runtimeContext }: RunEventContext): Owner {
   const userId = runtimeContext.userId;
-  return typeof userId === 'string' || typeof userId === 'number' ? { scope: String(userId), known: true } : { scope: 'anyone', known: false };
+  return typeof userId === 'string' || typeof userId === 'number'
+    ? { scope: String(userId), known: true }
+    : { scope: 'anyone', known: false };
 }
 
 /**

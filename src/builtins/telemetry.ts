@@ -1,12 +1,4 @@
-import {
-  context as otelContext,
-  SpanKind,
-  SpanStatusCode,
-  trace,
-  type Attributes,
-  type Span,
-  type Tracer,
-} from '@opentelemetry/api';
+import { type Attributes, context as otelContext, type Span, SpanKind, SpanStatusCode, type Tracer, trace } from '@opentelemetry/api';
 import type { DecisionRecord } from '../handlers/decision-record.ts';
 import type { HooksConfig, OnChatStartContext } from '../hooks/hook-types.ts';
 
@@ -106,10 +98,7 @@ export function telemetry({
   const runs = new Map<string, OpenRun>();
 
   /** The run a hook context belongs to, or `undefined` when that cannot be told. */
-  const runOf = (
-    hookContext: object,
-    candidates: (run: OpenRun) => boolean = () => true,
-  ): OpenRun | undefined => {
+  const runOf = (hookContext: object, candidates: (run: OpenRun) => boolean = () => true): OpenRun | undefined => {
     const runId = runIdOf(hookContext);
     if (runId !== undefined) return runs.get(runId);
     const open = [...runs.values()].filter(candidates);

@@ -1,6 +1,6 @@
-import type { ToolScope } from '../tools/tool-scope.ts';
 import type { BeforeToolCallEvent, ToolCallInfo } from '../handlers/intervention-events.ts';
 import type { Awaitable, HandlerMode, OnError } from '../handlers/intervention-handler.ts';
+import type { ToolScope } from '../tools/tool-scope.ts';
 
 /**
  * A deny reason or confirm prompt: a fixed string, or a function of the call
@@ -25,10 +25,7 @@ export type ToolPolicyMessage = string | ((toolCall: ToolCallInfo, event: Before
  * const notAdmin: ToolPolicyCondition = (_input, event) => event.runtimeContext.role !== 'admin';
  * ```
  */
-export type ToolPolicyCondition = (
-  input: Readonly<Record<string, unknown>>,
-  event: BeforeToolCallEvent,
-) => Awaitable<boolean>;
+export type ToolPolicyCondition = (input: Readonly<Record<string, unknown>>, event: BeforeToolCallEvent) => Awaitable<boolean>;
 
 /**
  * One rule of a {@link toolPolicy}: exactly one of `allow`, `deny` or

@@ -1,8 +1,14 @@
 import { InterventionActions } from '../actions/intervention-actions.ts';
-import { toolScope, type ToolScope, type ToolScopeMatcher, type ToolSelector } from '../tools/tool-scope.ts';
 import type { BeforeToolCallEvent, ToolCallInfo } from '../handlers/intervention-events.ts';
 import type { BeforeToolCallAction, InterventionHandlerLike } from '../handlers/intervention-handler.ts';
-import type { ToolPolicyMessage, ToolPolicyCondition, ToolPolicyRule, ToolPolicyDefault, ToolPolicyOptions } from './tool-policy-options.ts';
+import { type ToolScope, type ToolScopeMatcher, type ToolSelector, toolScope } from '../tools/tool-scope.ts';
+import type {
+  ToolPolicyCondition,
+  ToolPolicyDefault,
+  ToolPolicyMessage,
+  ToolPolicyOptions,
+  ToolPolicyRule,
+} from './tool-policy-options.ts';
 
 /**
  * One tool name pattern. Use {@link ToolSelector}, which this aliases.
@@ -194,7 +200,5 @@ function askToAllow({ toolName, input }: ToolCallInfo): string {
 }
 
 function asRecord(input: unknown): Readonly<Record<string, unknown>> {
-  return input !== null && typeof input === 'object' && !Array.isArray(input)
-    ? (input as Record<string, unknown>)
-    : {};
+  return input !== null && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
 }

@@ -1,12 +1,7 @@
 import { InterventionActions } from '../actions/intervention-actions.ts';
 import type { AfterToolCallEvent, ToolCallInfo } from '../handlers/intervention-events.ts';
-import type {
-  AfterToolCallAction,
-  HandlerMode,
-  InterventionHandlerLike,
-  OnError,
-} from '../handlers/intervention-handler.ts';
-import { toolScope, type ToolScope } from '../tools/tool-scope.ts';
+import type { AfterToolCallAction, HandlerMode, InterventionHandlerLike, OnError } from '../handlers/intervention-handler.ts';
+import { type ToolScope, toolScope } from '../tools/tool-scope.ts';
 
 /**
  * What {@link truncateToolResult} tells its `onTruncate` callback: the call,
@@ -182,12 +177,7 @@ function asText(result: unknown): string | undefined {
  * `limit` holds the notice: a cut always removes the overflow plus the
  * notice's own size; kept as the invariant's guard).
  */
-function truncateText(
-  text: string,
-  limit: number,
-  headShare: number,
-  json: boolean,
-): { text: string; omitted: number } | undefined {
+function truncateText(text: string, limit: number, headShare: number, json: boolean): { text: string; omitted: number } | undefined {
   // the notice's size depends on the count it shows: size it for the largest possible count
   const budget = limit - notice(text.length, json).length;
   let headEnd = Math.round(budget * headShare);

@@ -80,10 +80,11 @@ export interface ApprovalAnswer {
  * );
  * ```
  */
-export function approvalAnswer({
-  id,
-  ...answer
-}: ApprovalAnswer & { readonly id: string }): { id: string; approved: boolean; reason: string } {
+export function approvalAnswer({ id, ...answer }: ApprovalAnswer & { readonly id: string }): {
+  id: string;
+  approved: boolean;
+  reason: string;
+} {
   const problem = answerProblem(answer);
   if (problem !== undefined) throw new TypeError(`approvalAnswer: ${problem}.`);
   const payload: Record<string, unknown> = { approved: answer.approved };

@@ -1,12 +1,12 @@
 // `ai-interventions/client`: what a browser needs, with no runtime behind it
 export {
   APPROVAL_ANSWER_PREFIX,
-  approvalAnswer,
-  approvalReasonText,
-  readApprovalAnswer,
   type ApprovalAnswer,
   type ApprovalRemember,
+  approvalAnswer,
+  approvalReasonText,
   type ReadAnswer,
+  readApprovalAnswer,
 } from './approval-answer.ts';
 export type {
   InterventionData,

@@ -48,9 +48,7 @@ export class InterventionHandlerError extends InterventionsError {
     this.lifecycle = lifecycle;
   }
 
-  static override isInstance(
-    error: unknown,
-  ): error is InterventionHandlerError {
+  static override isInstance(error: unknown): error is InterventionHandlerError {
     return InterventionsError.hasMarker(error, marker);
   }
 }

@@ -75,10 +75,6 @@ export class InterventionsError extends Error {
   }
 
   protected static hasMarker(error: unknown, markerName: string): boolean {
-    return (
-      error != null &&
-      typeof error === 'object' &&
-      (error as Record<symbol, unknown>)[Symbol.for(markerName)] === true
-    );
+    return error != null && typeof error === 'object' && (error as Record<symbol, unknown>)[Symbol.for(markerName)] === true;
   }
 }

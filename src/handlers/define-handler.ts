@@ -20,9 +20,7 @@ import type { InterventionHandlerLike } from './intervention-handler.ts';
  * });
  * ```
  */
-export function defineHandler<HANDLER extends InterventionHandlerLike>(
-  handler: HANDLER & OnlyHandlerKeys<HANDLER>,
-): HANDLER {
+export function defineHandler<HANDLER extends InterventionHandlerLike>(handler: HANDLER & OnlyHandlerKeys<HANDLER>): HANDLER {
   if (handler.tools !== undefined) toolScope(handler.tools, { owner: handler.name });
   return handler;
 }

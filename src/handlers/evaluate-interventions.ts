@@ -2,8 +2,8 @@ import { isThenable } from '../util/is-thenable.ts';
 import type { DecisionRecord } from './decision-record.ts';
 import type { InterventionEvent } from './intervention-events.ts';
 import type { RegisteredHandler } from './registered-handler.ts';
-import { reportOutcome, type Effect, type PendingRecord } from './report-outcome.ts';
-import { settleHandler, type Draft, type Outcome } from './settle-handler.ts';
+import { type Effect, type PendingRecord, reportOutcome } from './report-outcome.ts';
+import { type Draft, type Outcome, settleHandler } from './settle-handler.ts';
 
 /**
  * One handler's guide feedback, as a custom {@link Wording} receives it
@@ -120,7 +120,8 @@ export function evaluateInterventions<EVENT extends InterventionEvent>(
   const settling = { makeDraft: options.makeDraft, frozen, abortSignal: event.abortSignal, onPending: sinks.onPending };
   const records = sinks.reported === undefined ? [sinks.records] : [sinks.records, sinks.reported];
   // the call's tool lifecycles are scoped by name and by the tool's annotations
-  const toolEvent: InterventionEvent | undefined = event.lifecycle === 'beforeToolCall' || event.lifecycle === 'afterToolCall' ? event : undefined;
+  const toolEvent: InterventionEvent | undefined =
+    event.lifecycle === 'beforeToolCall' || event.lifecycle === 'afterToolCall' ? event : undefined;
 
   const conclude = (registered: RegisteredHandler, startedAt: number, outcome: Outcome): Verdict<EVENT> | undefined => {
     const { record, effect } = reportOutcome(registered, now() - startedAt, outcome, { event, frozen, answered, downgradeGuide }, records);
@@ -132,7 +133,8 @@ export function evaluateInterventions<EVENT extends InterventionEvent>(
       const method = registered.handler[event.lifecycle] as ((event: EVENT) => unknown) | undefined;
       if (method === undefined) continue;
       // a handler scoped to some tools is not evaluated for the others
-      if (toolEvent !== undefined && 'toolCall' in toolEvent && registered.inScope?.(toolEvent.toolCall.toolName, toolEvent.tool) === false) continue;
+      if (toolEvent !== undefined && 'toolCall' in toolEvent && registered.inScope?.(toolEvent.toolCall.toolName, toolEvent.tool) === false)
+        continue;
       const startedAt = now();
       const outcome = settleHandler(registered, method, tally.draft, settling);
       if (isThenable(outcome)) return outcome.then((settled) => conclude(registered, startedAt, settled) ?? evaluateFrom(index + 1));

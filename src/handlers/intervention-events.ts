@@ -1,16 +1,6 @@
-import type {
-  LanguageModelV4GenerateResult,
-} from '@ai-sdk/provider';
+import type { LanguageModelV4GenerateResult } from '@ai-sdk/provider';
 import type { Context } from '@ai-sdk/provider-utils';
-import type {
-  Instructions,
-  LanguageModelCallOptions,
-  ModelMessage,
-  StepResult,
-  Tool,
-  ToolChoice,
-  ToolSet,
-} from 'ai';
+import type { Instructions, LanguageModelCallOptions, ModelMessage, StepResult, Tool, ToolChoice, ToolSet } from 'ai';
 import type { ApprovalRemember } from '../client/approval-answer.ts';
 
 /**

@@ -1,10 +1,5 @@
-import type {
-  Confirm,
-  Deny,
-  Guide,
-  Proceed,
-  Transform,
-} from '../actions/intervention-actions.ts';
+import type { Confirm, Deny, Guide, Proceed, Transform } from '../actions/intervention-actions.ts';
+import type { ToolScope } from '../tools/tool-scope.ts';
 import type {
   AfterModelCallEvent,
   AfterToolCallEvent,
@@ -13,7 +8,6 @@ import type {
   BeforeToolCallEvent,
   InterventionEvent,
 } from './intervention-events.ts';
-import type { ToolScope } from '../tools/tool-scope.ts';
 
 /**
  * A value, or a promise of it: handler methods and hooks may be synchronous
@@ -80,12 +74,7 @@ export type HandlerMode = 'enforce' | 'shadow';
  * interventions.use(defineHandler({ name: 'read-only', beforeInvocation: readOnly }));
  * ```
  */
-export type BeforeInvocationAction =
-  | Proceed
-  | Deny
-  | Guide
-  | Transform<BeforeInvocationEvent>
-  | Transform<InterventionEvent>;
+export type BeforeInvocationAction = Proceed | Deny | Guide | Transform<BeforeInvocationEvent> | Transform<InterventionEvent>;
 /**
  * What `beforeModelCall` may return: proceed, deny (the run ends, its text is
  * the reason), guide (a user message is injected) or transform.
@@ -98,12 +87,7 @@ export type BeforeInvocationAction =
  * interventions.use(defineHandler({ name: 'step-budget', beforeModelCall: stepBudget }));
  * ```
  */
-export type BeforeModelCallAction =
-  | Proceed
-  | Deny
-  | Guide
-  | Transform<BeforeModelCallEvent>
-  | Transform<InterventionEvent>;
+export type BeforeModelCallAction = Proceed | Deny | Guide | Transform<BeforeModelCallEvent> | Transform<InterventionEvent>;
 /**
  * What `afterModelCall` may return: proceed, guide (the response is discarded
  * and the model retried with the feedback) or transform. `deny` is recorded
@@ -119,12 +103,7 @@ export type BeforeModelCallAction =
  * interventions.use(defineHandler({ name: 'not-empty', afterModelCall: notEmpty }));
  * ```
  */
-export type AfterModelCallAction =
-  | Proceed
-  | Deny
-  | Guide
-  | Transform<AfterModelCallEvent>
-  | Transform<InterventionEvent>;
+export type AfterModelCallAction = Proceed | Deny | Guide | Transform<AfterModelCallEvent> | Transform<InterventionEvent>;
 /**
  * What `beforeToolCall` may return: any of the five actions. A
  * `gateToolCalls` hook returns one per call.
@@ -139,13 +118,7 @@ export type AfterModelCallAction =
  * interventions.use(defineHandler({ name: 'approve-deletes', beforeToolCall: approveDeletes }));
  * ```
  */
-export type BeforeToolCallAction =
-  | Proceed
-  | Deny
-  | Guide
-  | Confirm
-  | Transform<BeforeToolCallEvent>
-  | Transform<InterventionEvent>;
+export type BeforeToolCallAction = Proceed | Deny | Guide | Confirm | Transform<BeforeToolCallEvent> | Transform<InterventionEvent>;
 /**
  * What `afterToolCall` may return: proceed or transform (change the result
  * the model reads). `deny` is recorded with a warning and has no effect.
@@ -159,11 +132,7 @@ export type BeforeToolCallAction =
  * interventions.use(defineHandler({ name: 'truncate', afterToolCall: truncate }));
  * ```
  */
-export type AfterToolCallAction =
-  | Proceed
-  | Deny
-  | Transform<AfterToolCallEvent>
-  | Transform<InterventionEvent>;
+export type AfterToolCallAction = Proceed | Deny | Transform<AfterToolCallEvent> | Transform<InterventionEvent>;
 
 /**
  * The shape of an intervention handler: a unique `name`, optional settings,
@@ -203,12 +172,8 @@ export interface InterventionHandlerLike {
    * is an `InvalidHandlerError` when the handler is registered.
    */
   readonly tools?: ToolScope;
-  beforeInvocation?(
-    event: BeforeInvocationEvent,
-  ): Awaitable<BeforeInvocationAction>;
-  beforeModelCall?(
-    event: BeforeModelCallEvent,
-  ): Awaitable<BeforeModelCallAction>;
+  beforeInvocation?(event: BeforeInvocationEvent): Awaitable<BeforeInvocationAction>;
+  beforeModelCall?(event: BeforeModelCallEvent): Awaitable<BeforeModelCallAction>;
   afterModelCall?(event: AfterModelCallEvent): Awaitable<AfterModelCallAction>;
   beforeToolCall?(event: BeforeToolCallEvent): Awaitable<BeforeToolCallAction>;
   afterToolCall?(event: AfterToolCallEvent): Awaitable<AfterToolCallAction>;
@@ -248,12 +213,8 @@ export abstract class InterventionHandler implements InterventionHandlerLike {
   // are read from the subclass when it declares them; they are not declared
   // here so `readonly onError: OnError = 'deny'` needs no `override`.
 
-  beforeInvocation?(
-    event: BeforeInvocationEvent,
-  ): Awaitable<BeforeInvocationAction>;
-  beforeModelCall?(
-    event: BeforeModelCallEvent,
-  ): Awaitable<BeforeModelCallAction>;
+  beforeInvocation?(event: BeforeInvocationEvent): Awaitable<BeforeInvocationAction>;
+  beforeModelCall?(event: BeforeModelCallEvent): Awaitable<BeforeModelCallAction>;
   afterModelCall?(event: AfterModelCallEvent): Awaitable<AfterModelCallAction>;
   beforeToolCall?(event: BeforeToolCallEvent): Awaitable<BeforeToolCallAction>;
   afterToolCall?(event: AfterToolCallEvent): Awaitable<AfterToolCallAction>;

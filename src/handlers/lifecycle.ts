@@ -8,12 +8,7 @@ import type { ActionType } from '../actions/intervention-actions.ts';
  * const point: Lifecycle = 'beforeToolCall';
  * ```
  */
-export type Lifecycle =
-  | 'beforeInvocation'
-  | 'beforeModelCall'
-  | 'afterModelCall'
-  | 'beforeToolCall'
-  | 'afterToolCall';
+export type Lifecycle = 'beforeInvocation' | 'beforeModelCall' | 'afterModelCall' | 'beforeToolCall' | 'afterToolCall';
 
 /**
  * What an action does at each lifecycle point: `'apply'` (it takes effect),
@@ -27,9 +22,7 @@ export type Lifecycle =
  * ACTION_EFFECTS.afterModelCall.confirm; // undefined: returning it is an InvalidActionError
  * ```
  */
-export const ACTION_EFFECTS: Readonly<
-  Record<Lifecycle, Partial<Record<ActionType, 'apply' | 'warn'>>>
-> = {
+export const ACTION_EFFECTS: Readonly<Record<Lifecycle, Partial<Record<ActionType, 'apply' | 'warn'>>>> = {
   beforeInvocation: {
     proceed: 'apply',
     deny: 'apply',

@@ -1,12 +1,8 @@
 import { InvalidHandlerError } from '../errors/invalid-handler-error.ts';
 import { HOOK_NAMES } from '../hooks/hook-registry.ts';
-import { toolScope, type ToolScopeMatcher } from '../tools/tool-scope.ts';
+import { type ToolScopeMatcher, toolScope } from '../tools/tool-scope.ts';
 import { closestName } from '../util/closest-name.ts';
-import type {
-  HandlerMode,
-  InterventionHandlerLike,
-  OnError,
-} from './intervention-handler.ts';
+import type { HandlerMode, InterventionHandlerLike, OnError } from './intervention-handler.ts';
 import { LIFECYCLES, type Lifecycle } from './lifecycle.ts';
 
 /** A handler with its settings validated and resolved to their defaults. */
@@ -46,8 +42,7 @@ export function registerHandler(
       message: `${position === undefined ? 'An intervention handler' : `The intervention handler ${position}`} must be an object, received ${handler === null ? 'null' : typeof handler}.`,
     });
   }
-  const { name, onError = 'throw', timeoutMs, mode = 'enforce', tools } =
-    handler as Partial<InterventionHandlerLike>;
+  const { name, onError = 'throw', timeoutMs, mode = 'enforce', tools } = handler as Partial<InterventionHandlerLike>;
 
   if (typeof name !== 'string' || name.length === 0) {
     throw new InvalidHandlerError({
@@ -63,11 +58,7 @@ export function registerHandler(
       message: `${label} has an invalid onError ${JSON.stringify(onError)}; expected 'throw', 'proceed' or 'deny'.`,
     });
   }
-  if (
-    timeoutMs !== undefined &&
-    timeoutMs !== false &&
-    !(typeof timeoutMs === 'number' && timeoutMs > 0 && Number.isFinite(timeoutMs))
-  ) {
+  if (timeoutMs !== undefined && timeoutMs !== false && !(typeof timeoutMs === 'number' && timeoutMs > 0 && Number.isFinite(timeoutMs))) {
     throw new InvalidHandlerError({
       handlerName: name,
       message: `${label} has an invalid timeoutMs ${String(timeoutMs)}; expected a positive number of milliseconds, or false for no timeout.`,
@@ -167,9 +158,6 @@ function kindOf(handler: object): string {
 }
 
 /** Whether the handler defines the lifecycle method. */
-export function handles(
-  registered: RegisteredHandler,
-  lifecycle: Lifecycle,
-): boolean {
+export function handles(registered: RegisteredHandler, lifecycle: Lifecycle): boolean {
   return typeof registered.handler[lifecycle] === 'function';
 }

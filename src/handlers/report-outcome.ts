@@ -1,4 +1,4 @@
-import { InterventionActions, type InterventionAction } from '../actions/intervention-actions.ts';
+import { type InterventionAction, InterventionActions } from '../actions/intervention-actions.ts';
 import type { DecisionRecord } from './decision-record.ts';
 import type { InterventionEvent } from './intervention-events.ts';
 import { ACTION_EFFECTS } from './lifecycle.ts';
@@ -47,7 +47,14 @@ export function reportOutcome(
 ): { readonly record: PendingRecord; readonly effect: Effect } {
   const { lifecycle } = event;
   const shadow = registered.mode === 'shadow';
-  const record: PendingRecord = { handler: registered.name, lifecycle, action: 'proceed', enforced: !shadow, mode: registered.mode, durationMs };
+  const record: PendingRecord = {
+    handler: registered.name,
+    lifecycle,
+    action: 'proceed',
+    enforced: !shadow,
+    mode: registered.mode,
+    durationMs,
+  };
   // what the record is about: the tool call and the step, read from the event
   if ('toolCall' in event) {
     record.toolCallId = event.toolCall.toolCallId;
@@ -91,7 +98,9 @@ export function reportOutcome(
     case 'guide':
       return downgradeGuide === undefined ? recorded({ type: 'guide', feedback: action.feedback }) : unenforced(downgradeGuide);
     case 'confirm':
-      return answered === true ? unenforced('already answered: a human approved this call') : recorded({ type: 'confirm', prompt: action.prompt });
+      return answered === true
+        ? unenforced('already answered: a human approved this call')
+        : recorded({ type: 'confirm', prompt: action.prompt });
     case 'transform':
       return frozen === true
         ? unenforced('transform not applied: the arguments were fixed when the call was approved')

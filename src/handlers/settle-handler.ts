@@ -1,8 +1,8 @@
 import type { InterventionAction } from '../actions/intervention-actions.ts';
 import { HandlerTimeoutError } from '../errors/handler-timeout-error.ts';
 import { InterventionHandlerError } from '../errors/intervention-handler-error.ts';
-import { InvalidActionError } from '../errors/invalid-action-error.ts';
 import type { InterventionsError } from '../errors/interventions-error.ts';
+import { InvalidActionError } from '../errors/invalid-action-error.ts';
 import { isThenable } from '../util/is-thenable.ts';
 import { settle } from '../util/settle.ts';
 import type { InterventionEvent } from './intervention-events.ts';

@@ -15,7 +15,8 @@ export function actionProblem(value: unknown, lifecycle: Lifecycle, name: string
   const action = value as { type?: unknown } & Record<string, unknown>;
   switch (action.type) {
     case 'proceed':
-      if (action.reason !== undefined && typeof action.reason !== 'string') return `${returned(name)} proceed with a reason that is not a string from ${lifecycle}.`;
+      if (action.reason !== undefined && typeof action.reason !== 'string')
+        return `${returned(name)} proceed with a reason that is not a string from ${lifecycle}.`;
       break;
     case 'deny':
       if (typeof action.reason !== 'string') return `${returned(name)} deny without a string reason from ${lifecycle}.`;

@@ -46,9 +46,7 @@ export class HookRegistry {
   private lists: { [K in HookName]: ReadonlyArray<HookEntry<K>> };
 
   constructor(config: HooksConfig = {}) {
-    this.lists = Object.fromEntries(
-      HOOK_NAMES.map((name) => [name, EMPTY]),
-    ) as unknown as { [K in HookName]: ReadonlyArray<HookEntry<K>> };
+    this.lists = Object.fromEntries(HOOK_NAMES.map((name) => [name, EMPTY])) as unknown as { [K in HookName]: ReadonlyArray<HookEntry<K>> };
 
     for (const name of Object.keys(config)) {
       const value = (config as Record<string, unknown>)[name];
@@ -97,10 +95,7 @@ export class HookRegistry {
     return this.lists;
   }
 
-  private set<K extends HookName>(
-    event: K,
-    list: ReadonlyArray<HookEntry<K>>,
-  ): void {
+  private set<K extends HookName>(event: K, list: ReadonlyArray<HookEntry<K>>): void {
     this.lists = { ...this.lists, [event]: list };
   }
 }

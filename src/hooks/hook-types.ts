@@ -1,15 +1,55 @@
 import type { ModelMessage } from 'ai';
 import type { Awaitable, BeforeToolCallAction } from '../handlers/intervention-handler.ts';
-import type { OnChatStartContext, OnChatDoneContext, OnChatAbortContext, OnChatErrorContext, OnMessageContext, OnDecisionContext } from './chat-hook-types.ts';
-import type { PreRequestContext, PreRequestResult, OnResponseContext, OnResponseResult } from './model-hook-types.ts';
-import type { PreToolCallContext, PreToolCallResult, OnToolCallResultContext, OnToolCallResultResult, OnToolCallErrorContext, OnToolCallErrorResult, GateToolCallsContext } from './tool-hook-types.ts';
-import type { TransformContextContext, DrainContext, DrainResult, OnStatusContext } from './loop-hook-types.ts';
+import type {
+  OnChatAbortContext,
+  OnChatDoneContext,
+  OnChatErrorContext,
+  OnChatStartContext,
+  OnDecisionContext,
+  OnMessageContext,
+} from './chat-hook-types.ts';
+import type { DrainContext, DrainResult, OnStatusContext, TransformContextContext } from './loop-hook-types.ts';
+import type { OnResponseContext, OnResponseResult, PreRequestContext, PreRequestResult } from './model-hook-types.ts';
+import type {
+  GateToolCallsContext,
+  OnToolCallErrorContext,
+  OnToolCallErrorResult,
+  OnToolCallResultContext,
+  OnToolCallResultResult,
+  PreToolCallContext,
+  PreToolCallResult,
+} from './tool-hook-types.ts';
 
 // the hook families, each in its own file
-export type { ChatResponse, OnChatStartContext, OnChatDoneContext, OnChatAbortContext, OnChatErrorContext, OnMessageContext, OnDecisionContext } from './chat-hook-types.ts';
-export type { ProviderRequest, ProviderResponse, ModelHookContext, PreRequestContext, PreRequestResult, OnResponseContext, OnResponseResult } from './model-hook-types.ts';
-export type { ToolHookContext, PreToolCallContext, PreToolCallResult, OnToolCallResultContext, OnToolCallResultResult, OnToolCallErrorContext, OnToolCallErrorResult, GateToolCallsContext } from './tool-hook-types.ts';
-export type { TransformContextContext, DrainContext, DrainResult, RunStatus, OnStatusContext } from './loop-hook-types.ts';
+export type {
+  ChatResponse,
+  OnChatAbortContext,
+  OnChatDoneContext,
+  OnChatErrorContext,
+  OnChatStartContext,
+  OnDecisionContext,
+  OnMessageContext,
+} from './chat-hook-types.ts';
+export type { DrainContext, DrainResult, OnStatusContext, RunStatus, TransformContextContext } from './loop-hook-types.ts';
+export type {
+  ModelHookContext,
+  OnResponseContext,
+  OnResponseResult,
+  PreRequestContext,
+  PreRequestResult,
+  ProviderRequest,
+  ProviderResponse,
+} from './model-hook-types.ts';
+export type {
+  GateToolCallsContext,
+  OnToolCallErrorContext,
+  OnToolCallErrorResult,
+  OnToolCallResultContext,
+  OnToolCallResultResult,
+  PreToolCallContext,
+  PreToolCallResult,
+  ToolHookContext,
+} from './tool-hook-types.ts';
 
 /**
  * Every hook, by event. Observers (`onChat*`, `onMessage`, `onDecision`)
@@ -44,12 +84,8 @@ export interface InterventionHooks {
   preRequest: (context: PreRequestContext) => Awaitable<PreRequestResult>;
   onResponse: (context: OnResponseContext) => Awaitable<OnResponseResult>;
   preToolCall: (context: PreToolCallContext) => Awaitable<PreToolCallResult>;
-  onToolCallResult: (
-    context: OnToolCallResultContext,
-  ) => Awaitable<OnToolCallResultResult>;
-  onToolCallError: (
-    context: OnToolCallErrorContext,
-  ) => Awaitable<OnToolCallErrorResult>;
+  onToolCallResult: (context: OnToolCallResultContext) => Awaitable<OnToolCallResultResult>;
+  onToolCallError: (context: OnToolCallErrorContext) => Awaitable<OnToolCallErrorResult>;
   /** Reshape the history right before each model call (a waterfall; return nothing to keep it). */
   transformContext: (context: TransformContextContext) => Awaitable<ModelMessage[] | void>;
   /** Decide a turn's tool calls together: one action per call, index-aligned. */

@@ -1,6 +1,6 @@
-import type { InterventionsWarningCode } from '../errors/interventions-warning.ts';
 import type { Context } from '@ai-sdk/provider-utils';
 import type { ModelMessage, StepResult, ToolSet, UserModelMessage } from 'ai';
+import type { InterventionsWarningCode } from '../errors/interventions-warning.ts';
 import type { Lifecycle } from '../handlers/lifecycle.ts';
 
 /**
@@ -51,11 +51,7 @@ export interface DrainContext {
  * );
  * ```
  */
-export type DrainResult =
-  | void
-  | string
-  | readonly UserModelMessage[]
-  | { readonly input?: string | undefined };
+export type DrainResult = void | string | readonly UserModelMessage[] | { readonly input?: string | undefined };
 /**
  * What a long operation is doing, for `onStatus`. Discriminated on `type`.
  *

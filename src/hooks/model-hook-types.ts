@@ -74,10 +74,7 @@ export interface PreRequestContext extends ModelHookContext {
  * });
  * ```
  */
-export type PreRequestResult =
-  | void
-  | { readonly request: ProviderRequest }
-  | { readonly response: ProviderResponse };
+export type PreRequestResult = void | { readonly request: ProviderRequest } | { readonly response: ProviderResponse };
 /**
  * `onResponse`: after each provider call (or a `preRequest` short-circuit),
  * with the request and its response.

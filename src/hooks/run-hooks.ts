@@ -1,8 +1,7 @@
+import type { ModelMessage } from 'ai';
 import { InvalidHookResultError } from '../errors/invalid-hook-result-error.ts';
 import type { ToolCallInfo } from '../handlers/intervention-events.ts';
 import type { HookEntry } from './hook-registry.ts';
-import { markThrownByHook } from './thrown-by-hook.ts';
-import { runWaterfall, type WaterfallStep } from './run-waterfall.ts';
 import type {
   HookName,
   InterventionHooks,
@@ -15,7 +14,8 @@ import type {
   ProviderResponse,
   TransformContextContext,
 } from './hook-types.ts';
-import type { ModelMessage } from 'ai';
+import { runWaterfall, type WaterfallStep } from './run-waterfall.ts';
+import { markThrownByHook } from './thrown-by-hook.ts';
 
 type ContextOf<K extends HookName> = Parameters<InterventionHooks[K]>[0];
 
@@ -23,10 +23,7 @@ type ContextOf<K extends HookName> = Parameters<InterventionHooks[K]>[0];
  * Runs observers in order, awaiting each (synchronously while they answer
  * at once); a throw propagates, marked with the hook (see `thrownByHook`).
  */
-export function runObservers<K extends HookName>(
-  entries: ReadonlyArray<HookEntry<K>>,
-  context: ContextOf<K>,
-): void | Promise<void> {
+export function runObservers<K extends HookName>(entries: ReadonlyArray<HookEntry<K>>, context: ContextOf<K>): void | Promise<void> {
   return runWaterfall(entries, undefined, () => context, GO_ON, NOTHING);
 }
 
@@ -34,10 +31,7 @@ const GO_ON = (): WaterfallStep<undefined, undefined> => ({ next: undefined });
 const NOTHING = (): undefined => undefined;
 
 /** Runs observers and swallows their throws (`onChatError`, `onChatAbort`). */
-export async function notifyObservers<K extends HookName>(
-  entries: ReadonlyArray<HookEntry<K>>,
-  context: ContextOf<K>,
-): Promise<void> {
+export async function notifyObservers<K extends HookName>(entries: ReadonlyArray<HookEntry<K>>, context: ContextOf<K>): Promise<void> {
   for (const { hook } of entries) {
     try {
       await (hook as (context: ContextOf<K>) => unknown)(context);
@@ -176,24 +170,11 @@ export async function callHook<K extends HookName>(entry: HookEntry<K>, context:
 
 /** `undefined`, or an empty object (seed 002's "no change": `return {}`). */
 export function isNothing(value: unknown): boolean {
-  return (
-    value === undefined ||
-    (value !== null &&
-      typeof value === 'object' &&
-      !Array.isArray(value) &&
-      Object.keys(value).length === 0)
-  );
+  return value === undefined || (value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0);
 }
 
-function isObjectWith<KEY extends string>(
-  value: unknown,
-  key: KEY,
-): value is Record<KEY, unknown> {
-  return (
-    value != null &&
-    typeof value === 'object' &&
-    Object.hasOwn(value, key)
-  );
+function isObjectWith<KEY extends string>(value: unknown, key: KEY): value is Record<KEY, unknown> {
+  return value != null && typeof value === 'object' && Object.hasOwn(value, key);
 }
 
 function invalid(label: string, received: unknown, expected: string) {

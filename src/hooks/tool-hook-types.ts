@@ -49,11 +49,7 @@ export interface PreToolCallContext extends ToolHookContext {
  * });
  * ```
  */
-export type PreToolCallResult =
-  | void
-  | { readonly call: ToolCallInfo }
-  | { readonly result: unknown }
-  | { readonly error: unknown };
+export type PreToolCallResult = void | { readonly call: ToolCallInfo } | { readonly result: unknown } | { readonly error: unknown };
 /**
  * `onToolCallResult`: a tool returned (or `preToolCall` supplied a result).
  *

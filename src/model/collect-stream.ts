@@ -1,8 +1,4 @@
-import type {
-  LanguageModelV4Content,
-  LanguageModelV4GenerateResult,
-  LanguageModelV4StreamPart,
-} from '@ai-sdk/provider';
+import type { LanguageModelV4Content, LanguageModelV4GenerateResult, LanguageModelV4StreamPart } from '@ai-sdk/provider';
 
 /** A provider stream read to its end: its own parts, in order. */
 export type CollectedStream =

@@ -28,9 +28,7 @@ export function contentToParts(part: LanguageModelV4Content, id: string): Langua
 }
 
 /** The argument parts of a client tool call, streamed whole. */
-export function toolInputParts(
-  call: Extract<LanguageModelV4Content, { type: 'tool-call' }>,
-): LanguageModelV4StreamPart[] {
+export function toolInputParts(call: Extract<LanguageModelV4Content, { type: 'tool-call' }>): LanguageModelV4StreamPart[] {
   return [
     {
       type: 'tool-input-start',

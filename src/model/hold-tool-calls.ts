@@ -1,8 +1,4 @@
-import type {
-  LanguageModelV4GenerateResult,
-  LanguageModelV4StreamPart,
-  LanguageModelV4ToolCall,
-} from '@ai-sdk/provider';
+import type { LanguageModelV4GenerateResult, LanguageModelV4StreamPart, LanguageModelV4ToolCall } from '@ai-sdk/provider';
 
 type Part = LanguageModelV4StreamPart;
 
@@ -99,10 +95,7 @@ function isClientCall(part: Part): part is LanguageModelV4ToolCall {
 }
 
 /** The new input text of every call the decision changed, by call id. */
-function changedInputs(
-  calls: readonly LanguageModelV4ToolCall[],
-  decided: LanguageModelV4GenerateResult,
-): ReadonlyMap<string, string> {
+function changedInputs(calls: readonly LanguageModelV4ToolCall[], decided: LanguageModelV4GenerateResult): ReadonlyMap<string, string> {
   const inputs = new Map<string, string>();
   decided.content.forEach((part, index) => {
     if (part.type === 'tool-call' && part.input !== calls[index]?.input) inputs.set(part.toolCallId, part.input);

@@ -1,8 +1,4 @@
-import type {
-  LanguageModelV4Content,
-  LanguageModelV4GenerateResult,
-  LanguageModelV4StreamPart,
-} from '@ai-sdk/provider';
+import type { LanguageModelV4Content, LanguageModelV4GenerateResult, LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { isDeepEqual } from '../util/is-deep-equal.ts';
 import type { CollectedStream } from './collect-stream.ts';
 import { contentToParts } from './content-to-parts.ts';

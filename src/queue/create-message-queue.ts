@@ -67,9 +67,7 @@ export interface MemoryMessageQueue extends MessageQueue {
  * await interventions.generateText({ model, tools, prompt, followUp, maxSteps: 12 });
  * ```
  */
-export function createMessageQueue({
-  mode = 'all',
-}: { readonly mode?: 'all' | 'one-at-a-time' } = {}): MemoryMessageQueue {
+export function createMessageQueue({ mode = 'all' }: { readonly mode?: 'all' | 'one-at-a-time' } = {}): MemoryMessageQueue {
   let messages: UserModelMessage[] = [];
   return {
     push: (...added) => {

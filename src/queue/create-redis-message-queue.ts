@@ -1,7 +1,7 @@
 import { convertUint8ArrayToBase64 } from '@ai-sdk/provider-utils';
 import type { UserModelMessage } from 'ai';
 import { evalScript, milliseconds, type RedisScriptClient } from '../store/eval-script.ts';
-import { toUserMessage, type MessageQueue } from './create-message-queue.ts';
+import { type MessageQueue, toUserMessage } from './create-message-queue.ts';
 
 /**
  * The {@link MessageQueue} of {@link createRedisMessageQueue}: every method

@@ -1,5 +1,5 @@
-import { replaceRule, streamRule, type CompiledRule } from './stream-rule.ts';
 import type { RedactionStream } from './redaction-stream.ts';
+import { type CompiledRule, replaceRule, streamRule } from './stream-rule.ts';
 
 /**
  * One thing to redact: every match of `pattern` is replaced.

@@ -13,11 +13,7 @@ const REDACTED = '[REDACTED]';
  * example, `redactData({ note: 'mail a@b.io', password: 'x' }, emailRedactor.redact, /password$/i)`
  * is `{ note: 'mail [EMAIL]', password: '[REDACTED]' }`.
  */
-export function redactData(
-  value: unknown,
-  redact: (text: string) => string,
-  sensitiveKeys?: RegExp,
-): unknown {
+export function redactData(value: unknown, redact: (text: string) => string, sensitiveKeys?: RegExp): unknown {
   const copies = new Map<object, unknown>();
   let changes = 0;
 

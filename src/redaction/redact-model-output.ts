@@ -1,11 +1,7 @@
-import type {
-  LanguageModelV4GenerateResult,
-  LanguageModelV4StreamPart,
-  SharedV4ProviderMetadata,
-} from '@ai-sdk/provider';
+import type { LanguageModelV4GenerateResult, LanguageModelV4StreamPart, SharedV4ProviderMetadata } from '@ai-sdk/provider';
 import type { Redactor } from './create-redactor.ts';
-import type { RedactionStream } from './redaction-stream.ts';
 import { redactData } from './redact-data.ts';
+import type { RedactionStream } from './redaction-stream.ts';
 
 /** `text` redacted by every redactor in order. */
 function redactText(redactors: readonly Redactor[], text: string): string {
@@ -19,10 +15,7 @@ function redactText(redactors: readonly Redactor[], text: string): string {
  * Responses item id is sent back as an `item_reference`). The raw response
  * body, when the provider returns one, is redacted as data.
  */
-export function redactResponse(
-  redactors: readonly Redactor[],
-  response: LanguageModelV4GenerateResult,
-): LanguageModelV4GenerateResult {
+export function redactResponse(redactors: readonly Redactor[], response: LanguageModelV4GenerateResult): LanguageModelV4GenerateResult {
   if (redactors.length === 0) return response;
   let changed = false;
   const content = response.content.map((part) => {
@@ -68,9 +61,7 @@ interface Block {
  * (`includeRawChunks`) carry the provider's unredacted text and are not
  * passed on.
  */
-export function redactStream(
-  redactors: readonly Redactor[],
-): TransformStream<LanguageModelV4StreamPart, LanguageModelV4StreamPart> {
+export function redactStream(redactors: readonly Redactor[]): TransformStream<LanguageModelV4StreamPart, LanguageModelV4StreamPart> {
   const blocks = new Map<string, Block>();
   const delta = ({ kind, id }: Block, text: string): LanguageModelV4StreamPart =>
     kind === 'text' ? { type: 'text-delta', id, delta: text } : { type: 'reasoning-delta', id, delta: text };
@@ -104,7 +95,11 @@ export function redactStream(
           if (block === undefined) break;
           block.providerMetadata = part.providerMetadata ?? block.providerMetadata;
           block.received += part.delta;
-          release(block, block.sessions.reduce((text, session) => session.push(text), part.delta), controller);
+          release(
+            block,
+            block.sessions.reduce((text, session) => session.push(text), part.delta),
+            controller,
+          );
           return;
         }
         case 'text-end':

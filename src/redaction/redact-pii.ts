@@ -1,5 +1,5 @@
-import { type RedactedToolValue, type RedactionHandler, createRedactionHandler } from './create-redaction-handler.ts';
-import { type PiiKind, PII_LABELS, PII_ORDER, piiRules } from './pii-rules.ts';
+import { createRedactionHandler, type RedactedToolValue, type RedactionHandler } from './create-redaction-handler.ts';
+import { PII_LABELS, PII_ORDER, type PiiKind, piiRules } from './pii-rules.ts';
 
 /**
  * Options of {@link redactPii}.

@@ -1,9 +1,5 @@
+import { createRedactionHandler, type RedactedToolValue, type RedactionHandler } from './create-redaction-handler.ts';
 import type { RedactionRule } from './create-redactor.ts';
-import {
-  createRedactionHandler,
-  type RedactedToolValue,
-  type RedactionHandler,
-} from './create-redaction-handler.ts';
 
 const CREDENTIAL =
   /(?<![A-Za-z0-9])(password|passwd|secret|client[_-]?secret|api[_-]?key|apikey|access[_-]?token|auth[_-]?token|refresh[_-]?token|private[_-]?key)(["']?\s*[:=]\s*)(["']?)([^\s"',;[][^\s"',;]{5,})/i;

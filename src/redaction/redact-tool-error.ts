@@ -3,8 +3,8 @@ import type { Tool, ToolSet } from 'ai';
 import type { ToolCallInfo } from '../handlers/intervention-events.ts';
 import type { Awaitable } from '../handlers/intervention-handler.ts';
 import type { RegisteredHandler } from '../handlers/registered-handler.ts';
-import type { Redactor } from './create-redactor.ts';
 import { getOwn } from '../util/get-own.ts';
+import type { Redactor } from './create-redactor.ts';
 import { redactData } from './redact-data.ts';
 
 /**

@@ -1,14 +1,14 @@
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import type { Tool, ToolSet } from 'ai';
+import { answeredApproval } from '../approvals/read-resume.ts';
 import { InvalidActionError } from '../errors/invalid-action-error.ts';
 import { InvocationDeniedError } from '../errors/invocation-denied-error.ts';
+import { cloneInvocationEvent } from '../tool-call/drafts.ts';
 import { getOwn } from '../util/get-own.ts';
 import { userMessage } from '../util/user-message.ts';
-import { cloneInvocationEvent } from '../tool-call/drafts.ts';
-import { answeredApproval } from '../approvals/read-resume.ts';
+import { evaluate } from './evaluate-and-report.ts';
 import type { InvocationChanges } from './invocation-changes.ts';
 import type { Run } from './run.ts';
-import { evaluate } from './evaluate-and-report.ts';
 
 /**
  * Evaluates the `beforeInvocation` handlers once, before the first model
@@ -92,9 +92,7 @@ export function withInvocationChanges(
 }
 
 function addedToolError(run: Run, tools: ToolSet, name: string): InvalidActionError {
-  const handler = run.decisions.findLast(
-    (record) => record.lifecycle === 'beforeInvocation' && record.action === 'transform',
-  )?.handler;
+  const handler = run.decisions.findLast((record) => record.lifecycle === 'beforeInvocation' && record.action === 'transform')?.handler;
   return new InvalidActionError({
     handlerName: handler ?? 'unknown',
     lifecycle: 'beforeInvocation',

@@ -1,12 +1,12 @@
 import type { Instructions, ModelMessage, StepResult, ToolSet } from 'ai';
-import type { BeforeModelCallEvent, ModelCallSettings } from '../handlers/intervention-events.ts';
 import type { Verdict } from '../handlers/evaluate-interventions.ts';
+import type { BeforeModelCallEvent, ModelCallSettings } from '../handlers/intervention-events.ts';
+import { cloneModelCallEvent } from '../tool-call/drafts.ts';
 import { isThenable } from '../util/is-thenable.ts';
 import { userMessage } from '../util/user-message.ts';
-import { cloneModelCallEvent } from '../tool-call/drafts.ts';
+import { evaluate } from './evaluate-and-report.ts';
 import type { Run } from './run.ts';
 import { SETTING_KEYS } from './setting-keys.ts';
-import { evaluate } from './evaluate-and-report.ts';
 
 /** What the `beforeModelCall` handlers made of a step. */
 export type ModelCallOutcome =
@@ -58,11 +58,7 @@ export function beforeModelCall(
 }
 
 /** What a verdict changes in the step. */
-function outcomeOf(
-  run: Run,
-  step: Parameters<typeof beforeModelCall>[1],
-  verdict: Verdict<BeforeModelCallEvent>,
-): ModelCallOutcome {
+function outcomeOf(run: Run, step: Parameters<typeof beforeModelCall>[1], verdict: Verdict<BeforeModelCallEvent>): ModelCallOutcome {
   switch (verdict.type) {
     case 'deny':
       return { type: 'denied', reason: verdict.reason };

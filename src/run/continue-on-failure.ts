@@ -18,10 +18,7 @@ export function swallowsFailures(run: Run): boolean {
  * SDK reports an error thrown there like a provider error; one thrown from
  * `stopWhen` would end a stream without any callback).
  */
-export function continueOnFailure(
-  run: Run,
-  conditions: readonly StopCondition<ToolSet, Context>[],
-): StopCondition<ToolSet, Context> {
+export function continueOnFailure(run: Run, conditions: readonly StopCondition<ToolSet, Context>[]): StopCondition<ToolSet, Context> {
   if (conditions.length === 1) {
     const [condition] = conditions as [StopCondition<ToolSet, Context>];
     return (options) => run.failed === undefined && condition(options);

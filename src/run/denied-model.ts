@@ -1,7 +1,4 @@
-import type {
-  LanguageModelV4,
-  LanguageModelV4GenerateResult,
-} from '@ai-sdk/provider';
+import type { LanguageModelV4, LanguageModelV4GenerateResult } from '@ai-sdk/provider';
 import { replayParts } from '../model/replay-parts.ts';
 import { responseToParts } from '../model/response-to-parts.ts';
 

@@ -1,10 +1,5 @@
 import type { DecisionRecord } from '../handlers/decision-record.ts';
-import {
-  evaluateInterventions,
-  type EvaluateOptions,
-  type EvaluationSinks,
-  type Verdict,
-} from '../handlers/evaluate-interventions.ts';
+import { type EvaluateOptions, type EvaluationSinks, evaluateInterventions, type Verdict } from '../handlers/evaluate-interventions.ts';
 import type { InterventionEvent } from '../handlers/intervention-events.ts';
 import type { RegisteredHandler } from '../handlers/registered-handler.ts';
 import { runObservers } from '../hooks/run-hooks.ts';
@@ -14,7 +9,10 @@ import type { RuntimeSnapshot } from './runtime-snapshot.ts';
 export type EvaluationOptions<EVENT extends InterventionEvent> = EvaluateOptions<EVENT>;
 
 /** Evaluates handlers for a run: its records are kept and reported to `onDecision` (see {@link evaluateAndReport}). */
-export function evaluate<EVENT extends InterventionEvent>(run: Run, options: EvaluationOptions<EVENT>): Verdict<EVENT> | Promise<Verdict<EVENT>> {
+export function evaluate<EVENT extends InterventionEvent>(
+  run: Run,
+  options: EvaluationOptions<EVENT>,
+): Verdict<EVENT> | Promise<Verdict<EVENT>> {
   return evaluateAndReport(run.snapshot, options, run.sinks);
 }
 

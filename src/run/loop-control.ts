@@ -1,15 +1,15 @@
 import type { Context } from '@ai-sdk/provider-utils';
 import {
-  experimental_createSteering,
   type Experimental_Steering,
+  experimental_createSteering,
   type StepResult,
   type StopCondition,
   type ToolSet,
   type UserModelMessage,
 } from 'ai';
+import { InvalidHookResultError } from '../errors/invalid-hook-result-error.ts';
 import type { HookEntry } from '../hooks/hook-registry.ts';
 import { callHook, isNothing } from '../hooks/run-hooks.ts';
-import { InvalidHookResultError } from '../errors/invalid-hook-result-error.ts';
 import type { MessageQueue } from '../queue/create-message-queue.ts';
 import type { Run } from './run.ts';
 
@@ -85,15 +85,14 @@ export function createLoopControl({
     if (checked?.count !== all.length) {
       checked = {
         count: all.length,
-        stops: Promise.all(conditions.map((condition) => condition({ steps: all as StepResult<ToolSet>[] }))).then(
-          (results) => results.some(Boolean),
+        stops: Promise.all(conditions.map((condition) => condition({ steps: all as StepResult<ToolSet>[] }))).then((results) =>
+          results.some(Boolean),
         ),
       };
     }
     return checked.stops;
   };
-  const underCap = async () =>
-    maxSteps !== undefined ? steps.length < maxSteps : !(await userStops(steps));
+  const underCap = async () => (maxSteps !== undefined ? steps.length < maxSteps : !(await userStops(steps)));
 
   const drain = async (
     hooks: ReadonlyArray<HookEntry<'drainSteering' | 'drainFollowUp'>>,

@@ -1,16 +1,11 @@
-import type {
-  LanguageModelV4,
-  LanguageModelV4CallOptions,
-  LanguageModelV4GenerateResult,
-  LanguageModelV4Usage,
-} from '@ai-sdk/provider';
+import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4GenerateResult, LanguageModelV4Usage } from '@ai-sdk/provider';
 import type { AfterModelCallEvent } from '../handlers/intervention-events.ts';
 import { runOnResponse, runPreRequest } from '../hooks/run-hooks.ts';
 import { redactResponse } from '../redaction/redact-model-output.ts';
-import { isThenable } from '../util/is-thenable.ts';
 import { cloneResponseEvent } from '../tool-call/drafts.ts';
-import type { Run } from './run.ts';
+import { isThenable } from '../util/is-thenable.ts';
 import { evaluate } from './evaluate-and-report.ts';
+import type { Run } from './run.ts';
 
 /**
  * One model call with the hooks and handlers around it: `preRequest`
@@ -58,7 +53,8 @@ export async function respond<RESPONSE extends LanguageModelV4GenerateResult>(
       attempt,
       response,
     };
-    const evaluation = evaluate(run, 
+    const evaluation = evaluate(
+      run,
       exhausted
         ? {
             event,
@@ -102,10 +98,7 @@ export function modelHookContext(run: Run, request: LanguageModelV4CallOptions, 
  * OpenAI Responses item id is sent back as an `item_reference`), which would
  * hand the model back what was rewritten.
  */
-function forgetChangedItems(
-  raw: LanguageModelV4GenerateResult,
-  final: LanguageModelV4GenerateResult,
-): LanguageModelV4GenerateResult {
+function forgetChangedItems(raw: LanguageModelV4GenerateResult, final: LanguageModelV4GenerateResult): LanguageModelV4GenerateResult {
   if (raw === final) return final;
   let changed = false;
   const content = final.content.map((part, index) => {

@@ -1,6 +1,6 @@
-import type { HookSnapshot } from '../hooks/hook-registry.ts';
 import { LIFECYCLES, type Lifecycle } from '../handlers/lifecycle.ts';
 import { handles, type RegisteredHandler } from '../handlers/registered-handler.ts';
+import type { HookSnapshot } from '../hooks/hook-registry.ts';
 import type { Redactor } from '../redaction/create-redactor.ts';
 import type { Wording } from './wording.ts';
 
@@ -26,13 +26,8 @@ export interface RuntimeSnapshot {
 }
 
 /** Indexes `all` by lifecycle point, so a point nobody handles costs nothing. */
-export function buildHandlerLists(
-  all: readonly RegisteredHandler[],
-): HandlerLists {
-  const lists = { all } as { all: readonly RegisteredHandler[] } & Record<
-    Lifecycle,
-    readonly RegisteredHandler[]
-  >;
+export function buildHandlerLists(all: readonly RegisteredHandler[]): HandlerLists {
+  const lists = { all } as { all: readonly RegisteredHandler[] } & Record<Lifecycle, readonly RegisteredHandler[]>;
   for (const lifecycle of LIFECYCLES) {
     lists[lifecycle] = all.filter((registered) => handles(registered, lifecycle));
   }

@@ -14,9 +14,11 @@ export function ensureStarted(run: Run): Promise<void> | undefined {
     run.startup = 'done';
     return undefined;
   }
-  run.startup ??= run.critical(() => startRun(run)).then(() => {
-    run.startup = 'done';
-  });
+  run.startup ??= run
+    .critical(() => startRun(run))
+    .then(() => {
+      run.startup = 'done';
+    });
   return run.startup;
 }
 
@@ -57,10 +59,7 @@ export async function startRun(run: Run): Promise<void> {
 export function needsStart(run: Run): boolean {
   const { hooks, handlers } = run.snapshot;
   return (
-    run.resume.dropped.length > 0 ||
-    hooks.onChatStart.length > 0 ||
-    hooks.onMessage.length > 0 ||
-    handlers.beforeInvocation.length > 0
+    run.resume.dropped.length > 0 || hooks.onChatStart.length > 0 || hooks.onMessage.length > 0 || handlers.beforeInvocation.length > 0
   );
 }
 

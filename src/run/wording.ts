@@ -15,16 +15,9 @@ import type { ToolCallInfo } from '../handlers/intervention-events.ts';
  */
 export interface Wording {
   /** The tool result of a denied call. */
-  deniedToolCall(details: {
-    readonly toolCall: ToolCallInfo;
-    readonly reason: string;
-    readonly handler: string;
-  }): string;
+  deniedToolCall(details: { readonly toolCall: ToolCallInfo; readonly reason: string; readonly handler: string }): string;
   /** The tool result of a guided call (not executed, feedback to revise it). */
-  guidedToolCall(details: {
-    readonly toolCall: ToolCallInfo;
-    readonly guidance: readonly GuideFeedback[];
-  }): string;
+  guidedToolCall(details: { readonly toolCall: ToolCallInfo; readonly guidance: readonly GuideFeedback[] }): string;
   /**
    * The tool result of a call a person refused with a typed answer
    * (`approvalAnswer`), with their reason; a plain refusal reaches the model

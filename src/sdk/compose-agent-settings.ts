@@ -1,13 +1,13 @@
 import type { Context } from '@ai-sdk/provider-utils';
 import type { ToolLoopAgentSettings, ToolSet } from 'ai';
+import { prepareResume } from '../approvals/apply-approval-edits.ts';
+import type { ApprovalLedger } from '../approvals/approval-ledger.ts';
+import { hasTypedAnswers } from '../approvals/decode-answers.ts';
+import { Run, runOfError } from '../run/run.ts';
+import type { RuntimeSnapshot } from '../run/runtime-snapshot.ts';
 import type { CallOptions } from './call-options.ts';
 import { chatResponseOf } from './chat-response-of.ts';
 import { composeRunOptions } from './compose-run-options.ts';
-import { hasTypedAnswers } from '../approvals/decode-answers.ts';
-import { prepareResume } from '../approvals/apply-approval-edits.ts';
-import { Run, runOfError } from '../run/run.ts';
-import type { ApprovalLedger } from '../approvals/approval-ledger.ts';
-import type { RuntimeSnapshot } from '../run/runtime-snapshot.ts';
 
 type AnySettings = ToolLoopAgentSettings<never, ToolSet, Context, never>;
 type Callback = ((event: never) => unknown) | undefined;
@@ -32,8 +32,7 @@ export function composeAgentSettings<SETTINGS>(
 ): SETTINGS {
   const user = settings as unknown as AnySettings;
   const runs = new WeakMap<object, Run>();
-  const runOf = (context: unknown) =>
-    context !== null && typeof context === 'object' ? runs.get(context) : undefined;
+  const runOf = (context: unknown) => (context !== null && typeof context === 'object' ? runs.get(context) : undefined);
 
   const composed: Record<string, unknown> = {
     ...user,

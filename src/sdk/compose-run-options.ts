@@ -1,20 +1,20 @@
-import { gateway, isStepCount, wrapLanguageModel, type LanguageModel, type StepResult, type ToolSet } from 'ai';
+import { gateway, isStepCount, type LanguageModel, type StepResult, type ToolSet, wrapLanguageModel } from 'ai';
+import { prepareResume, resumeNeedsPreparing } from '../approvals/apply-approval-edits.ts';
+import { checkedHistory, checksApprovals } from '../approvals/check-approvals.ts';
+import { foreignSignatureTransform, stripForeignSignatures } from '../approvals/own-approval-requests.ts';
+import { editableHistory, resumeReadsLedger } from '../approvals/replay-used-approvals.ts';
 import type { ModelCallSettings } from '../handlers/intervention-events.ts';
-import type { CallOptions } from './call-options.ts';
 import { asArray, continueOnFailure, swallowsFailures } from '../run/continue-on-failure.ts';
-import { createModelMiddleware } from './create-model-middleware.ts';
-import { hasToolHooks } from '../tool-call/guard-execute.ts';
-import { guardToolSet } from './guard-tool-set.ts';
 import { createLoopControl } from '../run/loop-control.ts';
+import type { Run } from '../run/run.ts';
+import { SETTING_KEYS } from '../run/setting-keys.ts';
+import { hasToolHooks } from '../tool-call/guard-execute.ts';
+import type { CallOptions } from './call-options.ts';
+import { createModelMiddleware } from './create-model-middleware.ts';
+import { guardToolSet } from './guard-tool-set.ts';
 import { createRunPrepareStep } from './run-prepare-step.ts';
 import { createRunRepair } from './run-repair-tool-call.ts';
 import { createRunToolApproval } from './run-tool-approval.ts';
-import { prepareResume, resumeNeedsPreparing } from '../approvals/apply-approval-edits.ts';
-import { checkedHistory, checksApprovals } from '../approvals/check-approvals.ts';
-import { editableHistory, resumeReadsLedger } from '../approvals/replay-used-approvals.ts';
-import type { Run } from '../run/run.ts';
-import { SETTING_KEYS } from '../run/setting-keys.ts';
-import { foreignSignatureTransform, stripForeignSignatures } from '../approvals/own-approval-requests.ts';
 
 /**
  * The SDK options of a run: the caller's options, with each extension point
@@ -71,8 +71,7 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
     return result;
   };
   // the caller's prepareStep sees the model it gave, not the wrapper
-  const unwrapModel = (model: LanguageModel): LanguageModel =>
-    typeof model === 'string' ? model : (originals.get(model) ?? model);
+  const unwrapModel = (model: LanguageModel): LanguageModel => (typeof model === 'string' ? model : (originals.get(model) ?? model));
   composed.model = wrapModel(options.model);
 
   // resumed approvals execute through the wrapper (once, with the approval ledger)
@@ -209,4 +208,3 @@ export function needsLoopControl(run: Run, options: CallOptions): boolean {
     hooks.drainFollowUp.length > 0
   );
 }
-

@@ -1,10 +1,13 @@
 import type { Tool, ToolSet } from 'ai';
-import { InvalidHandlerError } from '../errors/invalid-handler-error.ts';
-import type { InterventionHandlerLike } from '../handlers/intervention-handler.ts';
-import { registerHandler, type RegisteredHandler } from '../handlers/registered-handler.ts';
-import { HookRegistry } from '../hooks/hook-registry.ts';
 import { createApprovalLedger } from '../approvals/approval-ledger.ts';
 import { generateApprovalSecret } from '../approvals/approval-secret.ts';
+import { InvalidHandlerError } from '../errors/invalid-handler-error.ts';
+import type { InterventionHandlerLike } from '../handlers/intervention-handler.ts';
+import { type RegisteredHandler, registerHandler } from '../handlers/registered-handler.ts';
+import { HookRegistry } from '../hooks/hook-registry.ts';
+import { Run } from '../run/run.ts';
+import { buildHandlerLists, type HandlerLists, type RuntimeSnapshot } from '../run/runtime-snapshot.ts';
+import { defaultWording, type Wording } from '../run/wording.ts';
 import type { CallOptions } from './call-options.ts';
 import { composeAgentSettings } from './compose-agent-settings.ts';
 import { createModelMiddleware } from './create-model-middleware.ts';
@@ -13,10 +16,7 @@ import type { Interventions, InterventionsOptions } from './interventions.ts';
 import { isIdle } from './is-idle.ts';
 import { runGenerateText } from './run-generate-text.ts';
 import { runStreamText } from './run-stream-text.ts';
-import { Run } from '../run/run.ts';
-import { buildHandlerLists, type HandlerLists, type RuntimeSnapshot } from '../run/runtime-snapshot.ts';
 import { warnAtCreation } from './warn-at-creation.ts';
-import { defaultWording, type Wording } from '../run/wording.ts';
 
 /**
  * Creates the runtime.
@@ -43,8 +43,7 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
   const wording: Wording = { ...defaultWording, ...options.wording };
   const maxGuideRetries = options.maxGuideRetries ?? 2;
   const redactors = options.redactors ?? [];
-  const approvalLedger =
-    options.approvalLedger === false ? undefined : (options.approvalLedger ?? createApprovalLedger());
+  const approvalLedger = options.approvalLedger === false ? undefined : (options.approvalLedger ?? createApprovalLedger());
   if (!Number.isInteger(maxGuideRetries) || maxGuideRetries < 0) {
     throw new TypeError(`maxGuideRetries must be a non-negative integer, received ${String(options.maxGuideRetries)}.`);
   }
@@ -134,7 +133,9 @@ function resolveHandlerTimeout(timeoutMs: number | false | undefined): number | 
   if (timeoutMs === undefined) return DEFAULT_HANDLER_TIMEOUT_MS;
   if (timeoutMs === false) return undefined;
   if (!(typeof timeoutMs === 'number' && timeoutMs > 0 && Number.isFinite(timeoutMs))) {
-    throw new TypeError(`handlerTimeoutMs must be a positive number of milliseconds, or false for no timeout, received ${String(timeoutMs)}.`);
+    throw new TypeError(
+      `handlerTimeoutMs must be a positive number of milliseconds, or false for no timeout, received ${String(timeoutMs)}.`,
+    );
   }
   return timeoutMs;
 }

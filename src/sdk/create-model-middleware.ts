@@ -6,18 +6,18 @@ import type {
   LanguageModelV4StreamPart,
   LanguageModelV4StreamResult,
 } from '@ai-sdk/provider';
+import { decodePromptAnswers } from '../approvals/decode-prompt-answers.ts';
 import { runPreRequest } from '../hooks/run-hooks.ts';
-import { collectStream, type CollectedStream } from '../model/collect-stream.ts';
+import { type CollectedStream, collectStream } from '../model/collect-stream.ts';
 import { holdToolCalls } from '../model/hold-tool-calls.ts';
 import { releaseParts } from '../model/release-parts.ts';
 import { replayParts } from '../model/replay-parts.ts';
 import { responseToParts } from '../model/response-to-parts.ts';
-import { watchStreamErrors } from '../model/watch-stream-errors.ts';
 import { isLateChunk, watchStreamTimeouts } from '../model/stream-timeouts.ts';
 import { uniqueToolCallIds, uniqueToolCallIdsStream } from '../model/unique-tool-call-ids.ts';
+import { watchStreamErrors } from '../model/watch-stream-errors.ts';
 import { redactResponse, redactStream } from '../redaction/redact-model-output.ts';
 import { withInvocationChanges } from '../run/before-invocation.ts';
-import { decodePromptAnswers } from '../approvals/decode-prompt-answers.ts';
 import { modelHookContext, respond } from '../run/respond.ts';
 import type { Run } from '../run/run.ts';
 import { ensureStarted } from '../run/start-run.ts';
@@ -53,9 +53,7 @@ export function createModelMiddleware(runOf: () => Run): LanguageModelV4Middlewa
         const starting = ensureStarted(run);
         if (starting !== undefined) await starting;
         const first = withInvocationChanges(run.invocation, decodePromptAnswers(params, run.snapshot.wording));
-        const { final } = await respond(run, model, first, (request) =>
-          request === params ? doGenerate() : model.doGenerate(request),
-        );
+        const { final } = await respond(run, model, first, (request) => (request === params ? doGenerate() : model.doGenerate(request)));
         return decideCalls(run, final);
       } catch (error) {
         // errors here reach the caller through the SDK; remember whose run they ended
@@ -89,7 +87,10 @@ export function createModelMiddleware(runOf: () => Run): LanguageModelV4Middlewa
  * response before the SDK parses it). Each call gets an id of its own
  * first: its decision is then found by that id and by nothing else.
  */
-function decideCalls(run: Run, response: LanguageModelV4GenerateResult): Promise<LanguageModelV4GenerateResult> | LanguageModelV4GenerateResult {
+function decideCalls(
+  run: Run,
+  response: LanguageModelV4GenerateResult,
+): Promise<LanguageModelV4GenerateResult> | LanguageModelV4GenerateResult {
   return run.decidesToolCalls ? decideToolCalls(run, uniqueToolCallIds(response)) : response;
 }
 
@@ -111,14 +112,15 @@ async function streamHeldStep(
     const { raw, final } = await respond(run, model, first, async (request) => {
       const { stream, ...rest } = await open(request);
       meta = rest;
-      const result = await collectStream(run.streamTimeouts === undefined ? stream : watchStreamTimeouts(stream, run.streamTimeouts, { held: true }));
+      const result = await collectStream(
+        run.streamTimeouts === undefined ? stream : watchStreamTimeouts(stream, run.streamTimeouts, { held: true }),
+      );
       if (!result.ok) throw new FailedStream(result);
       collected = result;
       return result.response;
     });
     const decided = await decideCalls(run, final);
-    const parts =
-      collected !== undefined && raw === collected.response ? releaseParts(collected, decided) : responseToParts(decided);
+    const parts = collected !== undefined && raw === collected.response ? releaseParts(collected, decided) : responseToParts(decided);
     return { ...meta, stream: replayParts(withoutRawChunks(run, parts)) };
   } catch (error) {
     if (!(error instanceof FailedStream)) throw error;

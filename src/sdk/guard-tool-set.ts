@@ -1,6 +1,6 @@
 import type { Tool, ToolSet } from 'ai';
-import { guardExecute, type DecideInExecute } from '../tool-call/guard-execute.ts';
 import type { Run } from '../run/run.ts';
+import { type DecideInExecute, guardExecute } from '../tool-call/guard-execute.ts';
 
 /** How a tool set is guarded: its run, and optionally a decision inside `execute` and extra tool fields. */
 export interface ToolGuard {

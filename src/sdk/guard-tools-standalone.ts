@@ -1,21 +1,21 @@
-import { asSchema, getErrorMessage, safeValidateTypes, type Context } from '@ai-sdk/provider-utils';
+import { asSchema, type Context, getErrorMessage, safeValidateTypes } from '@ai-sdk/provider-utils';
 import type { ModelMessage, Tool, ToolExecutionOptions, ToolSet } from 'ai';
-import { ToolCallBlockedError } from '../errors/tool-call-blocked-error.ts';
-import type { ToolCallInfo } from '../handlers/intervention-events.ts';
-import { unreachable } from '../util/unreachable.ts';
 import { EDIT_HANDLER } from '../approvals/apply-approval-edits.ts';
-import { decideToolCall } from '../tool-call/decide-tool-call.ts';
+import type { ApprovalLedger } from '../approvals/approval-ledger.ts';
 import { ANSWER_HANDLER, unreadable } from '../approvals/decode-answers.ts';
 import type { ResumedApproval } from '../approvals/read-resume.ts';
 import { answerOf } from '../approvals/use-approval.ts';
-import { AMBIGUOUS_CALL_ID, denyCall, isAnsweredCall, NOT_THE_ANSWERED_CALL } from '../tool-call/deny-call.ts';
-import type { ApprovalLedger } from '../approvals/approval-ledger.ts';
-import type { DecideInExecute } from '../tool-call/guard-execute.ts';
-import { guardToolSet } from './guard-tool-set.ts';
+import { ToolCallBlockedError } from '../errors/tool-call-blocked-error.ts';
+import type { ToolCallInfo } from '../handlers/intervention-events.ts';
 import { Run } from '../run/run.ts';
 import type { RuntimeSnapshot } from '../run/runtime-snapshot.ts';
+import { decideToolCall } from '../tool-call/decide-tool-call.ts';
+import { AMBIGUOUS_CALL_ID, denyCall, isAnsweredCall, NOT_THE_ANSWERED_CALL } from '../tool-call/deny-call.ts';
+import type { DecideInExecute } from '../tool-call/guard-execute.ts';
 import { Step } from '../tool-call/step.ts';
 import { decidedInput, type ToolCallDecision } from '../tool-call/tool-call-decision.ts';
+import { unreachable } from '../util/unreachable.ts';
+import { guardToolSet } from './guard-tool-set.ts';
 
 /**
  * Guards tools for a plain `generateText` / `streamText` / `ToolLoopAgent`
@@ -90,15 +90,10 @@ export function guardToolsStandalone<TOOLS extends ToolSet>(
  * an edit runs with the decision `needsApproval` took when the SDK asked
  * again (transforms not applied again). Every refusal leaves a record.
  */
-async function applyAnswer(
-  run: Run,
-  step: Step,
-  tool: Tool,
-  call: ToolCallInfo,
-  answer: ResumedApproval,
-): Promise<ToolCallInfo> {
+async function applyAnswer(run: Run, step: Step, tool: Tool, call: ToolCallInfo, answer: ResumedApproval): Promise<ToolCallInfo> {
   // a call that does not run is denied with a record, and `execute` throws the text the model reads
-  const refuse = async (reason: string, options?: Parameters<typeof denyCall>[3]) => applyInExecute(run, call, await denyCall(run, call, reason, options), false);
+  const refuse = async (reason: string, options?: Parameters<typeof denyCall>[3]) =>
+    applyInExecute(run, call, await denyCall(run, call, reason, options), false);
   if (!isAnsweredCall(answer, call)) return refuse(NOT_THE_ANSWERED_CALL);
   if (answer.problem !== undefined) return refuse(unreadable(answer.problem), { handler: ANSWER_HANDLER });
   if (!answer.approved) {
@@ -111,15 +106,14 @@ async function applyAnswer(
   if (answer.edit !== undefined) {
     const checked = await safeValidateTypes({ value: structuredClone(answer.edit.value), schema: asSchema(tool.inputSchema) });
     if (!checked.success) {
-      return refuse(`the edited arguments are not valid for "${call.toolName}": ${getErrorMessage(checked.error)}`, { handler: EDIT_HANDLER });
+      return refuse(`the edited arguments are not valid for "${call.toolName}": ${getErrorMessage(checked.error)}`, {
+        handler: EDIT_HANDLER,
+      });
     }
     target = { ...call, input: checked.value };
   }
   if (run.snapshot.handlers.beforeToolCall.length === 0) return target;
-  const decision =
-    answer.edit === undefined && asked !== undefined
-      ? asked
-      : await decideToolCall(run, step, target, { approval: answer });
+  const decision = answer.edit === undefined && asked !== undefined ? asked : await decideToolCall(run, step, target, { approval: answer });
   return applyInExecute(run, target, decision, true);
 }
 

@@ -1,18 +1,10 @@
 import type { LanguageModelV4Middleware } from '@ai-sdk/provider';
 import type { Context } from '@ai-sdk/provider-utils';
-import type {
-  generateText,
-  GenerateTextResult,
-  OutputInterface,
-  streamText,
-  StreamTextResult,
-  ToolLoopAgentSettings,
-  ToolSet,
-} from 'ai';
+import type { GenerateTextResult, generateText, OutputInterface, StreamTextResult, streamText, ToolLoopAgentSettings, ToolSet } from 'ai';
+import type { ApprovalLedger } from '../approvals/approval-ledger.ts';
 import type { InterventionHandlerLike } from '../handlers/intervention-handler.ts';
 import type { HookName, HooksConfig, InterventionHooks } from '../hooks/hook-types.ts';
 import type { Redactor } from '../redaction/create-redactor.ts';
-import type { ApprovalLedger } from '../approvals/approval-ledger.ts';
 import type { InterventionsReport } from '../run/interventions-report.ts';
 import type { LoopOptions } from '../run/loop-control.ts';
 import type { Wording } from '../run/wording.ts';
@@ -244,8 +236,13 @@ export interface Interventions {
    * const result = await agent.generate({ prompt: 'Clean up the temp directory' });
    * ```
    */
-  // biome-ignore lint/complexity/noBannedTypes: ToolLoopAgentSettings' own default for TOOLS
-  agentSettings<CALL_OPTIONS = never, TOOLS extends ToolSet = {}, RUNTIME_CONTEXT extends Context = Context, OUTPUT extends OutputInterface = never>(
+  agentSettings<
+    CALL_OPTIONS = never,
+    // biome-ignore lint/complexity/noBannedTypes: ToolLoopAgentSettings' own default for TOOLS
+    TOOLS extends ToolSet = {},
+    RUNTIME_CONTEXT extends Context = Context,
+    OUTPUT extends OutputInterface = never,
+  >(
     settings: ToolLoopAgentSettings<CALL_OPTIONS, TOOLS, RUNTIME_CONTEXT, OUTPUT>,
   ): ToolLoopAgentSettings<CALL_OPTIONS, TOOLS, RUNTIME_CONTEXT, OUTPUT>;
   /** The registered handlers, in evaluation order. */

@@ -1,6 +1,6 @@
-import type { CallOptions } from './call-options.ts';
 import { hasTypedAnswers } from '../approvals/decode-answers.ts';
 import type { RuntimeSnapshot } from '../run/runtime-snapshot.ts';
+import type { CallOptions } from './call-options.ts';
 
 /** Whether nothing is registered: a call then goes straight to the SDK. */
 export function isIdle({ handlers, hooks, redactors }: RuntimeSnapshot): boolean {

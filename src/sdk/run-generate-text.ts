@@ -1,14 +1,14 @@
 import { generateText } from 'ai';
 import type { ApprovalLedger } from '../approvals/approval-ledger.ts';
 import { explainApprovalError, signsWithGeneratedSecret } from '../approvals/approval-secret.ts';
-import type { CallOptions } from './call-options.ts';
-import { chatResponseOf } from './chat-response-of.ts';
-import { composeRunOptions, needsLoopControl } from './compose-run-options.ts';
 import { attachReport, EMPTY_REPORT } from '../run/interventions-report.ts';
-import { needsRun } from './is-idle.ts';
 import { Run } from '../run/run.ts';
 import type { RuntimeSnapshot } from '../run/runtime-snapshot.ts';
 import { settleAfterAbort } from '../util/settle-after-abort.ts';
+import type { CallOptions } from './call-options.ts';
+import { chatResponseOf } from './chat-response-of.ts';
+import { composeRunOptions, needsLoopControl } from './compose-run-options.ts';
+import { needsRun } from './is-idle.ts';
 
 /** How long an aborted call may take to end on its own before it ends with the abort. */
 const ABORT_GRACE_MS = 1_000;

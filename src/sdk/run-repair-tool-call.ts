@@ -1,8 +1,8 @@
 import { getErrorMessage } from '@ai-sdk/provider-utils';
 import type { ToolCallRepairFunction, ToolSet } from 'ai';
 import { runOnToolCallError } from '../hooks/run-hooks.ts';
-import { getOwn } from '../util/get-own.ts';
 import type { Run } from '../run/run.ts';
+import { getOwn } from '../util/get-own.ts';
 
 /**
  * `onToolCallError` for calls that never reach `execute` (unknown tool,
@@ -11,10 +11,7 @@ import type { Run } from '../run/run.ts';
  * and may replace it: the replacement is what the model reads next, and
  * what every record of the step carries.
  */
-export function createRunRepair(
-  run: Run,
-  repair: ToolCallRepairFunction<ToolSet> | undefined,
-): ToolCallRepairFunction<ToolSet> {
+export function createRunRepair(run: Run, repair: ToolCallRepairFunction<ToolSet> | undefined): ToolCallRepairFunction<ToolSet> {
   return async (options) => {
     const repaired = repair === undefined ? null : await repair(options);
     if (repaired != null) return repaired;

@@ -1,16 +1,16 @@
 import { streamText } from 'ai';
-import { attachDecisionStream, registerDecisionSource, showsDecisions } from '../ui/to-interventions-ui-message-stream.ts';
-import { ignoreErrors } from '../util/ignore-errors.ts';
 import type { ApprovalLedger } from '../approvals/approval-ledger.ts';
 import { explainApprovalErrors, signsWithGeneratedSecret } from '../approvals/approval-secret.ts';
 import { asArray } from '../run/continue-on-failure.ts';
+import { attachReport, EMPTY_REPORT } from '../run/interventions-report.ts';
+import { Run } from '../run/run.ts';
+import type { RuntimeSnapshot } from '../run/runtime-snapshot.ts';
+import { attachDecisionStream, registerDecisionSource, showsDecisions } from '../ui/to-interventions-ui-message-stream.ts';
+import { ignoreErrors } from '../util/ignore-errors.ts';
 import type { CallOptions } from './call-options.ts';
 import { chatResponseOf } from './chat-response-of.ts';
 import { composeRunOptions, needsLoopControl } from './compose-run-options.ts';
-import { attachReport, EMPTY_REPORT } from '../run/interventions-report.ts';
 import { needsRun } from './is-idle.ts';
-import { Run } from '../run/run.ts';
-import type { RuntimeSnapshot } from '../run/runtime-snapshot.ts';
 
 type Callback = ((event: never) => unknown) | undefined;
 
@@ -55,8 +55,7 @@ export function runStreamText({
   delete composed.onFinish;
   composed.onError = async (event: { error: unknown }) => {
     // the SDK's default is to log the error; keep it when the caller set none
-    const handled =
-      onError === undefined ? console.error(event.error) : await (onError as (event: unknown) => unknown)(event);
+    const handled = onError === undefined ? console.error(event.error) : await (onError as (event: unknown) => unknown)(event);
     await run.end(event.error);
     return handled;
   };

@@ -1,15 +1,15 @@
-import { asSchema, getErrorMessage, safeValidateTypes, type Context } from '@ai-sdk/provider-utils';
+import { asSchema, type Context, getErrorMessage, safeValidateTypes } from '@ai-sdk/provider-utils';
 import type { GenericToolApprovalFunction, Tool, ToolApprovalConfiguration, ToolSet } from 'ai';
-import { getOwn } from '../util/get-own.ts';
+import { UNVERIFIABLE_DISPLAY, UNVERIFIABLE_REASON, VERIFY_HANDLER } from '../approvals/check-approvals.ts';
+import { replaysOverriddenAnswer } from '../approvals/replay-used-approvals.ts';
+import { hasCallerApproval, resolveCallerApproval } from '../approvals/resolve-caller-approval.ts';
+import type { Run } from '../run/run.ts';
+import { ensureStarted } from '../run/start-run.ts';
 import { decideToolCall } from '../tool-call/decide-tool-call.ts';
 import { AMBIGUOUS_CALL_ID, denyCall, isAnsweredCall, NOT_THE_ANSWERED_CALL } from '../tool-call/deny-call.ts';
 import { gateResumedCall, gateToolCalls } from '../tool-call/gate-tool-calls.ts';
-import { hasCallerApproval, resolveCallerApproval } from '../approvals/resolve-caller-approval.ts';
-import { replaysOverriddenAnswer } from '../approvals/replay-used-approvals.ts';
-import type { Run } from '../run/run.ts';
-import { approvalStatusOf, decidedInput, type ApprovalStatus, type ToolCallDecision } from '../tool-call/tool-call-decision.ts';
-import { ensureStarted } from '../run/start-run.ts';
-import { UNVERIFIABLE_DISPLAY, UNVERIFIABLE_REASON, VERIFY_HANDLER } from '../approvals/check-approvals.ts';
+import { type ApprovalStatus, approvalStatusOf, decidedInput, type ToolCallDecision } from '../tool-call/tool-call-decision.ts';
+import { getOwn } from '../util/get-own.ts';
 
 /** How an unverified answer to a confirm is refused: named, said to the model, shown to the person. */
 function unverifiedDenial(toolName: string) {
@@ -66,7 +66,8 @@ export function createRunToolApproval({
     let decision: ToolCallDecision | undefined = taken;
     const approval = step.number === undefined ? run.resume.approved.get(toolCall.toolCallId) : undefined;
     // fail closed: the SDK resumes a call by its id; an answer is for the call its request was made for, and for no other
-    if (approval !== undefined && !isAnsweredCall(approval, call)) return approvalStatusOf(await denyCall(run, call, NOT_THE_ANSWERED_CALL));
+    if (approval !== undefined && !isAnsweredCall(approval, call))
+      return approvalStatusOf(await denyCall(run, call, NOT_THE_ANSWERED_CALL));
     // a used approval answered otherwise now is not decided again: the tool wrapper gives the model what ran
     if (approval !== undefined && replaysOverriddenAnswer(run, approval.approvalId)) return NOT_APPLICABLE;
     if (decision === undefined && (approval !== undefined || run.decidesToolCalls)) {

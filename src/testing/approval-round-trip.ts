@@ -1,8 +1,8 @@
 import type { Context } from '@ai-sdk/provider-utils';
 import {
-  isStepCount,
   type GenerateTextResult,
   type Instructions,
+  isStepCount,
   type LanguageModel,
   type ModelMessage,
   type OutputInterface,

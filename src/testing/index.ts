@@ -15,20 +15,18 @@
  * ```
  */
 
-// the scripted model and its builders
-export { scriptedModel, type ScriptedModel, type ScriptedTurn } from './scripted-model.ts';
-export { text } from './text.ts';
-export { toolCall } from './tool-call.ts';
-export { step } from './step.ts';
-
+export {
+  type ApprovalRoundTripOptions,
+  type ApprovalRoundTripResult,
+  approvalRoundTrip,
+} from './approval-round-trip.ts';
+// time
+export { createFakeClock, type FakeClock } from './create-fake-clock.ts';
 // running handlers and approvals
 export { runHandler } from './run-handler.ts';
 export type { RunHandlerBaseOptions, RunHandlerOptions, RunHandlerResult, RunHandlerToolCall } from './run-handler-options.ts';
-export {
-  approvalRoundTrip,
-  type ApprovalRoundTripOptions,
-  type ApprovalRoundTripResult,
-} from './approval-round-trip.ts';
-
-// time
-export { createFakeClock, type FakeClock } from './create-fake-clock.ts';
+// the scripted model and its builders
+export { type ScriptedModel, type ScriptedTurn, scriptedModel } from './scripted-model.ts';
+export { step } from './step.ts';
+export { text } from './text.ts';
+export { toolCall } from './tool-call.ts';

@@ -1,5 +1,4 @@
-import { isStepCount, jsonSchema, tool as defineTool, type Tool } from 'ai';
-import { toolCall as toolCallPart } from './tool-call.ts';
+import { tool as defineTool, isStepCount, jsonSchema, type Tool } from 'ai';
 import { InterventionActions } from '../actions/intervention-actions.ts';
 import type { DecisionRecord } from '../handlers/decision-record.ts';
 import type { InterventionEvent } from '../handlers/intervention-events.ts';
@@ -8,9 +7,10 @@ import type { Lifecycle } from '../handlers/lifecycle.ts';
 import type { HooksConfig } from '../hooks/hook-types.ts';
 import { mergeHooks } from '../hooks/merge-hooks.ts';
 import { createInterventions } from '../sdk/create-interventions.ts';
-import { scriptedModel, type ScriptedModel, type ScriptedTurn } from './scripted-model.ts';
-import { text } from './text.ts';
 import type { RunHandlerOptions, RunHandlerResult } from './run-handler-options.ts';
+import { type ScriptedModel, type ScriptedTurn, scriptedModel } from './scripted-model.ts';
+import { text } from './text.ts';
+import { toolCall as toolCallPart } from './tool-call.ts';
 
 const PROBE = 'ai-interventions/testing:probe';
 

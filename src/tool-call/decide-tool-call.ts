@@ -1,15 +1,15 @@
+import { answerInfo, type ResumedApproval } from '../approvals/read-resume.ts';
 import type { Verdict } from '../handlers/evaluate-interventions.ts';
 import type { BeforeToolCallEvent, ToolCallInfo } from '../handlers/intervention-events.ts';
 import type { RegisteredHandler } from '../handlers/registered-handler.ts';
+import { evaluate } from '../run/evaluate-and-report.ts';
+import type { Run } from '../run/run.ts';
 import { getOwn } from '../util/get-own.ts';
 import { isThenable } from '../util/is-thenable.ts';
 import { unreachable } from '../util/unreachable.ts';
 import { cloneToolCallEvent } from './drafts.ts';
-import { answerInfo, type ResumedApproval } from '../approvals/read-resume.ts';
-import type { Run } from '../run/run.ts';
 import type { Step } from './step.ts';
 import type { ToolCallDecision } from './tool-call-decision.ts';
-import { evaluate } from '../run/evaluate-and-report.ts';
 
 /**
  * Decides one tool call: builds its `BeforeToolCallEvent`, resolves the
@@ -56,9 +56,7 @@ export function decideToolCall(
     answered,
     handlers: gates === undefined || gates.length === 0 ? handlers : [...gates, ...handlers],
   });
-  return isThenable(evaluation)
-    ? evaluation.then((verdict) => settle(run, call, verdict))
-    : settle(run, call, evaluation);
+  return isThenable(evaluation) ? evaluation.then((verdict) => settle(run, call, verdict)) : settle(run, call, evaluation);
 }
 
 /** The decision a verdict means; says when a human is asked. */
@@ -66,16 +64,14 @@ function settle(run: Run, call: ToolCallInfo, verdict: Verdict<BeforeToolCallEve
   const decision = toDecision(run, call, verdict);
   if (decision.type !== 'confirm' || run.snapshot.hooks.onStatus.length === 0) return decision;
   return run
-    .critical(async () => run.status({ type: 'approval-pending', toolCallId: call.toolCallId, toolName: call.toolName, prompt: decision.prompt }))
+    .critical(async () =>
+      run.status({ type: 'approval-pending', toolCallId: call.toolCallId, toolName: call.toolName, prompt: decision.prompt }),
+    )
     .then(() => decision);
 }
 
 /** What a `beforeToolCall` verdict means for the call. */
-function toDecision(
-  run: Run,
-  call: ToolCallInfo,
-  verdict: Verdict<BeforeToolCallEvent>,
-): ToolCallDecision {
+function toDecision(run: Run, call: ToolCallInfo, verdict: Verdict<BeforeToolCallEvent>): ToolCallDecision {
   const { wording } = run.snapshot;
   switch (verdict.type) {
     case 'deny':

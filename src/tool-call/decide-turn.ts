@@ -1,11 +1,11 @@
 import type { LanguageModelV4GenerateResult, LanguageModelV4ToolCall } from '@ai-sdk/provider';
 import type { ToolCallInfo } from '../handlers/intervention-events.ts';
+import type { Run } from '../run/run.ts';
+import { isThenable } from '../util/is-thenable.ts';
 import { decideToolCall } from './decide-tool-call.ts';
 import { gateToolCalls } from './gate-tool-calls.ts';
-import type { Run } from '../run/run.ts';
 import { parseToolCall } from './parse-tool-call.ts';
 import { decidedInput } from './tool-call-decision.ts';
-import { isThenable } from '../util/is-thenable.ts';
 
 const NO_GATES = Object.freeze({});
 
@@ -28,10 +28,7 @@ export function decideToolCalls(run: Run, response: LanguageModelV4GenerateResul
  * and an approval asked about them records them as the model's input (a
  * resumed approval is checked against it): the human approves what runs.
  */
-export async function decideTurn(
-  run: Run,
-  response: LanguageModelV4GenerateResult,
-): Promise<LanguageModelV4GenerateResult> {
+export async function decideTurn(run: Run, response: LanguageModelV4GenerateResult): Promise<LanguageModelV4GenerateResult> {
   const step = run.step;
   const parts = response.content;
   const indexes: number[] = [];

@@ -1,7 +1,7 @@
-import type { ToolCallInfo } from '../handlers/intervention-events.ts';
-import { isDeepEqual } from '../util/is-deep-equal.ts';
 import type { ResumedApproval } from '../approvals/read-resume.ts';
+import type { ToolCallInfo } from '../handlers/intervention-events.ts';
 import type { Run } from '../run/run.ts';
+import { isDeepEqual } from '../util/is-deep-equal.ts';
 import type { ToolCallDecision } from './tool-call-decision.ts';
 
 /**
@@ -46,7 +46,10 @@ export const NOT_THE_ANSWERED_CALL =
  * checked and written).
  */
 export function isAnsweredCall(answer: ResumedApproval, call: ToolCallInfo): boolean {
-  return answer.toolName === call.toolName && (isDeepEqual(answer.input, call.input) || (answer.edit !== undefined && isDeepEqual(answer.edit.original, call.input)));
+  return (
+    answer.toolName === call.toolName &&
+    (isDeepEqual(answer.input, call.input) || (answer.edit !== undefined && isDeepEqual(answer.edit.original, call.input)))
+  );
 }
 
 const HANDLER = 'ai-interventions';

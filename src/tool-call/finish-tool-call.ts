@@ -1,10 +1,10 @@
 import type { AfterToolCallEvent, ToolCallInfo } from '../handlers/intervention-events.ts';
 import { runOnToolCallError, runOnToolCallResult } from '../hooks/run-hooks.ts';
 import { redactsToolErrors, redactToolError } from '../redaction/redact-tool-error.ts';
+import { evaluate } from '../run/evaluate-and-report.ts';
 import { copyData } from '../util/copy-data.ts';
 import { isThenable } from '../util/is-thenable.ts';
-import { toolHookContext, type ToolExecution } from './prepare-tool-call.ts';
-import { evaluate } from '../run/evaluate-and-report.ts';
+import { type ToolExecution, toolHookContext } from './prepare-tool-call.ts';
 
 /** How a tool's execution settled. */
 export type Settled = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: unknown };

@@ -1,9 +1,9 @@
 import { InvalidHookResultError } from '../errors/invalid-hook-result-error.ts';
-import { callHook } from '../hooks/run-hooks.ts';
-import { settleAfterAbort } from '../util/settle-after-abort.ts';
 import type { ToolCallInfo } from '../handlers/intervention-events.ts';
 import type { RegisteredHandler } from '../handlers/registered-handler.ts';
+import { callHook } from '../hooks/run-hooks.ts';
 import type { Run } from '../run/run.ts';
+import { settleAfterAbort } from '../util/settle-after-abort.ts';
 import type { Step } from './step.ts';
 
 /**
@@ -12,11 +12,7 @@ import type { Step } from './step.ts';
  * actions as handlers the reducer evaluates before the `beforeToolCall`
  * handlers (named after the hook, so records say which gate decided).
  */
-export async function gateToolCalls(
-  run: Run,
-  step: Step,
-  calls: readonly ToolCallInfo[],
-): Promise<RegisteredHandler[][]> {
+export async function gateToolCalls(run: Run, step: Step, calls: readonly ToolCallInfo[]): Promise<RegisteredHandler[][]> {
   const perCall: RegisteredHandler[][] = calls.map(() => []);
   for (const entry of run.snapshot.hooks.gateToolCalls) {
     const actions: unknown = await run.critical(() =>
@@ -57,7 +53,6 @@ export async function gateToolCalls(
   }
   return perCall;
 }
-
 
 /**
  * The gates' actions for a call resumed from an approval: a run's resumed

@@ -1,13 +1,13 @@
 import type { Context } from '@ai-sdk/provider-utils';
 import type { Tool, ToolExecutionOptions } from 'ai';
+import { approvalOf, executeApproved } from '../approvals/use-approval.ts';
 import type { ToolCallInfo } from '../handlers/intervention-events.ts';
 import { redactsToolErrors } from '../redaction/redact-tool-error.ts';
+import type { Run } from '../run/run.ts';
 import { isAsyncIterable, lastOf } from '../util/async-iterable.ts';
 import { isThenable } from '../util/is-thenable.ts';
 import { finishToolCall, hasResultPipeline, type Settled } from './finish-tool-call.ts';
-import { needsPreparing, prepareToolCall, type DecideInExecute, type ToolExecution } from './prepare-tool-call.ts';
-import type { Run } from '../run/run.ts';
-import { approvalOf, executeApproved } from '../approvals/use-approval.ts';
+import { type DecideInExecute, needsPreparing, prepareToolCall, type ToolExecution } from './prepare-tool-call.ts';
 
 export type { DecideInExecute } from './prepare-tool-call.ts';
 

@@ -47,9 +47,7 @@ function parsedOf(tool: Tool, settled: { readonly value?: unknown; readonly issu
 async function parseWithSdk(part: LanguageModelV4ToolCall, tool: Tool): Promise<Parsed | undefined> {
   const schema = asSchema(tool.inputSchema);
   const parsed =
-    part.input.trim() === ''
-      ? await safeValidateTypes({ value: {}, schema })
-      : await safeParseJSON({ text: part.input, schema });
+    part.input.trim() === '' ? await safeValidateTypes({ value: {}, schema }) : await safeParseJSON({ text: part.input, schema });
   return parsed.success ? { tool, input: parsed.value } : undefined;
 }
 
@@ -63,9 +61,7 @@ const NEEDS_SDK_PARSER = /__proto__|constructor|[\uFEFF\u00A0\u2028\u2029]/;
 
 type StandardValidate = (
   value: unknown,
-) =>
-  | { readonly value?: unknown; readonly issues?: unknown }
-  | PromiseLike<{ readonly value?: unknown; readonly issues?: unknown }>;
+) => { readonly value?: unknown; readonly issues?: unknown } | PromiseLike<{ readonly value?: unknown; readonly issues?: unknown }>;
 
 /** The Standard Schema side of a tool's input schema (zod, valibot, arktype…), if it has one. */
 function standardOf(schema: unknown): { readonly validate: StandardValidate } | undefined {

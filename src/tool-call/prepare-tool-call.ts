@@ -1,10 +1,10 @@
 import type { Context } from '@ai-sdk/provider-utils';
 import type { Tool, ToolExecutionOptions } from 'ai';
 import type { ToolCallInfo } from '../handlers/intervention-events.ts';
-import { runPreToolCall, type PreToolCallOutcome } from '../hooks/run-hooks.ts';
-import { isThenable } from '../util/is-thenable.ts';
+import { type PreToolCallOutcome, runPreToolCall } from '../hooks/run-hooks.ts';
 import type { Run } from '../run/run.ts';
 import { ensureStarted } from '../run/start-run.ts';
+import { isThenable } from '../util/is-thenable.ts';
 
 /** What a guarded `execute` works with: its run, the tool, and the SDK's execution options. */
 export interface ToolExecution {
@@ -63,7 +63,8 @@ function runToolHooks({ run, tool, options }: ToolExecution, call: ToolCallInfo)
   const preToolCalls = (): PreToolCallOutcome | Promise<PreToolCallOutcome> =>
     preToolCall.length === 0 ? { type: 'call', call } : runPreToolCall(preToolCall, { ...toolHookContext(run, options), call, tool });
   try {
-    const status = onStatus.length === 0 ? undefined : run.status({ type: 'tool-call', toolCallId: call.toolCallId, toolName: call.toolName });
+    const status =
+      onStatus.length === 0 ? undefined : run.status({ type: 'tool-call', toolCallId: call.toolCallId, toolName: call.toolName });
     const outcome = isThenable(status) ? Promise.resolve(status).then(preToolCalls) : preToolCalls();
     return isThenable(outcome) ? Promise.resolve(outcome).catch(failed) : outcome;
   } catch (error) {

@@ -1,5 +1,5 @@
 import type { Tool } from 'ai';
-import { guardTools, type GuardOptions } from './guard-tools.ts';
+import { type GuardOptions, guardTools } from './guard-tools.ts';
 
 /**
  * Decorates one tool, like {@link guardTools}. The tool's `name` is the
@@ -11,10 +11,7 @@ import { guardTools, type GuardOptions } from './guard-tools.ts';
  * const result = await generateText({ model, tools: { delete_file: deleteFile }, prompt });
  * ```
  */
-export function guardTool<TOOL extends Tool>(
-  tool: TOOL,
-  { name, guards }: { readonly name: string; readonly guards: GuardOptions },
-): TOOL {
+export function guardTool<TOOL extends Tool>(tool: TOOL, { name, guards }: { readonly name: string; readonly guards: GuardOptions }): TOOL {
   const guarded = guardTools({ [name]: tool }, guards)[name];
   return guarded as TOOL;
 }

@@ -1,11 +1,6 @@
 import type { Tool } from 'ai';
 import { InvalidHandlerError } from '../errors/invalid-handler-error.ts';
-import {
-  TOOL_ANNOTATION_HINTS,
-  toolAnnotations,
-  type ToolAnnotationHint,
-  type ToolAnnotationHints,
-} from './tool-annotations.ts';
+import { TOOL_ANNOTATION_HINTS, type ToolAnnotationHint, type ToolAnnotationHints, toolAnnotations } from './tool-annotations.ts';
 
 /**
  * Selects tools by their MCP annotations (see {@link ToolAnnotationHints}):
@@ -134,7 +129,9 @@ export function toolScope(scope: ToolScope, { owner }: { readonly owner?: string
   }
   const excluded = (toolName: string) => exclude.some((matches) => matches(toolName));
   if (include.length > 0 && include.length === exactNames.length && exactNames.every(excluded)) {
-    throw invalid(`every name it lists is also excluded (${exactNames.map((name) => JSON.stringify(name)).join(', ')}), so it matches no tool.`);
+    throw invalid(
+      `every name it lists is also excluded (${exactNames.map((name) => JSON.stringify(name)).join(', ')}), so it matches no tool.`,
+    );
   }
   if (include.length === 0) return (toolName) => !excluded(toolName);
   return (toolName, tool) => !excluded(toolName) && include.some((matches) => matches(toolName, tool));
@@ -142,7 +139,7 @@ export function toolScope(scope: ToolScope, { owner }: { readonly owner?: string
 
 const SYNTAX =
   "A scope is a tool name, a glob ('delete_*', '?' for one character), a negation ('!poll_*'), " +
-  "an annotation selector ({ annotations: { destructiveHint: true } }), or a non-empty list of these.";
+  'an annotation selector ({ annotations: { destructiveHint: true } }), or a non-empty list of these.';
 
 /** Why a name or glob (without its `!`) cannot be valid; `undefined` when it can. */
 function patternProblem(pattern: string, negated: boolean): string | undefined {
@@ -193,7 +190,10 @@ function isGlob(pattern: string): boolean {
 
 function compileGlob(glob: string): (toolName: string) => boolean {
   if (!isGlob(glob)) return (toolName) => toolName === glob;
-  const source = glob.replace(/[.+^${}()|[\]\\/]/g, '\\$&').replaceAll('*', '[\\s\\S]*').replaceAll('?', '[\\s\\S]');
+  const source = glob
+    .replace(/[.+^${}()|[\]\\/]/g, '\\$&')
+    .replaceAll('*', '[\\s\\S]*')
+    .replaceAll('?', '[\\s\\S]');
   const regex = new RegExp(`^${source}$`);
   return (toolName) => regex.test(toolName);
 }

@@ -1,16 +1,16 @@
 import {
-  toUIMessageStream,
   type InferUIMessageChunk,
   type TextStreamPart,
   type ToolSet,
+  toUIMessageStream,
   type UIMessage,
   type UIMessageChunk,
   type UIMessageStreamOptions,
 } from 'ai';
+import type { Resume, ResumedApproval } from '../approvals/read-resume.ts';
 import type { InterventionData, InterventionUIMessage } from '../client/intervention-data.ts';
 import type { DecisionRecord } from '../handlers/decision-record.ts';
 import type { InterventionsReport } from '../run/interventions-report.ts';
-import type { ResumedApproval, Resume } from '../approvals/read-resume.ts';
 import { getOwn } from '../util/get-own.ts';
 import { interventionDataOf } from './intervention-data-of.ts';
 
@@ -91,10 +91,11 @@ type Options<TOOLS extends ToolSet, UI_MESSAGE extends UIMessage> = {
  * }
  * ```
  */
-export function toInterventionsUIMessageStream<
-  TOOLS extends ToolSet = ToolSet,
-  UI_MESSAGE extends UIMessage = InterventionUIMessage,
->({ interventions, stream, ...options }: Options<TOOLS, UI_MESSAGE>): ReadableStream<InferUIMessageChunk<UI_MESSAGE>> {
+export function toInterventionsUIMessageStream<TOOLS extends ToolSet = ToolSet, UI_MESSAGE extends UIMessage = InterventionUIMessage>({
+  interventions,
+  stream,
+  ...options
+}: Options<TOOLS, UI_MESSAGE>): ReadableStream<InferUIMessageChunk<UI_MESSAGE>> {
   const source = sources.get(interventions);
   if (source === undefined) return toUIMessageStream<TOOLS, UI_MESSAGE>({ stream, ...options });
   const { messageMetadata, onEnd, onFinish, onStepEnd, onStepFinish } = options;
@@ -103,9 +104,11 @@ export function toInterventionsUIMessageStream<
   const sdkOptions: UIMessageStreamOptions<UI_MESSAGE> = {
     ...options,
     // the parts the runtime added are not the caller's to describe
-    messageMetadata:
-      messageMetadata === undefined ? undefined : ({ part }) => (injected.has(part) ? undefined : messageMetadata({ part })),
-    onEnd: ending === undefined ? undefined : (event) => ending({ ...event, responseMessage: withData(event.responseMessage), messages: event.messages.map(withData) }),
+    messageMetadata: messageMetadata === undefined ? undefined : ({ part }) => (injected.has(part) ? undefined : messageMetadata({ part })),
+    onEnd:
+      ending === undefined
+        ? undefined
+        : (event) => ending({ ...event, responseMessage: withData(event.responseMessage), messages: event.messages.map(withData) }),
     onStepEnd:
       stepping === undefined
         ? undefined
@@ -162,8 +165,8 @@ function injectDecisions<TOOLS extends ToolSet>(
   let read = 0;
   const takeRecords = (toolCallId: string): DecisionRecord[] => {
     for (; read < source.decisions.length; read++) {
-      const record = source.decisions[read]!;
-      if (record.toolCallId === undefined || record.lifecycle !== 'beforeToolCall') continue;
+      const record = source.decisions[read];
+      if (record?.toolCallId === undefined || record.lifecycle !== 'beforeToolCall') continue;
       const waiting = unshown.get(record.toolCallId);
       if (waiting === undefined) unshown.set(record.toolCallId, [record]);
       else waiting.push(record);
@@ -190,12 +193,17 @@ function injectDecisions<TOOLS extends ToolSet>(
       }
       // approved calls run (or are denied) before the first step: their parts carry the answer
       const answer = resuming ? source.resume.answers.find((item) => item.toolCallId === toolCallId && !answered.has(item)) : undefined;
-      const edited =
-        answer?.edit !== undefined && source.resume.approved.get(toolCallId) === answer ? { value: answer.input } : undefined;
+      const edited = answer?.edit !== undefined && source.resume.approved.get(toolCallId) === answer ? { value: answer.input } : undefined;
       if (edited !== undefined && (part.type === 'tool-result' || part.type === 'tool-error')) {
         // the tool part shows the arguments that ran, not the model's
         const dynamic = getOwn(tools, answer?.toolName ?? '')?.type === 'dynamic';
-        add(controller, { type: 'tool-call', toolCallId, toolName: answer?.toolName, input: edited.value, ...(dynamic ? { dynamic } : {}) });
+        add(controller, {
+          type: 'tool-call',
+          toolCallId,
+          toolName: answer?.toolName,
+          input: edited.value,
+          ...(dynamic ? { dynamic } : {}),
+        });
       }
       controller.enqueue(part);
       const records = takeRecords(toolCallId);
@@ -233,7 +241,10 @@ function isInputChunk(part: TextStreamPart<ToolSet>): boolean {
 function acted(records: readonly DecisionRecord[], edited: { readonly value: unknown } | undefined): boolean {
   if (edited !== undefined) return true;
   return records.some(
-    (record) => record.error !== undefined || (record.enforced && record.action !== 'proceed') || (record.action === 'proceed' && record.reason !== undefined),
+    (record) =>
+      record.error !== undefined ||
+      (record.enforced && record.action !== 'proceed') ||
+      (record.action === 'proceed' && record.reason !== undefined),
   );
 }
 

@@ -3,11 +3,7 @@
  * is close enough to be what was meant: by default at most a third of its
  * length away. For "did you mean …?" in error messages.
  */
-export function closestName(
-  typo: string,
-  names: readonly string[],
-  { within }: { readonly within?: number } = {},
-): string | undefined {
+export function closestName(typo: string, names: readonly string[], { within }: { readonly within?: number } = {}): string | undefined {
   let best: string | undefined;
   let bestDistance = Number.POSITIVE_INFINITY;
   for (const name of names) {

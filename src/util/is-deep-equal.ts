@@ -13,7 +13,5 @@ export function isDeepEqual(a: unknown, b: unknown): boolean {
   const keysA = Object.keys(a).filter((key) => (a as Record<string, unknown>)[key] !== undefined);
   const keysB = Object.keys(b).filter((key) => (b as Record<string, unknown>)[key] !== undefined);
   if (keysA.length !== keysB.length) return false;
-  return keysA.every((key) =>
-    isDeepEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]),
-  );
+  return keysA.every((key) => isDeepEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
 }

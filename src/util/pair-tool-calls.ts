@@ -35,7 +35,13 @@ export function pairToolCalls(messages: readonly ModelMessage[]): PairedCall[] {
     for (const part of message.content) {
       switch (part.type) {
         case 'tool-call': {
-          const entry: Entry = { toolCallId: part.toolCallId, toolName: part.toolName, input: part.input, result: undefined, refused: false };
+          const entry: Entry = {
+            toolCallId: part.toolCallId,
+            toolName: part.toolName,
+            input: part.input,
+            result: undefined,
+            refused: false,
+          };
           calls.push(entry);
           latest.set(part.toolCallId, entry);
           const waiting = open.get(part.toolCallId);

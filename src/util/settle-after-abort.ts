@@ -5,11 +5,7 @@
  * errors unchanged), and something that ignores the signal cannot hold the
  * caller forever. The timer is cleared as soon as either settles.
  */
-export function settleAfterAbort<T>(
-  promise: PromiseLike<T>,
-  abortSignal: AbortSignal | undefined,
-  graceMs: number,
-): Promise<T> {
+export function settleAfterAbort<T>(promise: PromiseLike<T>, abortSignal: AbortSignal | undefined, graceMs: number): Promise<T> {
   if (abortSignal === undefined) return Promise.resolve(promise);
   return new Promise<T>((resolve, reject) => {
     let timer: ReturnType<typeof setTimeout> | undefined;

@@ -6,12 +6,12 @@
  * library's own confirms stay signed and bound to their call.
  */
 import type { Context } from '@ai-sdk/provider-utils';
-import { generateText, isStepCount, tool, type ModelMessage, type ToolApprovalConfiguration, type ToolSet } from 'ai';
+import { generateText, isStepCount, type ModelMessage, type ToolApprovalConfiguration, type ToolSet, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createInterventions, defineHandler, InterventionActions, type Interventions } from '../../src/index.ts';
 import { answeredHistory, approvalRequests } from '../helpers/approval-requests.ts';
-import { MODES, run, type Mode } from '../helpers/run-both.ts';
+import { MODES, type Mode, run } from '../helpers/run-both.ts';
 import { scriptedModel, step, text, toolCall } from '../helpers/scripted-model.ts';
 
 const noOp = defineHandler({ name: 'no-op', beforeToolCall: () => InterventionActions.proceed() });
@@ -41,7 +41,15 @@ const appToolApproval: ToolApprovalConfiguration<ToolSet, Context> = { delete_fi
 async function pauseAndResume(
   interventions: Interventions,
   mode: Mode,
-  { needsApproval, toolApproval, answer }: { needsApproval: boolean; toolApproval?: ToolApprovalConfiguration<ToolSet, Context>; answer: (request: Record<string, unknown>) => void },
+  {
+    needsApproval,
+    toolApproval,
+    answer,
+  }: {
+    needsApproval: boolean;
+    toolApproval?: ToolApprovalConfiguration<ToolSet, Context>;
+    answer: (request: Record<string, unknown>) => void;
+  },
 ) {
   const ran: string[] = [];
   const tools = deleteTools(ran, needsApproval);
@@ -123,7 +131,9 @@ describe("the app's own approvals", () => {
       expect(Object.keys(request ?? {})).toContain('signature');
       const responseMessages = structuredClone(first.responseMessages) as ModelMessage[];
       for (const message of responseMessages) {
-        if (typeof message.content !== 'string') for (const part of message.content) if (part.type === 'tool-approval-request') unsigned(part as unknown as Record<string, unknown>);
+        if (typeof message.content !== 'string')
+          for (const part of message.content)
+            if (part.type === 'tool-approval-request') unsigned(part as unknown as Record<string, unknown>);
       }
       await expect(
         run(interventions, mode, {
@@ -162,7 +172,9 @@ describe("the library's own confirms", () => {
       const noRoot = defineHandler({
         name: 'no-root',
         beforeToolCall: ({ toolCall }) =>
-          String((toolCall.input as { path?: unknown }).path).startsWith('/root') ? InterventionActions.deny('Not under /root.') : InterventionActions.proceed(),
+          String((toolCall.input as { path?: unknown }).path).startsWith('/root')
+            ? InterventionActions.deny('Not under /root.')
+            : InterventionActions.proceed(),
       });
       const interventions = createInterventions({ handlers: [noRoot] });
       const edit = (request: Record<string, unknown>) => {

@@ -9,11 +9,7 @@
  * how its claims went, and the outcome it ended with for each.
  */
 import { Redis } from 'ioredis';
-import {
-  createApprovalLedger,
-  type ApprovalLedger,
-  type ApprovalOutcome,
-} from '../../src/approvals/approval-ledger.ts';
+import { type ApprovalLedger, type ApprovalOutcome, createApprovalLedger } from '../../src/approvals/approval-ledger.ts';
 import { executeOnce } from '../../src/approvals/execute-once.ts';
 import { createRedisStore } from '../../src/store/create-redis-store.ts';
 import { connectParent } from '../helpers/child-process.ts';
@@ -60,8 +56,7 @@ await Promise.all(
       return { approvalId, executedBy: name };
     };
     outcomes[approvalId] = await executeOnce({ ledger, approvalId, execute, timeoutMs: 10_000 }).then(
-      (execution): ApprovalOutcome =>
-        execution.type === 'executed' ? { type: 'result', output: execution.output } : execution.outcome,
+      (execution): ApprovalOutcome => (execution.type === 'executed' ? { type: 'result', output: execution.output } : execution.outcome),
       (error: unknown): ApprovalOutcome => ({ type: 'error', text: String(error) }),
     );
   }),

@@ -3,13 +3,9 @@
  * `approval-ledger.test.ts` on the memory store and on a real Redis.
  */
 import { expect, it } from 'vitest';
-import { ApprovalOutcomeUnavailableError, InterventionsError } from '../../src/index.ts';
-import {
-  createApprovalLedger,
-  type ApprovalLedgerOptions,
-  type ApprovalOutcome,
-} from '../../src/approvals/approval-ledger.ts';
+import { type ApprovalLedgerOptions, type ApprovalOutcome, createApprovalLedger } from '../../src/approvals/approval-ledger.ts';
 import { executeOnce } from '../../src/approvals/execute-once.ts';
+import { ApprovalOutcomeUnavailableError, InterventionsError } from '../../src/index.ts';
 import type { Store } from '../../src/store/store.ts';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -119,7 +115,10 @@ export function approvalLedgerContract(makeStore: () => Store): void {
 
     const cyclic: Record<string, unknown> = { name: 'loop' };
     cyclic.self = cyclic;
-    for (const [approvalId, output] of [['big', { count: 10n }], ['cyclic', cyclic]] as const) {
+    for (const [approvalId, output] of [
+      ['big', { count: 10n }],
+      ['cyclic', cyclic],
+    ] as const) {
       const result = await executeOnce({ ledger, approvalId, execute: () => output });
       expect(result).toEqual({ type: 'executed', output });
       const claim = await ledger.claim(approvalId);

@@ -10,8 +10,8 @@ import { createMemoryStore } from '../../src/store/create-memory-store.ts';
 import { createRedisStore } from '../../src/store/create-redis-store.ts';
 import { spawnChild } from '../helpers/child-process.ts';
 import { hasRedisServer, redisTitle, uniquePrefix, useRedisServer } from '../helpers/redis-server.ts';
-import { approvalLedgerContract } from './approval-ledger-contract.ts';
 import type { LedgerChildCommand, LedgerChildMessage } from './approval-ledger-child.ts';
+import { approvalLedgerContract } from './approval-ledger-contract.ts';
 
 describe('createApprovalLedger', () => {
   describe('on the memory store', () => {

@@ -3,12 +3,12 @@
  * ran, byte for byte as the first resume did, whatever its answer says now
  * (another edit, a refusal), and whatever the tool returned (a `Date`).
  */
-import { isStepCount, tool, ToolLoopAgent, type ModelMessage } from 'ai';
+import { isStepCount, type ModelMessage, ToolLoopAgent, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { approvalAnswer, createInterventions, defineHandler, InterventionActions, type ApprovalAnswer } from '../../src/index.ts';
+import { type ApprovalAnswer, approvalAnswer, createInterventions, defineHandler, InterventionActions } from '../../src/index.ts';
 import { answeredHistory } from '../helpers/approval-requests.ts';
-import { MODES, run, type Mode } from '../helpers/run-both.ts';
+import { MODES, type Mode, run } from '../helpers/run-both.ts';
 import { scriptedModel, step, text, toolCall } from '../helpers/scripted-model.ts';
 
 const ask = defineHandler({ name: 'ask', beforeToolCall: () => InterventionActions.confirm('Delete it?') });
@@ -81,17 +81,24 @@ describe('a replay of a used approval through a ToolLoopAgent (agentSettings)', 
     const deleted: string[] = [];
     const interventions = createInterventions({ handlers: [ask] });
     const tools = {
-      delete_file: tool({ inputSchema: z.object({ path: z.string() }), execute: async ({ path }) => (deleted.push(path), { deleted: path }) }),
+      delete_file: tool({
+        inputSchema: z.object({ path: z.string() }),
+        execute: async ({ path }) => (deleted.push(path), { deleted: path }),
+      }),
     };
     const history: ModelMessage[] = [{ role: 'user', content: 'delete it' }];
-    const paused = await new ToolLoopAgent(interventions.agentSettings({ model: scriptedModel(step(toolCall('c1', 'delete_file', { path: '/tmp/MODEL' }))), tools })).generate({
+    const paused = await new ToolLoopAgent(
+      interventions.agentSettings({ model: scriptedModel(step(toolCall('c1', 'delete_file', { path: '/tmp/MODEL' }))), tools }),
+    ).generate({
       messages: history,
     });
     const request = paused.content.find((part) => part.type === 'tool-approval-request');
     const resume = async (answer: ApprovalAnswer) => {
       const model = scriptedModel(step(text('done')));
       const agent = new ToolLoopAgent(interventions.agentSettings({ model, tools }));
-      await agent.generate({ messages: answeredHistory(history, paused.responseMessages, approvalAnswer({ id: request!.approvalId, ...answer })) });
+      await agent.generate({
+        messages: answeredHistory(history, paused.responseMessages, approvalAnswer({ id: request!.approvalId, ...answer })),
+      });
       return JSON.stringify(model.calls[0]?.prompt);
     };
 

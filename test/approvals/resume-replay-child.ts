@@ -10,16 +10,16 @@
  * the tool, the tool result the model was sent, the text, and the ledger's
  * records.
  */
-import { isStepCount, tool, type ModelMessage } from 'ai';
+import { isStepCount, type ModelMessage, tool } from 'ai';
 import { Redis } from 'ioredis';
 import { z } from 'zod';
 import {
   createApprovalLedger,
   createInterventions,
   createRedisStore,
+  type DecisionRecord,
   defineHandler,
   InterventionActions,
-  type DecisionRecord,
 } from '../../src/index.ts';
 import { connectParent } from '../helpers/child-process.ts';
 import { scriptedModel, step, text, toolResultsSent } from '../helpers/scripted-model.ts';

@@ -8,23 +8,23 @@
  * `ToolLoopAgent`, and across two Node processes sharing one real
  * `redis-server`.
  */
-import { generateText, isStepCount, streamText, tool, ToolLoopAgent, type ModelMessage, type ToolSet } from 'ai';
+import { generateText, isStepCount, type ModelMessage, streamText, ToolLoopAgent, type ToolSet, tool } from 'ai';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { z } from 'zod';
 import {
+  type AfterToolCallEvent,
+  type ApprovalLedger,
+  type BeforeToolCallEvent,
   createApprovalLedger,
   createInterventions,
   defineHandler,
   guardTools,
   InterventionActions,
-  type AfterToolCallEvent,
-  type ApprovalLedger,
-  type BeforeToolCallEvent,
   type InterventionsOptions,
 } from '../../src/index.ts';
 import { spawnChild } from '../helpers/child-process.ts';
 import { hasRedisServer, redisTitle, uniquePrefix, useRedisServer } from '../helpers/redis-server.ts';
-import { MODES, run, type Mode } from '../helpers/run-both.ts';
+import { MODES, type Mode, run } from '../helpers/run-both.ts';
 import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
 import type { ReplayChildCommand, ReplayChildMessage } from './resume-replay-child.ts';
 
@@ -202,9 +202,16 @@ describe.each(MODES)('a replayed approval (%s)', (mode) => {
     expect(models.map((model) => toolResultsSent(model, 0).t1)).toEqual([expected, expected]);
     if (mode === 'streamText') {
       expect(preliminary).toEqual([
-        [[true, 'pending'], [true, 'transferred 10'], [false, 'transferred 10']],
+        [
+          [true, 'pending'],
+          [true, 'transferred 10'],
+          [false, 'transferred 10'],
+        ],
         // a replay yields the recorded result once: as any generator yielding one value, preliminary then final
-        [[true, 'transferred 10'], [false, 'transferred 10']],
+        [
+          [true, 'transferred 10'],
+          [false, 'transferred 10'],
+        ],
       ]);
     }
   });
@@ -245,7 +252,13 @@ describe.each(MODES)('a replayed approval of tools guarded without a run (%s)', 
 
   it('should not take a new call with a reused id, in a later step, for the resumed one', async () => {
     const { executions, tools: raw } = bank();
-    const tools = guardTools(raw, [defineHandler({ name: 'ask-big', beforeToolCall: (event) => ((event.toolCall.input as { amount: number }).amount > 100 ? InterventionActions.confirm('Big?') : InterventionActions.proceed()) })]);
+    const tools = guardTools(raw, [
+      defineHandler({
+        name: 'ask-big',
+        beforeToolCall: (event) =>
+          (event.toolCall.input as { amount: number }).amount > 100 ? InterventionActions.confirm('Big?') : InterventionActions.proceed(),
+      }),
+    ]);
     const first = await generateText({ model: scriptedModel(step(toolCall('call_0', 'transfer', { amount: 500 }))), tools, prompt: 'pay' });
     const request = first.content.find((part) => part.type === 'tool-approval-request');
     const messages: ModelMessage[] = [

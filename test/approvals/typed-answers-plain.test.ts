@@ -4,18 +4,18 @@
  * edit runs the edited arguments (never the model's), an answer that cannot
  * be read runs nothing, and each refusal leaves a record.
  */
-import { generateText, isStepCount, streamText, tool, wrapLanguageModel, type ModelMessage } from 'ai';
+import { generateText, isStepCount, type ModelMessage, streamText, tool, wrapLanguageModel } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   APPROVAL_ANSWER_PREFIX,
+  type ApprovalAnswer,
   approvalAnswer,
   createInterventions,
+  type DecisionRecord,
   defaultWording,
   defineHandler,
   InterventionActions,
-  type ApprovalAnswer,
-  type DecisionRecord,
   type InterventionHandlerLike,
 } from '../../src/index.ts';
 import { answeredHistory } from '../helpers/approval-requests.ts';
@@ -42,7 +42,11 @@ describe.each(MODES)('typed answers with wrapTools and plain %s', (mode) => {
       }),
     });
     const history: ModelMessage[] = [{ role: 'user', content: 'delete the report' }];
-    const first = await generateText({ model: scriptedModel(step(toolCall('c1', 'delete_file', { path: '/tmp/report.txt' }))), tools, messages: history });
+    const first = await generateText({
+      model: scriptedModel(step(toolCall('c1', 'delete_file', { path: '/tmp/report.txt' }))),
+      tools,
+      messages: history,
+    });
     const request = first.content.find((part) => part.type === 'tool-approval-request');
     if (request === undefined) throw new Error('no approval request');
     const resume = async (answer: ApprovalAnswer | { id: string; approved: boolean; reason: string }) => {
@@ -65,7 +69,9 @@ describe.each(MODES)('typed answers with wrapTools and plain %s', (mode) => {
     const noTmpOld = defineHandler({
       name: 'keep-old',
       beforeToolCall: ({ toolCall: call }) =>
-        (call.input as { path: string }).path.endsWith('-old.txt') ? InterventionActions.deny('Old reports are kept') : InterventionActions.proceed(),
+        (call.input as { path: string }).path.endsWith('-old.txt')
+          ? InterventionActions.deny('Old reports are kept')
+          : InterventionActions.proceed(),
     });
     const { deleted, resume } = await paused([noTmpOld, ask]);
     const model = await resume({ approved: true, input: { path: '/tmp/report-old.txt' } });
@@ -112,14 +118,25 @@ describe.each(MODES)('a typed refusal with wrapTools, plain %s and interventions
     const deleted: string[] = [];
     const interventions = createInterventions({ handlers: [ask] });
     const tools = interventions.wrapTools({
-      delete_file: tool({ inputSchema: z.object({ path: z.string() }), execute: async ({ path }) => (deleted.push(path), `deleted ${path}`) }),
+      delete_file: tool({
+        inputSchema: z.object({ path: z.string() }),
+        execute: async ({ path }) => (deleted.push(path), `deleted ${path}`),
+      }),
     });
     const history: ModelMessage[] = [{ role: 'user', content: 'delete the report' }];
-    const first = await generateText({ model: scriptedModel(step(toolCall('c1', 'delete_file', { path: '/tmp/report.txt' }))), tools, messages: history });
+    const first = await generateText({
+      model: scriptedModel(step(toolCall('c1', 'delete_file', { path: '/tmp/report.txt' }))),
+      tools,
+      messages: history,
+    });
     const request = first.content.find((part) => part.type === 'tool-approval-request');
     const scripted = scriptedModel(step(text('ok')));
     const model = wrapLanguageModel({ model: scripted, middleware: interventions.middleware });
-    const messages = answeredHistory(history, first.responseMessages, approvalAnswer({ id: request!.approvalId, approved: false, reason: 'Not that file' }));
+    const messages = answeredHistory(
+      history,
+      first.responseMessages,
+      approvalAnswer({ id: request!.approvalId, approved: false, reason: 'Not that file' }),
+    );
 
     if (mode === 'generateText') await generateText({ model, tools, messages });
     else await streamText({ model, tools, messages }).consumeStream();
@@ -128,7 +145,10 @@ describe.each(MODES)('a typed refusal with wrapTools, plain %s and interventions
     expect(JSON.stringify(scripted.calls)).not.toContain(APPROVAL_ANSWER_PREFIX);
     expect(toolResultsSent(scripted, 0).c1).toEqual({
       type: 'execution-denied',
-      reason: defaultWording.rejectedCall({ toolCall: { toolCallId: 'c1', toolName: 'delete_file', input: { path: '/tmp/report.txt' } }, reason: 'Not that file' }),
+      reason: defaultWording.rejectedCall({
+        toolCall: { toolCallId: 'c1', toolName: 'delete_file', input: { path: '/tmp/report.txt' } },
+        reason: 'Not that file',
+      }),
     });
   });
 });

@@ -64,12 +64,8 @@ describe('cache', () => {
         ],
         hooks: cache(),
       });
-      const model = scriptedModel(
-        toolCall('c1', 'weather', { city: 'Paris' }),
-        text('21°C in Paris.'),
-      );
-      const ask = () =>
-        interventions.generateText({ model, tools: { weather }, stopWhen: isStepCount(5), prompt: 'Weather in Paris?' });
+      const model = scriptedModel(toolCall('c1', 'weather', { city: 'Paris' }), text('21°C in Paris.'));
+      const ask = () => interventions.generateText({ model, tools: { weather }, stopWhen: isStepCount(5), prompt: 'Weather in Paris?' });
 
       await ask();
       const again = await ask();

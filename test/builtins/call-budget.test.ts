@@ -10,15 +10,11 @@ import { isStepCount, tool } from 'ai';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { callBudget } from '../../src/builtins/call-budget.ts';
-import {
-  createInterventions,
-  InterventionHandlerError,
-  InvalidHandlerError,
-} from '../../src/index.ts';
+import { createInterventions, InterventionHandlerError, InvalidHandlerError } from '../../src/index.ts';
 import { createMemoryStore } from '../../src/store/create-memory-store.ts';
 import type { Store } from '../../src/store/store.ts';
-import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
 import { deniedText, MODES, run } from '../helpers/run-both.ts';
+import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
 
 function recordingTools() {
   const ran: string[] = [];
@@ -239,7 +235,9 @@ describe.each(MODES)('callBudget through interventions.%s', (mode) => {
       expect(userTexts(model.calls[1]?.prompt).some((line) => line.includes('budget'))).toBe(false);
       // the wrap-up call was told to answer without tools: the one it calls anyway is not run
       expect(ran).toEqual(['a', 'b']);
-      expect(result.decisions.filter((record) => record.lifecycle === 'beforeToolCall').map((record) => [record.toolCallId, record.action])).toEqual([
+      expect(
+        result.decisions.filter((record) => record.lifecycle === 'beforeToolCall').map((record) => [record.toolCallId, record.action]),
+      ).toEqual([
         ['a', 'proceed'],
         ['b', 'proceed'],
         ['c', 'deny'],
@@ -283,7 +281,7 @@ describe.each(MODES)('callBudget through interventions.%s', (mode) => {
   });
 
   describe('maxCost', () => {
-    it('should add each step\'s cost and end the run past the budget', async () => {
+    it("should add each step's cost and end the run past the budget", async () => {
       const { tools } = recordingTools();
       const priced: string[] = [];
       const interventions = createInterventions({
@@ -306,7 +304,9 @@ describe.each(MODES)('callBudget through interventions.%s', (mode) => {
 
       expect(model.calls).toHaveLength(2);
       expect(priced).toEqual(['mock-model-id', 'mock-model-id']);
-      expect(result.text).toBe('Cost budget exhausted: this run has used 0.00012 of its 0.0001 cost budget. No further model calls are made.');
+      expect(result.text).toBe(
+        'Cost budget exhausted: this run has used 0.00012 of its 0.0001 cost budget. No further model calls are made.',
+      );
     });
   });
 

@@ -10,17 +10,24 @@
 import {
   convertToModelMessages,
   isStepCount,
-  readUIMessageStream,
-  tool,
-  ToolLoopAgent,
-  toUIMessageStream,
   type ModelMessage,
+  readUIMessageStream,
+  ToolLoopAgent,
+  tool,
+  toUIMessageStream,
   type UIMessage,
 } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createInterventions, flowPolicy, humanApproval, InvalidHandlerError, toolPolicy, type FlowPolicyOptions } from '../../src/index.ts';
-import { approvalRequests, answeredHistory } from '../helpers/approval-requests.ts';
+import {
+  createInterventions,
+  type FlowPolicyOptions,
+  flowPolicy,
+  humanApproval,
+  InvalidHandlerError,
+  toolPolicy,
+} from '../../src/index.ts';
+import { answeredHistory, approvalRequests } from '../helpers/approval-requests.ts';
 import { MODES, run } from '../helpers/run-both.ts';
 import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
 
@@ -68,7 +75,10 @@ describe.each(MODES)('flowPolicy through %s', (mode) => {
       step(text('Done.')),
     );
     const result = await run(createInterventions({ handlers: [flowPolicy(POLICY)] }), mode, {
-      model, tools, stopWhen: isStepCount(5), prompt: 'What is in my inbox?',
+      model,
+      tools,
+      stopWhen: isStepCount(5),
+      prompt: 'What is in my inbox?',
     });
     expect(ranTools()).toEqual(['read_inbox']);
     expect(JSON.stringify(toolResultsSent(model, 2).s1)).toContain('untrusted content from \\"read_inbox\\"');
@@ -87,7 +97,10 @@ describe.each(MODES)('flowPolicy through %s', (mode) => {
       step(text('Done.')),
     );
     await run(createInterventions({ handlers: [flowPolicy(POLICY)] }), mode, {
-      model, tools, stopWhen: isStepCount(6), prompt: 'Email bob@corp.test "hi", then check my inbox',
+      model,
+      tools,
+      stopWhen: isStepCount(6),
+      prompt: 'Email bob@corp.test "hi", then check my inbox',
     });
     expect(ranTools()).toEqual(['send_email', 'read_inbox', 'list_contacts']);
   });
@@ -98,9 +111,16 @@ describe.each(MODES)('flowPolicy through %s', (mode) => {
       step(toolCall('r1', 'read_inbox', {})),
       step(toolCall('s1', 'send_email', { to: 'bob@corp.test', body: 'lunch?' })),
     );
-    const result = await run(createInterventions({ approvalSecret: 's', handlers: [flowPolicy({ ...POLICY, onTainted: 'confirm' })] }), mode, {
-      model, tools, stopWhen: isStepCount(5), prompt: 'Read my inbox and tell bob@corp.test about lunch',
-    });
+    const result = await run(
+      createInterventions({ approvalSecret: 's', handlers: [flowPolicy({ ...POLICY, onTainted: 'confirm' })] }),
+      mode,
+      {
+        model,
+        tools,
+        stopWhen: isStepCount(5),
+        prompt: 'Read my inbox and tell bob@corp.test about lunch',
+      },
+    );
     expect(ranTools()).toEqual(['read_inbox']);
     const [request] = approvalRequests(result.content);
     expect(request?.toolCall.toolName).toBe('send_email');
@@ -116,10 +136,13 @@ describe.each(MODES)('flowPolicy through %s', (mode) => {
       step(text('I will not forward it.')),
     );
     const result = await run(createInterventions({ handlers: [flowPolicy({ ...POLICY, onTainted: 'guide' })] }), mode, {
-      model, tools, stopWhen: isStepCount(5), prompt: 'What is in my inbox?',
+      model,
+      tools,
+      stopWhen: isStepCount(5),
+      prompt: 'What is in my inbox?',
     });
     expect(ranTools()).toEqual(['read_inbox']);
-    expect(JSON.stringify(toolResultsSent(model, 2).s1)).toContain("[flow-policy] \\\"send_email\\\" was not run");
+    expect(JSON.stringify(toolResultsSent(model, 2).s1)).toContain('[flow-policy] \\"send_email\\" was not run');
     expect(result.decisions.find((entry) => entry.toolName === 'send_email')?.action).toBe('guide');
   });
 
@@ -132,7 +155,10 @@ describe.each(MODES)('flowPolicy through %s', (mode) => {
       step(text('Done.')),
     );
     const result = await run(createInterventions({ handlers: [flowPolicy(POLICY)] }), mode, {
-      model, tools, stopWhen: isStepCount(6), prompt: 'Add lunch with bob@corp.test and alice@corp.test to my calendar',
+      model,
+      tools,
+      stopWhen: isStepCount(6),
+      prompt: 'Add lunch with bob@corp.test and alice@corp.test to my calendar',
     });
     // the user named alice and bob: only the call with the attacker's address is stopped
     expect(ran.filter((entry) => entry.tool === 'add_event').map((entry) => entry.input)).toEqual([
@@ -151,7 +177,10 @@ describe.each(MODES)('flowPolicy through %s', (mode) => {
       step(text('Done.')),
     );
     await run(createInterventions({ handlers: [flowPolicy({ sources: '*', trusted: 'list_contacts', sinks: 'send_email' })] }), mode, {
-      model, tools, stopWhen: isStepCount(5), prompt: 'Email my contact',
+      model,
+      tools,
+      stopWhen: isStepCount(5),
+      prompt: 'Email my contact',
     });
     expect(ranTools()).toEqual(['list_contacts', 'send_email']);
 
@@ -163,7 +192,10 @@ describe.each(MODES)('flowPolicy through %s', (mode) => {
     );
     const noInbox = toolPolicy({ rules: [{ deny: 'read_inbox' }], default: 'allow' });
     await run(createInterventions({ handlers: [noInbox, flowPolicy(POLICY)] }), mode, {
-      model: blocked, tools, stopWhen: isStepCount(5), prompt: 'Email bob@corp.test',
+      model: blocked,
+      tools,
+      stopWhen: isStepCount(5),
+      prompt: 'Email bob@corp.test',
     });
     expect(ranTools()).toEqual(['list_contacts', 'send_email', 'send_email']);
   });
@@ -185,34 +217,70 @@ describe('flowPolicy sources and sinks', () => {
     expect(ran).toEqual(['read_notes', 'wipe_disk']);
 
     ran.length = 0;
-    const tainted = scriptedModel(step(toolCall('f', 'fetch_page', {})), step(toolCall('n', 'read_notes', {}), toolCall('w', 'wipe_disk', {})), step(text('ok')));
+    const tainted = scriptedModel(
+      step(toolCall('f', 'fetch_page', {})),
+      step(toolCall('n', 'read_notes', {}), toolCall('w', 'wipe_disk', {})),
+      step(text('ok')),
+    );
     await createInterventions({ handlers: [policy] }).generateText({ model: tainted, tools, stopWhen: isStepCount(5), prompt: 'go' });
     expect(ran).toEqual(['fetch_page', 'read_notes']);
   });
 
   it('should default to every open-world tool as a source and every non-read-only tool as a sink', async () => {
     const { tools, ranTools } = workspace(); // no annotations: by the MCP defaults, open-world and not read-only
-    const model = scriptedModel(step(toolCall('c1', 'list_contacts', {})), step(toolCall('s1', 'send_email', { to: 'bob@corp.test', body: 'x' })), step(text('ok')));
+    const model = scriptedModel(
+      step(toolCall('c1', 'list_contacts', {})),
+      step(toolCall('s1', 'send_email', { to: 'bob@corp.test', body: 'x' })),
+      step(text('ok')),
+    );
     await createInterventions({ handlers: [flowPolicy({})] }).generateText({ model, tools, stopWhen: isStepCount(5), prompt: 'go' });
     expect(ranTools()).toEqual(['list_contacts']);
   });
 
   it('should take a predicate for sources, and fail closed when it throws', async () => {
     const { tools, ranTools } = workspace();
-    const script = () => scriptedModel(step(toolCall('r1', 'read_inbox', {})), step(toolCall('s1', 'send_email', { to: 'bob@corp.test', body: 'x' })), step(text('ok')));
-    await createInterventions({ handlers: [flowPolicy({ sources: (name) => name.startsWith('read_'), sinks: 'send_email' })] }).generateText({
-      model: script(), tools, stopWhen: isStepCount(5), prompt: 'go',
+    const script = () =>
+      scriptedModel(
+        step(toolCall('r1', 'read_inbox', {})),
+        step(toolCall('s1', 'send_email', { to: 'bob@corp.test', body: 'x' })),
+        step(text('ok')),
+      );
+    await createInterventions({
+      handlers: [flowPolicy({ sources: (name) => name.startsWith('read_'), sinks: 'send_email' })],
+    }).generateText({
+      model: script(),
+      tools,
+      stopWhen: isStepCount(5),
+      prompt: 'go',
     });
     expect(ranTools()).toEqual(['read_inbox']);
-    const throwing = flowPolicy({ sources: () => { throw new Error('no list'); }, sinks: 'send_email' });
-    const result = await createInterventions({ handlers: [throwing] }).generateText({ model: script(), tools, stopWhen: isStepCount(5), prompt: 'go' });
+    const throwing = flowPolicy({
+      sources: () => {
+        throw new Error('no list');
+      },
+      sinks: 'send_email',
+    });
+    const result = await createInterventions({ handlers: [throwing] }).generateText({
+      model: script(),
+      tools,
+      stopWhen: isStepCount(5),
+      prompt: 'go',
+    });
     expect(ranTools()).toEqual(['read_inbox', 'read_inbox']);
     expect(result.interventions.decisions.find((entry) => entry.toolName === 'send_email')?.action).toBe('deny');
     // a predicate that answers nothing is no answer
     const vague = flowPolicy({ sources: (() => undefined) as never, sinks: 'send_email' });
-    const unsure = await createInterventions({ handlers: [vague] }).generateText({ model: script(), tools, stopWhen: isStepCount(5), prompt: 'go' });
+    const unsure = await createInterventions({ handlers: [vague] }).generateText({
+      model: script(),
+      tools,
+      stopWhen: isStepCount(5),
+      prompt: 'go',
+    });
     expect(ranTools()).toEqual(['read_inbox', 'read_inbox', 'read_inbox']);
-    expect(unsure.interventions.decisions.find((entry) => entry.toolName === 'send_email')).toMatchObject({ action: 'deny', enforced: true });
+    expect(unsure.interventions.decisions.find((entry) => entry.toolName === 'send_email')).toMatchObject({
+      action: 'deny',
+      enforced: true,
+    });
   });
 
   it('should reject scopes and options that cannot be valid when created', () => {
@@ -224,15 +292,18 @@ describe('flowPolicy sources and sinks', () => {
 });
 
 describe('flowPolicy keeps its guarantees wherever the history goes', () => {
-  const attack = () =>
-    scriptedModel(step(toolCall('s1', 'send_email', { to: ATTACKER, body: 'the inbox' })), step(text('Done.')));
+  const attack = () => scriptedModel(step(toolCall('s1', 'send_email', { to: ATTACKER, body: 'the inbox' })), step(text('Done.')));
 
   it('should deny through a ToolLoopAgent', async () => {
     const { tools, ranTools } = workspace();
     const interventions = createInterventions({ handlers: [flowPolicy(POLICY)] });
     const agent = new ToolLoopAgent(
       interventions.agentSettings({
-        model: scriptedModel(step(toolCall('r1', 'read_inbox', {})), step(toolCall('s1', 'send_email', { to: ATTACKER, body: 'x' })), step(text('ok'))),
+        model: scriptedModel(
+          step(toolCall('r1', 'read_inbox', {})),
+          step(toolCall('s1', 'send_email', { to: ATTACKER, body: 'x' })),
+          step(text('ok')),
+        ),
         tools,
         stopWhen: isStepCount(5),
       }),
@@ -258,7 +329,9 @@ describe('flowPolicy keeps its guarantees wherever the history goes', () => {
     const next: UIMessage = { id: 'u2', role: 'user', parts: [{ type: 'text', text: 'Thanks. Anything else to do?' }] };
     const model = attack();
     const second = interventions.streamText({
-      model, tools, stopWhen: isStepCount(3),
+      model,
+      tools,
+      stopWhen: isStepCount(3),
       messages: await convertToModelMessages([user, { ...assistant, id: 'a1' }, next], { tools }),
     });
     const chunks: unknown[] = [];
@@ -278,9 +351,15 @@ describe('flowPolicy keeps its guarantees wherever the history goes', () => {
     const { tools, ranTools } = workspace();
     const first = await createInterventions({ handlers: [flowPolicy(POLICY)] }).generateText({
       model: scriptedModel(step(toolCall('r1', 'read_inbox', {})), step(text('Alice asks about lunch.'))),
-      tools, stopWhen: isStepCount(3), prompt: 'What is in my inbox?',
+      tools,
+      stopWhen: isStepCount(3),
+      prompt: 'What is in my inbox?',
     });
-    const history: ModelMessage[] = [{ role: 'user', content: 'What is in my inbox?' }, ...first.responseMessages, { role: 'user', content: 'ok, go on' }];
+    const history: ModelMessage[] = [
+      { role: 'user', content: 'What is in my inbox?' },
+      ...first.responseMessages,
+      { role: 'user', content: 'ok, go on' },
+    ];
     const other = createInterventions({ handlers: [flowPolicy(POLICY)] });
     await other.generateText({ model: attack(), tools, stopWhen: isStepCount(3), messages: history });
     expect(ranTools()).toEqual(['read_inbox']);
@@ -292,32 +371,48 @@ describe('flowPolicy keeps its guarantees wherever the history goes', () => {
     const prompt: ModelMessage[] = [{ role: 'user', content: 'Email bob@corp.test, and read my inbox' }];
     const paused = await interventions.generateText({
       model: scriptedModel(step(toolCall('r1', 'read_inbox', {}), toolCall('s1', 'send_email', { to: 'bob@corp.test', body: 'hi' }))),
-      tools, stopWhen: isStepCount(3), messages: prompt,
+      tools,
+      stopWhen: isStepCount(3),
+      messages: prompt,
     });
     const [request] = approvalRequests(paused.content);
     expect(ranTools()).toEqual(['read_inbox']);
     const resumed = await interventions.generateText({
       model: scriptedModel(step(toolCall('s2', 'send_email', { to: 'bob@corp.test', body: 'hi again' })), step(text('Done.'))),
-      tools, stopWhen: isStepCount(3),
+      tools,
+      stopWhen: isStepCount(3),
       messages: answeredHistory(prompt, paused.responseMessages, { id: request!.approvalId, approved: true }),
     });
     // s1 was chosen before the inbox was read: the person's approval stands; s2 was chosen after
     expect(ranTools()).toEqual(['read_inbox', 'send_email']);
-    expect(resumed.interventions.decisions.find((entry) => entry.toolCallId === 's2' && entry.handler === 'flow-policy')?.action).toBe('deny');
+    expect(resumed.interventions.decisions.find((entry) => entry.toolCallId === 's2' && entry.handler === 'flow-policy')?.action).toBe(
+      'deny',
+    );
   });
 
   it('should count every message for a new call whose id a provider reused from an earlier turn', async () => {
     const { tools, ranTools } = workspace();
     const interventions = createInterventions({ handlers: [flowPolicy(POLICY)] });
     const first = await interventions.generateText({
-      model: scriptedModel(step(toolCall('call_0', 'send_email', { to: 'bob@corp.test', body: 'hi' })), step(toolCall('call_0', 'read_inbox', {})), step(text('Sent, and read.'))),
-      tools, stopWhen: isStepCount(4), prompt: 'Email bob@corp.test "hi", then read my inbox',
+      model: scriptedModel(
+        step(toolCall('call_0', 'send_email', { to: 'bob@corp.test', body: 'hi' })),
+        step(toolCall('call_0', 'read_inbox', {})),
+        step(text('Sent, and read.')),
+      ),
+      tools,
+      stopWhen: isStepCount(4),
+      prompt: 'Email bob@corp.test "hi", then read my inbox',
     });
     expect(ranTools()).toEqual(['send_email', 'read_inbox']);
     await interventions.generateText({
       model: scriptedModel(step(toolCall('call_0', 'send_email', { to: 'bob@corp.test', body: 'hi' })), step(text('ok'))),
-      tools, stopWhen: isStepCount(3),
-      messages: [{ role: 'user', content: 'Email bob@corp.test "hi", then read my inbox' }, ...first.responseMessages, { role: 'user', content: 'again' }],
+      tools,
+      stopWhen: isStepCount(3),
+      messages: [
+        { role: 'user', content: 'Email bob@corp.test "hi", then read my inbox' },
+        ...first.responseMessages,
+        { role: 'user', content: 'again' },
+      ],
     });
     expect(ranTools()).toEqual(['send_email', 'read_inbox']);
   });
@@ -327,8 +422,13 @@ describe('flowPolicy keeps its guarantees wherever the history goes', () => {
     const policy = () => flowPolicy({ ...POLICY, onTainted: 'confirm' });
     const prompt: ModelMessage[] = [{ role: 'user', content: 'Read my inbox, then tell bob@corp.test about lunch' }];
     const paused = await createInterventions({ approvalSecret: 'shared', handlers: [policy()] }).generateText({
-      model: scriptedModel(step(toolCall('r1', 'read_inbox', {})), step(toolCall('s1', 'send_email', { to: 'bob@corp.test', body: 'lunch' }))),
-      tools, stopWhen: isStepCount(5), messages: prompt,
+      model: scriptedModel(
+        step(toolCall('r1', 'read_inbox', {})),
+        step(toolCall('s1', 'send_email', { to: 'bob@corp.test', body: 'lunch' })),
+      ),
+      tools,
+      stopWhen: isStepCount(5),
+      messages: prompt,
     });
     const [request] = approvalRequests(paused.content);
     expect(request?.reason).toContain('"read_inbox"');
@@ -337,7 +437,10 @@ describe('flowPolicy keeps its guarantees wherever the history goes', () => {
     // refused: nothing runs
     const refused = answeredHistory(prompt, paused.responseMessages, { id: request!.approvalId, approved: false });
     await createInterventions({ approvalSecret: 'shared', handlers: [policy()] }).generateText({
-      model: scriptedModel(step(text('Not sent.'))), tools, stopWhen: isStepCount(3), messages: refused,
+      model: scriptedModel(step(text('Not sent.'))),
+      tools,
+      stopWhen: isStepCount(3),
+      messages: refused,
     });
     expect(ranTools()).toEqual(['read_inbox']);
 
@@ -345,9 +448,14 @@ describe('flowPolicy keeps its guarantees wherever the history goes', () => {
     const approved = answeredHistory(prompt, paused.responseMessages, { id: request!.approvalId, approved: true });
     const model = scriptedModel(step(toolCall('s2', 'send_email', { to: ATTACKER, body: 'inbox' })), step(text('Sent.')));
     const resumed = await createInterventions({ approvalSecret: 'shared', handlers: [policy()] }).generateText({
-      model, tools, stopWhen: isStepCount(4), messages: approved,
+      model,
+      tools,
+      stopWhen: isStepCount(4),
+      messages: approved,
     });
-    expect(ran.filter((entry) => entry.tool === 'send_email').map((entry) => entry.input)).toEqual([{ to: 'bob@corp.test', body: 'lunch' }]);
+    expect(ran.filter((entry) => entry.tool === 'send_email').map((entry) => entry.input)).toEqual([
+      { to: 'bob@corp.test', body: 'lunch' },
+    ]);
     // the next call of the resumed run is still tainted by the history: asked, not run
     expect(approvalRequests(resumed.content).map((entry) => entry.toolCall.input)).toEqual([{ to: ATTACKER, body: 'inbox' }]);
     expect(approvalRequests(resumed.content)[0]?.reason).toContain(`"to" ("${ATTACKER}") appears only in untrusted content`);

@@ -7,22 +7,13 @@
  * the type tests use `expectTypeOf` and `// @ts-expect-error` lines that
  * `tsc -p tsconfig.json` checks.
  */
-import { dynamicTool, isStepCount, jsonSchema, tool, type ToolSet } from 'ai';
+import { dynamicTool, isStepCount, jsonSchema, type ToolSet, tool } from 'ai';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import {
-  createInterventions,
-  InterventionActions,
-  type InterventionHandlerLike,
-} from '../../src/index.ts';
-import {
-  forTool,
-  type TypedAfterToolCallEvent,
-  type TypedBeforeToolCallEvent,
-  type TypedToolCall,
-} from '../../src/builtins/for-tool.ts';
-import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
+import { forTool, type TypedAfterToolCallEvent, type TypedBeforeToolCallEvent, type TypedToolCall } from '../../src/builtins/for-tool.ts';
+import { createInterventions, InterventionActions, type InterventionHandlerLike } from '../../src/index.ts';
 import { MODES, run } from '../helpers/run-both.ts';
+import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
 
 // ---------------------------------------------------------------- the tool set
 
@@ -82,7 +73,9 @@ describe.each(MODES)('forTool through %s', (mode) => {
       name: 'email-validator',
       beforeToolCall: ({ toolCall }) => {
         called.push(toolCall.toolCallId);
-        return toolCall.input.subject ? InterventionActions.proceed() : InterventionActions.guide('All emails must include a subject line.');
+        return toolCall.input.subject
+          ? InterventionActions.proceed()
+          : InterventionActions.guide('All emails must include a subject line.');
       },
     });
     const model = scriptedModel(
@@ -92,7 +85,10 @@ describe.each(MODES)('forTool through %s', (mode) => {
     );
 
     const result = await run(createInterventions({ handlers: [emailValidator] }), mode, {
-      model, tools, stopWhen: isStepCount(5), prompt: 'Email Bob',
+      model,
+      tools,
+      stopWhen: isStepCount(5),
+      prompt: 'Email Bob',
     });
 
     expect(called).toEqual(['e1', 'e2']); // never called for search
@@ -139,12 +135,14 @@ describe.each(MODES)('forTool through %s', (mode) => {
         });
       },
     });
-    const model = scriptedModel(
-      step(toolCall('u1', 'lookup_user', { id: 7 }), toolCall('s1', 'search', { q: 'ada' })),
-      step(text('Ada.')),
-    );
+    const model = scriptedModel(step(toolCall('u1', 'lookup_user', { id: 7 }), toolCall('s1', 'search', { q: 'ada' })), step(text('Ada.')));
 
-    const result = await run(createInterventions({ handlers: [redactResult] }), mode, { model, tools, stopWhen: isStepCount(5), prompt: 'Who is 7?' });
+    const result = await run(createInterventions({ handlers: [redactResult] }), mode, {
+      model,
+      tools,
+      stopWhen: isStepCount(5),
+      prompt: 'Who is 7?',
+    });
 
     const sent = toolResultsSent(model, 1);
     expect(sent.u1).toEqual({ type: 'json', value: { id: 7, name: 'Ada', ssn: '[REDACTED]' } });
@@ -161,10 +159,14 @@ describe.each(MODES)('forTool through %s', (mode) => {
       beforeToolCall: ({ toolCall }) => {
         if (toolCall.toolName === 'send_email') {
           expectTypeOf(toolCall.input).toEqualTypeOf<EmailInput>();
-          return toolCall.input.to.endsWith('@example.com') ? InterventionActions.proceed() : InterventionActions.deny(`No email to ${toolCall.input.to}`);
+          return toolCall.input.to.endsWith('@example.com')
+            ? InterventionActions.proceed()
+            : InterventionActions.deny(`No email to ${toolCall.input.to}`);
         }
         expectTypeOf(toolCall.input).toEqualTypeOf<{ phone: string; text: string }>();
-        return toolCall.input.phone.startsWith('+1') ? InterventionActions.proceed() : InterventionActions.deny(`No SMS to ${toolCall.input.phone}`);
+        return toolCall.input.phone.startsWith('+1')
+          ? InterventionActions.proceed()
+          : InterventionActions.deny(`No SMS to ${toolCall.input.phone}`);
       },
     });
     const model = scriptedModel(

@@ -1,32 +1,32 @@
 import {
   convertToModelMessages,
   isStepCount,
+  type LanguageModel,
+  type ModelMessage,
   readUIMessageStream,
+  type ToolSet,
   tool,
   toUIMessageStream,
-  type LanguageModel,
-  type ToolSet,
-  type ModelMessage,
   type UIMessage,
 } from 'ai';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import type { HumanApprovalOptions } from '../../src/builtins/human-approval-options.ts';
 import { humanApproval } from '../../src/builtins/human-approval.ts';
+import type { HumanApprovalOptions } from '../../src/builtins/human-approval-options.ts';
 import {
+  type ApprovalRemember,
   approvalAnswer,
   createApprovalLedger,
   createInterventions,
-  type ApprovalRemember,
   type DecisionRecord,
   type Interventions,
 } from '../../src/index.ts';
 import { createMemoryStore } from '../../src/store/create-memory-store.ts';
 import { createRedisStore } from '../../src/store/create-redis-store.ts';
 import type { Store } from '../../src/store/store.ts';
+import { approvalRequests } from '../helpers/approval-requests.ts';
 import { hasRedisServer, redisTitle, uniquePrefix, useRedisServer } from '../helpers/redis-server.ts';
 import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
-import { approvalRequests } from '../helpers/approval-requests.ts';
 
 type Mode = 'generateText' | 'streamText';
 
@@ -81,7 +81,12 @@ async function turn(
   const call = { ...options, stopWhen: isStepCount(5) };
   if (mode === 'generateText') {
     const result = await interventions.generateText(call);
-    return { content: result.content, responseMessages: result.responseMessages, text: result.text, decisions: result.interventions.decisions };
+    return {
+      content: result.content,
+      responseMessages: result.responseMessages,
+      text: result.text,
+      decisions: result.interventions.decisions,
+    };
   }
   const result = interventions.streamText(call);
   return {
@@ -91,7 +96,6 @@ async function turn(
     decisions: result.interventions.decisions,
   };
 }
-
 
 /** A person's answer: typed (`approvalAnswer`) when it asks to remember something, plain otherwise. */
 function answer(approvalId: string, approved: boolean, remember?: ApprovalRemember): ModelMessage {
@@ -219,7 +223,9 @@ describe.each<Mode>(['generateText', 'streamText'])('humanApproval through inter
     });
     const sameChat = await turn(interventions, mode, { model, tools, messages: [user('b')], runtimeContext: chat1 });
     expect(approvalRequests(sameChat.content)).toEqual([]);
-    expect(JSON.stringify(toolResultsSent(model, 3).d2)).toContain('The user chose not to allow \\"delete_file\\" calls in this conversation.');
+    expect(JSON.stringify(toolResultsSent(model, 3).d2)).toContain(
+      'The user chose not to allow \\"delete_file\\" calls in this conversation.',
+    );
     expect(sameChat.decisions).toContainEqual(
       expect.objectContaining({ handler: 'human-approval', action: 'deny', display: 'You chose not to allow this in this chat.' }),
     );
@@ -333,8 +339,13 @@ describe.each<Mode>(['generateText', 'streamText'])('humanApproval through inter
 
   describe('with a provider that numbers calls call_0 every turn', () => {
     /** One turn of a conversation: the model's call (always `call_0`) is asked, run or refused. */
-    const ask = (interventions: Interventions, model: LanguageModel, tools: ToolSet, runtimeContext: Record<string, unknown>, prompt: string) =>
-      turn(interventions, mode, { model, tools, messages: [user(prompt)], runtimeContext });
+    const ask = (
+      interventions: Interventions,
+      model: LanguageModel,
+      tools: ToolSet,
+      runtimeContext: Record<string, unknown>,
+      prompt: string,
+    ) => turn(interventions, mode, { model, tools, messages: [user(prompt)], runtimeContext });
     const resume = async (
       interventions: Interventions,
       model: LanguageModel,
@@ -497,8 +508,14 @@ describe('humanApproval', () => {
         step(text('ok')),
         step(toolCall('d3', 'delete_file', { path: '/tmp/b' })),
       );
-      const server1 = createInterventions({ handlers: [humanApproval({ tools: 'delete_*', remember: { store, key: perPath } })], approvalSecret: 's' });
-      const server2 = createInterventions({ handlers: [humanApproval({ tools: 'delete_*', remember: { store, key: perPath } })], approvalSecret: 's' });
+      const server1 = createInterventions({
+        handlers: [humanApproval({ tools: 'delete_*', remember: { store, key: perPath } })],
+        approvalSecret: 's',
+      });
+      const server2 = createInterventions({
+        handlers: [humanApproval({ tools: 'delete_*', remember: { store, key: perPath } })],
+        approvalSecret: 's',
+      });
       // 'always' needs a user to remember it for
       const alice = { userId: 'alice' };
       const first = await turn(server1, 'generateText', { model, tools, messages: [user('a')], runtimeContext: alice });
@@ -516,8 +533,15 @@ describe('humanApproval', () => {
       expect(deleted).toEqual(['/tmp/a', '/tmp/a']);
 
       const { tools: moreTools } = fileTools();
-      const forgetful = createInterventions({ handlers: [humanApproval({ tools: 'delete_*', remember: { accept: [] } })], approvalSecret: 's' });
-      const model2 = scriptedModel(step(toolCall('d1', 'delete_file', { path: '/x' })), step(text('ok')), step(toolCall('d2', 'delete_file', { path: '/x' })));
+      const forgetful = createInterventions({
+        handlers: [humanApproval({ tools: 'delete_*', remember: { accept: [] } })],
+        approvalSecret: 's',
+      });
+      const model2 = scriptedModel(
+        step(toolCall('d1', 'delete_file', { path: '/x' })),
+        step(text('ok')),
+        step(toolCall('d2', 'delete_file', { path: '/x' })),
+      );
       const asked = await turn(forgetful, 'generateText', { model: model2, tools: moreTools, messages: [user('x')] });
       const [askedRequest] = approvalRequests(asked.content);
       await turn(forgetful, 'generateText', {
@@ -532,7 +556,11 @@ describe('humanApproval', () => {
 
   describe('matching', () => {
     it('should ask only for matching tools: globs, lists, predicates; others run freely', async () => {
-      for (const tools of ['delete_*', ['search', 'nothing'], ({ toolCall: call }: { toolCall: { toolName: string } }) => call.toolName.startsWith('dele')] as const) {
+      for (const tools of [
+        'delete_*',
+        ['search', 'nothing'],
+        ({ toolCall: call }: { toolCall: { toolName: string } }) => call.toolName.startsWith('dele'),
+      ] as const) {
         const { tools: set, deleted, searched } = fileTools();
         const interventions = createInterventions({
           handlers: [humanApproval({ tools, prompt: ({ toolCall: call }) => `May I run ${call.toolName}?` })],
@@ -594,7 +622,11 @@ describe('humanApproval', () => {
         ) as UIMessage['parts'],
       };
       const userMessage: UIMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'delete a' }] };
-      const model = scriptedModel(step(text('Deleted.')), step(toolCall('d2', 'delete_file', { path: '/tmp/b' })), step(text('Deleted b.')));
+      const model = scriptedModel(
+        step(text('Deleted.')),
+        step(toolCall('d2', 'delete_file', { path: '/tmp/b' })),
+        step(text('Deleted b.')),
+      );
       const second = interventions.streamText({
         model,
         tools,
@@ -603,7 +635,13 @@ describe('humanApproval', () => {
         runtimeContext: context,
       });
       expect(await second.text).toBe('Deleted.');
-      const third = interventions.streamText({ model, tools, stopWhen: isStepCount(3), messages: [user('delete b')], runtimeContext: context });
+      const third = interventions.streamText({
+        model,
+        tools,
+        stopWhen: isStepCount(3),
+        messages: [user('delete b')],
+        runtimeContext: context,
+      });
       expect(await third.text).toBe('Deleted b.');
       expect(deleted).toEqual(['/tmp/a', '/tmp/b']);
     });

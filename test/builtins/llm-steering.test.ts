@@ -1,15 +1,15 @@
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
-import { isStepCount, tool, type LanguageModel, type ModelMessage } from 'ai';
+import { isStepCount, type LanguageModel, type ModelMessage, tool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { llmSteering } from '../../src/builtins/llm-steering.ts';
 import {
   createInterventions,
+  type DecisionRecord,
   defineHandler,
   HandlerTimeoutError,
   InterventionActions,
-  type DecisionRecord,
   type InterventionHandlerLike,
 } from '../../src/index.ts';
 import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
@@ -53,17 +53,32 @@ async function run(
   mode: Mode,
   handlers: InterventionHandlerLike[],
   options: { model: LanguageModel; tools: ReturnType<typeof emailTools>['tools']; messages: ModelMessage[] },
-): Promise<{ text: string; decisions: readonly DecisionRecord[]; content: ReadonlyArray<{ type: string }>; responseMessages: ModelMessage[] }> {
+): Promise<{
+  text: string;
+  decisions: readonly DecisionRecord[];
+  content: ReadonlyArray<{ type: string }>;
+  responseMessages: ModelMessage[];
+}> {
   const interventions = createInterventions({ handlers, approvalSecret: 'secret' });
   const call = { ...options, stopWhen: isStepCount(5) };
   if (mode === 'generateText') {
     const result = await interventions.generateText(call);
-    return { text: result.text, decisions: result.interventions.decisions, content: result.content, responseMessages: result.responseMessages };
+    return {
+      text: result.text,
+      decisions: result.interventions.decisions,
+      content: result.content,
+      responseMessages: result.responseMessages,
+    };
   }
   const result = interventions.streamText(call);
   let streamed = '';
   for await (const delta of result.textStream) streamed += delta;
-  return { text: streamed, decisions: result.interventions.decisions, content: await result.content, responseMessages: await result.responseMessages };
+  return {
+    text: streamed,
+    decisions: result.interventions.decisions,
+    content: await result.content,
+    responseMessages: await result.responseMessages,
+  };
 }
 
 const USER: ModelMessage = { role: 'user', content: 'Email the Q3 report to partner@rival.com' };
@@ -125,10 +140,7 @@ describe.each<Mode>(['generateText', 'streamText'])('llmSteering through interve
 
   it('should review model responses with on: afterModelCall, discarding a rejected one and retrying with the reason', async () => {
     const { tools } = emailTools();
-    const judge = judgeModel(
-      { decision: 'deny', reason: 'Do not promise refunds.' },
-      { decision: 'proceed', reason: 'Fine.' },
-    );
+    const judge = judgeModel({ decision: 'deny', reason: 'Do not promise refunds.' }, { decision: 'proceed', reason: 'Fine.' });
     const model = scriptedModel(step(text('Sure, you will get a full refund!')), step(text('I will pass your request to billing.')));
 
     const result = await run(mode, [llmSteering({ model: judge, instructions: 'Never promise refunds.', on: ['afterModelCall'] })], {

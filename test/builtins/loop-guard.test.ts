@@ -5,21 +5,21 @@
  * `interventions.streamText` on a scripted model, asserting on what ran and
  * what the model was sent next.
  */
-import { convertToModelMessages, isStepCount, readUIMessageStream, tool, toUIMessageStream, type ModelMessage, type UIMessage } from 'ai';
+import { convertToModelMessages, isStepCount, type ModelMessage, readUIMessageStream, tool, toUIMessageStream, type UIMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  createInterventions,
-  InterventionActions,
-  type BeforeToolCallAction,
-  type BeforeToolCallEvent,
-  type DecisionRecord,
-} from '../../src/index.ts';
 import { loopGuard } from '../../src/builtins/loop-guard.ts';
 import { toolPolicy } from '../../src/builtins/tool-policy.ts';
-import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
-import { MODES, run, type Outcome } from '../helpers/run-both.ts';
+import {
+  type BeforeToolCallAction,
+  type BeforeToolCallEvent,
+  createInterventions,
+  type DecisionRecord,
+  InterventionActions,
+} from '../../src/index.ts';
 import { approvalRequests } from '../helpers/approval-requests.ts';
+import { MODES, type Outcome, run } from '../helpers/run-both.ts';
+import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
 
 // ---------------------------------------------------------------- helpers
 
@@ -58,7 +58,6 @@ const loopRecords = (decisions: readonly DecisionRecord[]) =>
 
 const USER: ModelMessage = { role: 'user', content: 'Find it' };
 
-
 // ---------------------------------------------------------------- repeats
 
 describe.each(MODES)('loopGuard through %s', (mode) => {
@@ -69,12 +68,19 @@ describe.each(MODES)('loopGuard through %s', (mode) => {
       const model = scriptedModel(same('s1'), same('s2'), same('s3'), same('s4'), same('s5'), step(text('I could not find them.')));
 
       const result = await run(createInterventions({ handlers: [loopGuard()] }), mode, {
-        model, tools, stopWhen: isStepCount(10), prompt: 'Find my keys',
+        model,
+        tools,
+        stopWhen: isStepCount(10),
+        prompt: 'Find my keys',
       });
 
       expect(inputsOf('search')).toHaveLength(3);
       expect(loopRecords(result.decisions)).toEqual([
-        ['s1', 'proceed'], ['s2', 'proceed'], ['s3', 'proceed'], ['s4', 'guide'], ['s5', 'deny'],
+        ['s1', 'proceed'],
+        ['s2', 'proceed'],
+        ['s3', 'proceed'],
+        ['s4', 'guide'],
+        ['s5', 'deny'],
       ]);
       const guided = JSON.stringify(toolResultsSent(model, 4).s4);
       expect(guided).toContain('execution-denied');
@@ -98,26 +104,43 @@ describe.each(MODES)('loopGuard through %s', (mode) => {
       );
 
       const result = await run(createInterventions({ handlers: [loopGuard({ maxRepeats: 2 })] }), mode, {
-        model, tools, stopWhen: isStepCount(10), prompt: 'Go',
+        model,
+        tools,
+        stopWhen: isStepCount(10),
+        prompt: 'Go',
       });
 
-      expect(inputsOf('search')).toEqual([{ q: 'x', limit: 5 }, { limit: 5, q: 'x' }, { q: 'y', limit: 5 }]);
-      expect(loopRecords(result.decisions)).toEqual([['a', 'proceed'], ['b', 'proceed'], ['c', 'proceed'], ['d', 'guide']]);
+      expect(inputsOf('search')).toEqual([
+        { q: 'x', limit: 5 },
+        { limit: 5, q: 'x' },
+        { q: 'y', limit: 5 },
+      ]);
+      expect(loopRecords(result.decisions)).toEqual([
+        ['a', 'proceed'],
+        ['b', 'proceed'],
+        ['c', 'proceed'],
+        ['d', 'guide'],
+      ]);
     });
 
     it('should count identical parallel calls of one turn', async () => {
       const { tools, inputsOf } = countingTools();
-      const model = scriptedModel(
-        step(...['p1', 'p2', 'p3', 'p4'].map((id) => toolCall(id, 'search', { q: 'x' }))),
-        step(text('Done.')),
-      );
+      const model = scriptedModel(step(...['p1', 'p2', 'p3', 'p4'].map((id) => toolCall(id, 'search', { q: 'x' }))), step(text('Done.')));
 
       const result = await run(createInterventions({ handlers: [loopGuard({ maxRepeats: 2 })] }), mode, {
-        model, tools, stopWhen: isStepCount(10), prompt: 'Go',
+        model,
+        tools,
+        stopWhen: isStepCount(10),
+        prompt: 'Go',
       });
 
       expect(inputsOf('search')).toHaveLength(2);
-      expect(loopRecords(result.decisions)).toEqual([['p1', 'proceed'], ['p2', 'proceed'], ['p3', 'guide'], ['p4', 'deny']]);
+      expect(loopRecords(result.decisions)).toEqual([
+        ['p1', 'proceed'],
+        ['p2', 'proceed'],
+        ['p3', 'guide'],
+        ['p4', 'deny'],
+      ]);
       const sent = toolResultsSent(model, 1);
       expect(sent.p1).toEqual({ type: 'text', value: 'no results for x' });
       expect(sent.p3).toMatchObject({ type: 'execution-denied' });
@@ -129,11 +152,19 @@ describe.each(MODES)('loopGuard through %s', (mode) => {
       const model = scriptedModel(same('s1'), same('s2'), same('s3'), same('s4'), step(text('Done.')));
 
       const result = await run(createInterventions({ handlers: [loopGuard({ maxRepeats: 1, then: 'guide' })] }), mode, {
-        model, tools, stopWhen: isStepCount(10), prompt: 'Go',
+        model,
+        tools,
+        stopWhen: isStepCount(10),
+        prompt: 'Go',
       });
 
       expect(inputsOf('search')).toHaveLength(1);
-      expect(loopRecords(result.decisions)).toEqual([['s1', 'proceed'], ['s2', 'guide'], ['s3', 'guide'], ['s4', 'guide']]);
+      expect(loopRecords(result.decisions)).toEqual([
+        ['s1', 'proceed'],
+        ['s2', 'guide'],
+        ['s3', 'guide'],
+        ['s4', 'guide'],
+      ]);
       expect(JSON.stringify(toolResultsSent(model, 3).s3)).toContain('was already blocked once in this turn');
     });
 
@@ -143,7 +174,10 @@ describe.each(MODES)('loopGuard through %s', (mode) => {
       const model = scriptedModel(poll('p1'), poll('p2'), poll('p3'), step(text('Still pending.')));
 
       const result = await run(createInterventions({ handlers: [loopGuard({ maxRepeats: 1, tools: '!poll_*' })] }), mode, {
-        model, tools, stopWhen: isStepCount(10), prompt: 'Wait for j1',
+        model,
+        tools,
+        stopWhen: isStepCount(10),
+        prompt: 'Wait for j1',
       });
 
       expect(inputsOf('poll_status')).toHaveLength(3);
@@ -177,7 +211,10 @@ describe.each(MODES)('loopGuard through %s', (mode) => {
       const model = scriptedModel(again('d1'), again('d2'), again('d3'), step(text('I cannot delete it.')));
 
       const result = await run(createInterventions({ handlers: [loopGuard(), policy] }), mode, {
-        model, tools, stopWhen: isStepCount(10), prompt: 'Delete /etc/hosts',
+        model,
+        tools,
+        stopWhen: isStepCount(10),
+        prompt: 'Delete /etc/hosts',
       });
 
       expect(inputsOf('delete_file')).toEqual([]);
@@ -213,14 +250,21 @@ describe.each(MODES)('loopGuard through %s', (mode) => {
       );
 
       const result = await run(createInterventions({ handlers: [loopGuard(), needsLimit] }), mode, {
-        model, tools, stopWhen: isStepCount(10), prompt: 'Go',
+        model,
+        tools,
+        stopWhen: isStepCount(10),
+        prompt: 'Go',
       });
 
       expect(inputsOf('search')).toEqual([{ q: 'x', limit: 10 }]);
       const second = JSON.stringify(toolResultsSent(model, 2).s2);
       expect(second).toContain('[loop-guard] This exact call to \\"search\\" (same arguments) was already blocked once in this turn');
       expect(second).toContain('[needs-limit] Pass a limit.');
-      expect(loopRecords(result.decisions)).toEqual([['s1', 'proceed'], ['s2', 'guide'], ['s3', 'proceed']]);
+      expect(loopRecords(result.decisions)).toEqual([
+        ['s1', 'proceed'],
+        ['s2', 'guide'],
+        ['s3', 'proceed'],
+      ]);
     });
 
     it('should catch retries of a call the human refused across runs (from the history, not from run state)', async () => {
@@ -237,7 +281,10 @@ describe.each(MODES)('loopGuard through %s', (mode) => {
         messages = [
           ...messages,
           ...outcome.responseMessages,
-          { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: request!.approvalId, approved: false, reason: 'keep it' }] },
+          {
+            role: 'tool',
+            content: [{ type: 'tool-approval-response', approvalId: request!.approvalId, approved: false, reason: 'keep it' }],
+          },
         ];
       };
 
@@ -261,15 +308,26 @@ describe.each(MODES)('loopGuard through %s', (mode) => {
       const { tools, inputsOf } = countingTools();
       const history: ModelMessage[] = [
         { role: 'user', content: 'Delete the report' },
-        { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'old', toolName: 'delete_file', input: { path: '/tmp/report.txt' } }] },
-        { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'old', toolName: 'delete_file', output: { type: 'execution-denied', reason: 'not now' } }] },
+        {
+          role: 'assistant',
+          content: [{ type: 'tool-call', toolCallId: 'old', toolName: 'delete_file', input: { path: '/tmp/report.txt' } }],
+        },
+        {
+          role: 'tool',
+          content: [
+            { type: 'tool-result', toolCallId: 'old', toolName: 'delete_file', output: { type: 'execution-denied', reason: 'not now' } },
+          ],
+        },
         { role: 'assistant', content: 'I could not delete it.' },
         { role: 'user', content: 'It is fine now, try again' },
       ];
       const model = scriptedModel(step(toolCall('new', 'delete_file', { path: '/tmp/report.txt' })), step(text('Deleted.')));
 
       const result = await run(createInterventions({ handlers: [loopGuard()] }), mode, {
-        model, tools, stopWhen: isStepCount(5), messages: history,
+        model,
+        tools,
+        stopWhen: isStepCount(5),
+        messages: history,
       });
 
       expect(inputsOf('delete_file')).toEqual([{ path: '/tmp/report.txt' }]);
@@ -280,59 +338,67 @@ describe.each(MODES)('loopGuard through %s', (mode) => {
 
 // ---------------------------------------------------------------- a chat app's history
 
-describe.each(MODES)('loopGuard in a chat app (useChat: readUIMessageStream, then convertToModelMessages on the next request; the last through %s)', (mode) => {
-  it('should count refusals the UI history carries as error text: after two, the retry is denied and the human is not asked again', async () => {
-    const { tools, inputsOf } = countingTools();
-    const policy = toolPolicy({ rules: [{ confirm: 'delete_file' }], default: 'allow' });
-    const interventions = createInterventions({ handlers: [loopGuard(), policy] });
-    // the model insists, every turn, with the id its provider always sends
-    const insist = () => step(toolCall('call_0', 'delete_file', { path: '/tmp/report.txt' }));
-    const model = scriptedModel(insist(), insist(), insist(), step(text('I will keep the report.')));
-    const user: UIMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Delete the report' }] };
+describe.each(MODES)(
+  'loopGuard in a chat app (useChat: readUIMessageStream, then convertToModelMessages on the next request; the last through %s)',
+  (mode) => {
+    it('should count refusals the UI history carries as error text: after two, the retry is denied and the human is not asked again', async () => {
+      const { tools, inputsOf } = countingTools();
+      const policy = toolPolicy({ rules: [{ confirm: 'delete_file' }], default: 'allow' });
+      const interventions = createInterventions({ handlers: [loopGuard(), policy] });
+      // the model insists, every turn, with the id its provider always sends
+      const insist = () => step(toolCall('call_0', 'delete_file', { path: '/tmp/report.txt' }));
+      const model = scriptedModel(insist(), insist(), insist(), step(text('I will keep the report.')));
+      const user: UIMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Delete the report' }] };
 
-    // one request of the chat: the UI history in, the assistant message (continued) out
-    let assistant: UIMessage | undefined;
-    const request = async () => {
-      const history = assistant === undefined ? [user] : [user, assistant];
-      const result = interventions.streamText({ model, tools, stopWhen: isStepCount(5), messages: await convertToModelMessages(history, { tools }) });
-      for await (const update of readUIMessageStream({
-        ...(assistant === undefined ? {} : { message: assistant }),
-        stream: toUIMessageStream({ stream: result.stream }),
-      })) {
-        assistant = update;
-      }
-      return result;
-    };
-    // what useChat's addToolApprovalResponse({ id, approved: false, reason }) does to the pending part
-    const refuse = () => {
-      const pending = assistant?.parts.filter((part) => 'state' in part && part.state === 'approval-requested') ?? [];
-      expect(pending).toHaveLength(1);
-      assistant = {
-        ...assistant!,
-        parts: assistant!.parts.map((part) =>
-          'approval' in part && part.state === 'approval-requested'
-            ? { ...part, state: 'approval-responded' as const, approval: { ...part.approval, approved: false, reason: 'keep it' } }
-            : part,
-        ) as UIMessage['parts'],
+      // one request of the chat: the UI history in, the assistant message (continued) out
+      let assistant: UIMessage | undefined;
+      const request = async () => {
+        const history = assistant === undefined ? [user] : [user, assistant];
+        const result = interventions.streamText({
+          model,
+          tools,
+          stopWhen: isStepCount(5),
+          messages: await convertToModelMessages(history, { tools }),
+        });
+        for await (const update of readUIMessageStream({
+          ...(assistant === undefined ? {} : { message: assistant }),
+          stream: toUIMessageStream({ stream: result.stream }),
+        })) {
+          assistant = update;
+        }
+        return result;
       };
-    };
+      // what useChat's addToolApprovalResponse({ id, approved: false, reason }) does to the pending part
+      const refuse = () => {
+        const pending = assistant?.parts.filter((part) => 'state' in part && part.state === 'approval-requested') ?? [];
+        expect(pending).toHaveLength(1);
+        assistant = {
+          ...assistant!,
+          parts: assistant!.parts.map((part) =>
+            'approval' in part && part.state === 'approval-requested'
+              ? { ...part, state: 'approval-responded' as const, approval: { ...part.approval, approved: false, reason: 'keep it' } }
+              : part,
+          ) as UIMessage['parts'],
+        };
+      };
 
-    await request();
-    refuse();
-    const second = await request(); // the first retry: the guard guides, but confirm outranks guide
-    expect(loopRecords(second.interventions.decisions)).toEqual([['call_0', 'guide']]);
-    refuse();
-    // the second retry: blocked twice in this turn (the first refusal now reads as error text)
-    const messages = await convertToModelMessages([user, assistant!], { tools });
-    expect(JSON.stringify(messages)).toContain('"type":"error-text","value":"keep it"');
-    const third = await run(interventions, mode, { model, tools, stopWhen: isStepCount(5), messages });
-    expect(loopRecords(third.decisions)).toEqual([['call_0', 'deny']]);
-    expect(approvalRequests(third.content)).toEqual([]);
-    expect(third.text).toBe('I will keep the report.');
-    expect(JSON.stringify(toolResultsSent(model, 3))).toContain('after being blocked 2 times');
-    expect(inputsOf('delete_file')).toEqual([]);
-  });
-});
+      await request();
+      refuse();
+      const second = await request(); // the first retry: the guard guides, but confirm outranks guide
+      expect(loopRecords(second.interventions.decisions)).toEqual([['call_0', 'guide']]);
+      refuse();
+      // the second retry: blocked twice in this turn (the first refusal now reads as error text)
+      const messages = await convertToModelMessages([user, assistant!], { tools });
+      expect(JSON.stringify(messages)).toContain('"type":"error-text","value":"keep it"');
+      const third = await run(interventions, mode, { model, tools, stopWhen: isStepCount(5), messages });
+      expect(loopRecords(third.decisions)).toEqual([['call_0', 'deny']]);
+      expect(approvalRequests(third.content)).toEqual([]);
+      expect(third.text).toBe('I will keep the report.');
+      expect(JSON.stringify(toolResultsSent(model, 3))).toContain('after being blocked 2 times');
+      expect(inputsOf('delete_file')).toEqual([]);
+    });
+  },
+);
 
 // ---------------------------------------------------------------- state bounds, outside a run, options
 
@@ -399,7 +465,9 @@ describe('loopGuard state', () => {
     expect((await guard.beforeToolCall!(event(undefined, 'call_0', [USER, ...earlier(ran), ...earlier(ran)]))).type).toBe('guide');
     // the denial answers the second call_0, not the first
     const retried = await guard.beforeToolCall!(event(undefined, 'call_0', [USER, ...earlier(ran), ...earlier(denied)]));
-    expect(retried).toEqual(InterventionActions.guide(expect.stringContaining('was already blocked once in this turn') as unknown as string));
+    expect(retried).toEqual(
+      InterventionActions.guide(expect.stringContaining('was already blocked once in this turn') as unknown as string),
+    );
     // in a run: call_0 of another step is another call
     const inRun = loopGuard({ maxRepeats: 1 });
     expect(await inRun.beforeToolCall!({ ...event('r', 'call_0'), stepNumber: 0 })).toEqual(InterventionActions.proceed());

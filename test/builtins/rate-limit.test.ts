@@ -8,18 +8,18 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { rateLimit } from '../../src/builtins/rate-limit.ts';
 import {
+  type BeforeToolCallEvent,
   createInterventions,
+  type DecisionRecord,
   InterventionActions,
   InterventionHandler,
   InterventionHandlerError,
   InvalidHandlerError,
-  type BeforeToolCallEvent,
-  type DecisionRecord,
 } from '../../src/index.ts';
 import { createMemoryStore } from '../../src/store/create-memory-store.ts';
 import type { Store } from '../../src/store/store.ts';
-import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
 import { deniedText, MODES, run } from '../helpers/run-both.ts';
+import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
 
 /** Tools whose executions are recorded. */
 function recordingTools() {
@@ -96,11 +96,17 @@ describe.each(MODES)('rateLimit through interventions.%s', (mode) => {
       expect(result.text).toBe('Done searching.');
     });
 
-    it('should keep counting across runs of the same interventions (the counter is the handler\'s)', async () => {
+    it("should keep counting across runs of the same interventions (the counter is the handler's)", async () => {
       const { tools, inputsOf } = recordingTools();
       const interventions = createInterventions({ handlers: [rateLimit({ limit: 10, windowMs: HOUR, per: [] })] });
-      const first = scriptedModel(step(...Array.from({ length: 7 }, (_, index) => toolCall(`a${index}`, 'search', { q: `a${index}` }))), step(text('a')));
-      const second = scriptedModel(step(...Array.from({ length: 7 }, (_, index) => toolCall(`b${index}`, 'search', { q: `b${index}` }))), step(text('b')));
+      const first = scriptedModel(
+        step(...Array.from({ length: 7 }, (_, index) => toolCall(`a${index}`, 'search', { q: `a${index}` }))),
+        step(text('a')),
+      );
+      const second = scriptedModel(
+        step(...Array.from({ length: 7 }, (_, index) => toolCall(`b${index}`, 'search', { q: `b${index}` }))),
+        step(text('b')),
+      );
 
       await run(interventions, mode, { model: first, tools, stopWhen: isStepCount(3), prompt: 'one' });
       await run(interventions, mode, { model: second, tools, stopWhen: isStepCount(3), prompt: 'two' });
@@ -142,13 +148,18 @@ describe.each(MODES)('rateLimit through interventions.%s', (mode) => {
   });
 
   describe('per', () => {
-    it("should count per user (runtimeContext.userId) across runs, and fail closed for a run without a user", async () => {
+    it('should count per user (runtimeContext.userId) across runs, and fail closed for a run without a user', async () => {
       const { tools, inputsOf } = recordingTools();
       const interventions = createInterventions({ handlers: [rateLimit({ limit: 2, windowMs: HOUR, per: 'user' })] });
       const oneSearch = (id: string) => scriptedModel(step(toolCall(id, 'search', { q: id })), step(text(`done ${id}`)));
       const models = { a1: oneSearch('a1'), a2: oneSearch('a2'), a3: oneSearch('a3'), b1: oneSearch('b1'), anon: oneSearch('anon') };
 
-      for (const [id, userId] of [['a1', 'alice'], ['a2', 'alice'], ['a3', 'alice'], ['b1', 'bob']] as const) {
+      for (const [id, userId] of [
+        ['a1', 'alice'],
+        ['a2', 'alice'],
+        ['a3', 'alice'],
+        ['b1', 'bob'],
+      ] as const) {
         await run(interventions, mode, { model: models[id], tools, stopWhen: isStepCount(3), prompt: id, runtimeContext: { userId } });
       }
       const anonymous = await run(interventions, mode, { model: models.anon, tools, stopWhen: isStepCount(3), prompt: 'anon' });
@@ -156,9 +167,12 @@ describe.each(MODES)('rateLimit through interventions.%s', (mode) => {
       expect(inputsOf('search')).toEqual([{ q: 'a1' }, { q: 'a2' }, { q: 'b1' }]);
       expect(deniedText(toolResultsSent(models.a3, 1).a3)).toContain('Rate limit reached: 2 calls per hour for this user.');
       // no user: fails closed (the default onError is 'deny'), and the model and the record say what is missing
-      const missing = '"rate-limit" needs runtimeContext.userId (it counts calls per user), and this run has none, so the call was not run.';
+      const missing =
+        '"rate-limit" needs runtimeContext.userId (it counts calls per user), and this run has none, so the call was not run.';
       expect(deniedText(toolResultsSent(models.anon, 1).anon)).toContain(missing);
-      expect(anonymous.decisions).toEqual([expect.objectContaining({ handler: 'rate-limit', action: 'deny', reason: expect.stringContaining(missing) })]);
+      expect(anonymous.decisions).toEqual([
+        expect.objectContaining({ handler: 'rate-limit', action: 'deny', reason: expect.stringContaining(missing) }),
+      ]);
     });
 
     it('should follow onError when a run has no user: proceed lets the call run and records why', async () => {
@@ -177,7 +191,13 @@ describe.each(MODES)('rateLimit through interventions.%s', (mode) => {
       });
       const model = scriptedModel(step(toolCall('c1', 'search', { q: '1' }), toolCall('c2', 'search', { q: '2' })), step(text('ok')));
 
-      await run(interventions, mode, { model, tools, stopWhen: isStepCount(3), prompt: 'go', runtimeContext: { session: { sub: 'user-7' } } });
+      await run(interventions, mode, {
+        model,
+        tools,
+        stopWhen: isStepCount(3),
+        prompt: 'go',
+        runtimeContext: { session: { sub: 'user-7' } },
+      });
 
       expect(inputsOf('search')).toEqual([{ q: '1' }]);
       expect(deniedText(toolResultsSent(model, 1).c2)).toContain('for this user');
@@ -216,7 +236,10 @@ describe.each(MODES)('rateLimit through interventions.%s', (mode) => {
 
       await run(interventions, mode, { model, tools, stopWhen: isStepCount(3), prompt: 'go' });
 
-      expect(inputsOf('lookup')).toEqual([{ a: 1, b: 2 }, { a: 1, b: 3 }]);
+      expect(inputsOf('lookup')).toEqual([
+        { a: 1, b: 2 },
+        { a: 1, b: 3 },
+      ]);
       expect(inputsOf('search')).toEqual([{ q: 'x' }]);
       const sent = toolResultsSent(model, 1);
       expect(deniedText(sent.c2)).toContain('Rate limit reached: 1 call to "lookup" with these arguments per hour.');
@@ -232,7 +255,13 @@ describe.each(MODES)('rateLimit through interventions.%s', (mode) => {
       const initech = scriptedModel(step(toolCall('i1', 'search', { q: 'i1' })), step(text('ok')));
 
       await run(interventions, mode, { model: acme, tools, stopWhen: isStepCount(3), prompt: 'go', runtimeContext: { tenant: 'acme' } });
-      await run(interventions, mode, { model: initech, tools, stopWhen: isStepCount(3), prompt: 'go', runtimeContext: { tenant: 'initech' } });
+      await run(interventions, mode, {
+        model: initech,
+        tools,
+        stopWhen: isStepCount(3),
+        prompt: 'go',
+        runtimeContext: { tenant: 'initech' },
+      });
 
       expect(inputsOf('search')).toEqual([{ q: 'a1' }, { q: 'a2' }, { q: 'i1' }]);
       expect(deniedText(toolResultsSent(acme, 1).a3)).toContain('Rate limit reached: 2 calls per hour.');
@@ -292,7 +321,9 @@ describe.each(MODES)('rateLimit through interventions.%s', (mode) => {
         },
       };
       const { tools } = recordingTools();
-      const interventions = createInterventions({ handlers: [rateLimit({ name: 'per-user', limit: 5, windowMs: 90_000, per: ['user', 'tool'], store })] });
+      const interventions = createInterventions({
+        handlers: [rateLimit({ name: 'per-user', limit: 5, windowMs: 90_000, per: ['user', 'tool'], store })],
+      });
       const model = scriptedModel(step(toolCall('c1', 'search', { q: '1' })), step(text('ok')));
 
       await run(interventions, mode, { model, tools, stopWhen: isStepCount(3), prompt: 'go', runtimeContext: { userId: 'a:b' } });
@@ -365,7 +396,9 @@ describe.each(MODES)('rateLimit through interventions.%s', (mode) => {
 
     it("'deny' (default): the call is blocked and the record keeps the error", async () => {
       const { tools, inputsOf } = recordingTools();
-      const interventions = createInterventions({ handlers: [rateLimit({ limit: 5, windowMs: HOUR, per: 'tool', store: failingStore() })] });
+      const interventions = createInterventions({
+        handlers: [rateLimit({ limit: 5, windowMs: HOUR, per: 'tool', store: failingStore() })],
+      });
       const model = scriptedModel(step(toolCall('c1', 'search', { q: '1' })), step(text('Could not search.')));
 
       const result = await run(interventions, mode, { model, tools, stopWhen: isStepCount(3), prompt: 'go' });
@@ -441,7 +474,9 @@ describe.each(MODES)('rateLimit through interventions.%s', (mode) => {
 
 describe('rateLimit options', () => {
   it('should reject a limit or window that is not usable, naming the handler', () => {
-    expect(() => rateLimit({ name: 'bad', limit: -1, windowMs: 1_000, per: 'run' })).toThrow(/rateLimit "bad": limit must be a whole number/);
+    expect(() => rateLimit({ name: 'bad', limit: -1, windowMs: 1_000, per: 'run' })).toThrow(
+      /rateLimit "bad": limit must be a whole number/,
+    );
     expect(() => rateLimit({ limit: 1.5, windowMs: 1_000, per: 'run' })).toThrow(InvalidHandlerError);
     expect(() => rateLimit({ limit: 1, windowMs: 0, per: 'run' })).toThrow(/windowMs must be a positive number/);
     expect(() => rateLimit({ limit: 1, windowMs: Number.POSITIVE_INFINITY, per: 'run' })).toThrow(InvalidHandlerError);

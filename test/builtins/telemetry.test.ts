@@ -2,14 +2,9 @@
  * `telemetry()`: runs and decision records as OpenTelemetry spans, exported
  * through a real SDK (`BasicTracerProvider` + `InMemorySpanExporter`).
  */
-import { context, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
+import { context, SpanStatusCode, type Tracer, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  SimpleSpanProcessor,
-  type ReadableSpan,
-} from '@opentelemetry/sdk-trace-base';
+import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { isStepCount, tool } from 'ai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -17,10 +12,10 @@ import { telemetry } from '../../src/builtins/telemetry.ts';
 import { mergeHooks } from '../../src/hooks/merge-hooks.ts';
 import {
   createInterventions,
-  defineHandler,
-  InterventionActions,
   type DecisionRecord,
+  defineHandler,
   type HooksConfig,
+  InterventionActions,
   type InterventionHooks,
 } from '../../src/index.ts';
 import { scriptedModel, step, text, toolCall } from '../../src/testing/index.ts';
@@ -223,9 +218,7 @@ describe('telemetry', () => {
       const { tools } = fileTools();
       const interventions = createInterventions({ handlers: [broken], hooks: telemetry({ tracer }) });
       const model = scriptedModel(toolCall('c1', 'list_files', {}), text('never'));
-      await expect(
-        interventions.generateText({ model, tools, stopWhen: isStepCount(5), prompt: 'list' }),
-      ).rejects.toThrow();
+      await expect(interventions.generateText({ model, tools, stopWhen: isStepCount(5), prompt: 'list' })).rejects.toThrow();
 
       const [run] = runSpans();
       expect(run?.status.code).toBe(SpanStatusCode.ERROR);
@@ -284,9 +277,9 @@ describe('telemetry', () => {
       const { tools } = fileTools();
       const interventions = createInterventions({ handlers: [toolGuard], hooks });
       const guarded = interventions.wrapTools(tools);
-      await expect(
-        guarded.delete_file.execute?.({ path: '/x' }, { toolCallId: 'c9', messages: [], context: {} }),
-      ).rejects.toThrow(/blocked/);
+      await expect(guarded.delete_file.execute?.({ path: '/x' }, { toolCallId: 'c9', messages: [], context: {} })).rejects.toThrow(
+        /blocked/,
+      );
 
       expect(runSpans()).toHaveLength(0);
       const [span] = decisionSpans();

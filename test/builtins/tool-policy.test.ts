@@ -7,28 +7,27 @@
  * `ToolGuard` / `EnvironmentGuard` and seed 002's command allowlist are
  * expressed with the built-in.
  */
-import { dynamicTool, isStepCount, jsonSchema, tool, type ModelMessage } from 'ai';
+import { dynamicTool, isStepCount, jsonSchema, type ModelMessage, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  createInterventions,
-  InvalidHandlerError,
-} from '../../src/index.ts';
-import type { ToolPolicyRule } from '../../src/builtins/tool-policy-options.ts';
 import { toolMatcher, toolPolicy } from '../../src/builtins/tool-policy.ts';
-import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
-import { MODES, run } from '../helpers/run-both.ts';
+import type { ToolPolicyRule } from '../../src/builtins/tool-policy-options.ts';
+import { createInterventions, InvalidHandlerError } from '../../src/index.ts';
 import { approvalRequests } from '../helpers/approval-requests.ts';
+import { MODES, run } from '../helpers/run-both.ts';
+import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
 
 // ---------------------------------------------------------------- helpers
 
 /** Tools whose executions are recorded, plus an MCP-style dynamic tool the policy never lists. */
 function appTools() {
   const ran: Array<{ readonly tool: string; readonly input: unknown }> = [];
-  const recorded = <INPUT>(name: string, output: (input: INPUT) => string) => async (input: INPUT) => {
-    ran.push({ tool: name, input });
-    return output(input);
-  };
+  const recorded =
+    <INPUT>(name: string, output: (input: INPUT) => string) =>
+    async (input: INPUT) => {
+      ran.push({ tool: name, input });
+      return output(input);
+    };
   const tools = {
     search: tool({ inputSchema: z.object({ q: z.string() }), execute: recorded('search', ({ q }) => `found ${q}`) }),
     delete_file: tool({ inputSchema: z.object({ path: z.string() }), execute: recorded('delete_file', ({ path }) => `deleted ${path}`) }),
@@ -57,7 +56,6 @@ function appTools() {
 
 const denied = (output: unknown) => JSON.stringify(output);
 
-
 const USER: ModelMessage = { role: 'user', content: 'Do the task' };
 
 // ---------------------------------------------------------------- seeds, as policies
@@ -77,7 +75,10 @@ describe.each(MODES)('toolPolicy through %s', (mode) => {
       );
 
       const result = await run(createInterventions({ handlers: [guard] }), mode, {
-        model, tools, stopWhen: isStepCount(5), prompt: 'Clean up the temp directory',
+        model,
+        tools,
+        stopWhen: isStepCount(5),
+        prompt: 'Clean up the temp directory',
       });
 
       expect(inputsOf('delete_file')).toEqual([]);
@@ -101,7 +102,11 @@ describe.each(MODES)('toolPolicy through %s', (mode) => {
       const guard = toolPolicy({
         name: 'environment-guard',
         rules: [
-          { deny: '*', when: ({ database }) => typeof database === 'string' && database.includes('prod'), reason: 'Production database access is not allowed' },
+          {
+            deny: '*',
+            when: ({ database }) => typeof database === 'string' && database.includes('prod'),
+            reason: 'Production database access is not allowed',
+          },
         ],
         default: 'allow',
       });
@@ -114,7 +119,10 @@ describe.each(MODES)('toolPolicy through %s', (mode) => {
       );
 
       const result = await run(createInterventions({ handlers: [guard] }), mode, {
-        model, tools, stopWhen: isStepCount(5), prompt: 'Count users',
+        model,
+        tools,
+        stopWhen: isStepCount(5),
+        prompt: 'Count users',
       });
 
       expect(inputsOf('query_database')).toEqual([{ database: 'staging', sql: 'select 2' }]);
@@ -194,13 +202,10 @@ describe.each(MODES)('toolPolicy through %s', (mode) => {
       expect(toolResultsSent(model, 1).r).toMatchObject({ type: 'execution-denied' });
     });
 
-    it("should skip a rule whose `when` is false and fall through to the next one", async () => {
+    it('should skip a rule whose `when` is false and fall through to the next one', async () => {
       const { tools, inputsOf } = appTools();
       const policy = toolPolicy({
-        rules: [
-          { allow: 'send_email', when: ({ to }) => String(to).endsWith('@example.com') },
-          { confirm: 'send_email' },
-        ],
+        rules: [{ allow: 'send_email', when: ({ to }) => String(to).endsWith('@example.com') }, { confirm: 'send_email' }],
         default: 'deny',
       });
       const model = scriptedModel(
@@ -210,7 +215,12 @@ describe.each(MODES)('toolPolicy through %s', (mode) => {
         ),
       );
 
-      const result = await run(createInterventions({ handlers: [policy] }), mode, { model, tools, stopWhen: isStepCount(5), messages: [USER] });
+      const result = await run(createInterventions({ handlers: [policy] }), mode, {
+        model,
+        tools,
+        stopWhen: isStepCount(5),
+        messages: [USER],
+      });
 
       expect(inputsOf('send_email')).toEqual([{ to: 'bob@example.com', subject: 'Hi', body: 'Hello' }]);
       const requests = approvalRequests(result.content);
@@ -263,10 +273,7 @@ describe.each(MODES)('toolPolicy through %s', (mode) => {
       const { tools, inputsOf } = appTools();
       const policy = toolPolicy({ rules: [{ allow: 'search' }], default: 'confirm' });
       const interventions = createInterventions({ handlers: [policy] });
-      const model = scriptedModel(
-        step(toolCall('m1', 'mcp__github__delete_repo', { repo: 'acme/app' })),
-        step(text('Deleted.')),
-      );
+      const model = scriptedModel(step(toolCall('m1', 'mcp__github__delete_repo', { repo: 'acme/app' })), step(text('Deleted.')));
 
       const first = await run(interventions, mode, { model, tools, stopWhen: isStepCount(5), messages: [USER] });
       const [request] = approvalRequests(first.content);
@@ -309,7 +316,13 @@ describe.each(MODES)('toolPolicy through %s', (mode) => {
     it('should let an async condition read runtimeContext (admins may delete, others may not)', async () => {
       const { tools, inputsOf } = appTools();
       const policy = toolPolicy({
-        rules: [{ deny: 'delete_*', when: async (_input, event) => event.runtimeContext.role !== 'admin', reason: 'Only admins may delete files' }],
+        rules: [
+          {
+            deny: 'delete_*',
+            when: async (_input, event) => event.runtimeContext.role !== 'admin',
+            reason: 'Only admins may delete files',
+          },
+        ],
         default: 'allow',
       });
       const interventions = createInterventions({ handlers: [policy] });
@@ -327,7 +340,14 @@ describe.each(MODES)('toolPolicy through %s', (mode) => {
     it('should fail closed: a throwing condition denies the call and records the error', async () => {
       const { tools, inputsOf } = appTools();
       const policy = toolPolicy({
-        rules: [{ allow: 'search', when: () => { throw new Error('policy store down'); } }],
+        rules: [
+          {
+            allow: 'search',
+            when: () => {
+              throw new Error('policy store down');
+            },
+          },
+        ],
         default: 'allow',
       });
       const model = scriptedModel(step(toolCall('s', 'search', { q: 'x' })), step(text('Could not search.')));
@@ -357,8 +377,12 @@ describe('toolMatcher', () => {
 
 describe('toolPolicy options', () => {
   it('should reject a rule with no action or with two, and an unknown default', () => {
-    expect(() => toolPolicy({ rules: [{ when: () => true } as unknown as ToolPolicyRule], default: 'allow' })).toThrow(/exactly one of allow, deny or confirm/);
-    expect(() => toolPolicy({ rules: [{ allow: 'a', deny: 'b' } as unknown as ToolPolicyRule], default: 'allow' })).toThrow(/has allow, deny/);
+    expect(() => toolPolicy({ rules: [{ when: () => true } as unknown as ToolPolicyRule], default: 'allow' })).toThrow(
+      /exactly one of allow, deny or confirm/,
+    );
+    expect(() => toolPolicy({ rules: [{ allow: 'a', deny: 'b' } as unknown as ToolPolicyRule], default: 'allow' })).toThrow(
+      /has allow, deny/,
+    );
     // @ts-expect-error: 'block' is not a default action
     expect(() => toolPolicy({ rules: [], default: 'block' })).toThrow(/default must be/);
     // @ts-expect-error: a rule has one action

@@ -9,13 +9,10 @@
 import { isStepCount, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  createInterventions,
-  type AfterToolCallEvent,
-} from '../../src/index.ts';
-import { truncateToolResult, type TruncatedToolResult } from '../../src/builtins/truncate-tool-result.ts';
-import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
+import { type TruncatedToolResult, truncateToolResult } from '../../src/builtins/truncate-tool-result.ts';
+import { type AfterToolCallEvent, createInterventions } from '../../src/index.ts';
 import { MODES, run } from '../helpers/run-both.ts';
+import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
 
 // ---------------------------------------------------------------- helpers
 
@@ -54,7 +51,10 @@ describe.each(MODES)('truncateToolResult through %s', (mode) => {
       const model = readOnce();
 
       const result = await run(createInterventions({ handlers: [truncateToolResult()] }), mode, {
-        model, tools: tools({ read: original }), stopWhen: isStepCount(5), prompt: 'Read big.log',
+        model,
+        tools: tools({ read: original }),
+        stopWhen: isStepCount(5),
+        prompt: 'Read big.log',
       });
 
       const sent = resultText(model, 'r1');
@@ -69,7 +69,9 @@ describe.each(MODES)('truncateToolResult through %s', (mode) => {
       expect(original.endsWith(tail)).toBe(true);
       expect(Math.abs(head.length - tail.length)).toBeLessThanOrEqual(1); // headShare 0.5
       expect(match![1]).toBe(omitted.toLocaleString('en-US'));
-      expect(result.decisions).toMatchObject([{ handler: 'truncate-tool-result', lifecycle: 'afterToolCall', action: 'transform', toolCallId: 'r1' }]);
+      expect(result.decisions).toMatchObject([
+        { handler: 'truncate-tool-result', lifecycle: 'afterToolCall', action: 'transform', toolCallId: 'r1' },
+      ]);
       // what the steps show is the capped copy as well
       expect(JSON.stringify(result.steps[0]?.content)).not.toContain(original.slice(12_000, 12_100));
     });
@@ -81,7 +83,10 @@ describe.each(MODES)('truncateToolResult through %s', (mode) => {
       const model = readOnce('q1', 'query', { sql: 'select * from users' });
 
       await run(createInterventions({ handlers: [truncateToolResult({ maxChars: 2_000 })] }), mode, {
-        model, tools: tools({ query: rows }), stopWhen: isStepCount(5), prompt: 'List users',
+        model,
+        tools: tools({ query: rows }),
+        stopWhen: isStepCount(5),
+        prompt: 'List users',
       });
 
       const sent = resultText(model, 'q1');
@@ -97,7 +102,10 @@ describe.each(MODES)('truncateToolResult through %s', (mode) => {
       const model = readOnce('q1', 'query', { sql: 'select 1' });
 
       await run(createInterventions({ handlers: [truncateToolResult({ maxChars: 2_000 })] }), mode, {
-        model, tools: tools({ query: { rows: [1] } }), stopWhen: isStepCount(5), prompt: 'Count',
+        model,
+        tools: tools({ query: { rows: [1] } }),
+        stopWhen: isStepCount(5),
+        prompt: 'Count',
       });
 
       expect(toolResultsSent(model, 1).q1).toEqual({ type: 'json', value: { rows: [1] } });
@@ -108,7 +116,10 @@ describe.each(MODES)('truncateToolResult through %s', (mode) => {
     it('should approximate 4 characters per token, and take the smaller of two limits', async () => {
       const model = readOnce();
       await run(createInterventions({ handlers: [truncateToolResult({ maxTokens: 500 })] }), mode, {
-        model, tools: tools({ read: numbered(5_000) }), stopWhen: isStepCount(5), prompt: 'Read',
+        model,
+        tools: tools({ read: numbered(5_000) }),
+        stopWhen: isStepCount(5),
+        prompt: 'Read',
       });
       const byTokens = resultText(model, 'r1');
       expect(byTokens.length).toBeLessThanOrEqual(2_000);
@@ -116,7 +127,10 @@ describe.each(MODES)('truncateToolResult through %s', (mode) => {
 
       const both = readOnce();
       await run(createInterventions({ handlers: [truncateToolResult({ maxTokens: 500, maxChars: 1_000, charsPerToken: 3 })] }), mode, {
-        model: both, tools: tools({ read: numbered(5_000) }), stopWhen: isStepCount(5), prompt: 'Read',
+        model: both,
+        tools: tools({ read: numbered(5_000) }),
+        stopWhen: isStepCount(5),
+        prompt: 'Read',
       });
       const smaller = resultText(both, 'r1');
       expect(smaller.length).toBeLessThanOrEqual(1_000);
@@ -133,7 +147,10 @@ describe.each(MODES)('truncateToolResult through %s', (mode) => {
       );
 
       const result = await run(createInterventions({ handlers: [truncateToolResult({ maxChars: 1_000, tools: 'fs_*' })] }), mode, {
-        model, tools: tools({ read: long, bash: long }), stopWhen: isStepCount(5), prompt: 'Read',
+        model,
+        tools: tools({ read: long, bash: long }),
+        stopWhen: isStepCount(5),
+        prompt: 'Read',
       });
 
       const sent = toolResultsSent(model, 1);
@@ -149,7 +166,10 @@ describe.each(MODES)('truncateToolResult through %s', (mode) => {
       const exact = numbered(1_000);
       const atLimit = readOnce();
       const first = await run(createInterventions({ handlers: [truncateToolResult({ maxChars: 1_000 })] }), mode, {
-        model: atLimit, tools: tools({ read: exact }), stopWhen: isStepCount(5), prompt: 'Read',
+        model: atLimit,
+        tools: tools({ read: exact }),
+        stopWhen: isStepCount(5),
+        prompt: 'Read',
       });
       expect(toolResultsSent(atLimit, 1).r1).toEqual({ type: 'text', value: exact });
       expect(first.decisions.map((d) => d.action)).toEqual(['proceed']);
@@ -157,7 +177,10 @@ describe.each(MODES)('truncateToolResult through %s', (mode) => {
       const barely = numbered(1_020);
       const overLimit = readOnce();
       await run(createInterventions({ handlers: [truncateToolResult({ maxChars: 1_000 })] }), mode, {
-        model: overLimit, tools: tools({ read: barely }), stopWhen: isStepCount(5), prompt: 'Read',
+        model: overLimit,
+        tools: tools({ read: barely }),
+        stopWhen: isStepCount(5),
+        prompt: 'Read',
       });
       const sent = resultText(overLimit, 'r1');
       const notice = /\n\[… ([\d,]+) characters omitted …\]\n/.exec(sent)!;
@@ -174,7 +197,10 @@ describe.each(MODES)('truncateToolResult through %s', (mode) => {
       const model = readOnce();
 
       await run(createInterventions({ handlers: [truncateToolResult({ maxChars: 501 })] }), mode, {
-        model, tools: tools({ read: emoji }), stopWhen: isStepCount(5), prompt: 'Read',
+        model,
+        tools: tools({ read: emoji }),
+        stopWhen: isStepCount(5),
+        prompt: 'Read',
       });
 
       const sent = resultText(model, 'r1');
@@ -202,7 +228,10 @@ describe.each(MODES)('truncateToolResult through %s', (mode) => {
       });
 
       await run(createInterventions({ handlers: [handler] }), mode, {
-        model, tools: tools({ read: original }), stopWhen: isStepCount(5), prompt: 'Read',
+        model,
+        tools: tools({ read: original }),
+        stopWhen: isStepCount(5),
+        prompt: 'Read',
       });
 
       expect(seen).toHaveLength(1);
@@ -226,7 +255,10 @@ describe.each(MODES)('truncateToolResult through %s', (mode) => {
       const model = readOnce();
 
       await run(createInterventions({ handlers: [truncateToolResult({ maxChars: 1_000 })] }), mode, {
-        model, tools: withOutput, stopWhen: isStepCount(5), prompt: 'Read',
+        model,
+        tools: withOutput,
+        stopWhen: isStepCount(5),
+        prompt: 'Read',
       });
 
       expect(toolResultsSent(model, 1).r1).toEqual({ type: 'text', value: long.slice(0, 100) });

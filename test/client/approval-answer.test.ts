@@ -4,9 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { APPROVAL_ANSWER_PREFIX, approvalAnswer, readApprovalAnswer } from '../../src/client/index.ts';
 
 describe('approvalAnswer', () => {
-  it("should give what addToolApprovalResponse takes, the answer in reason behind the prefix, and read back the same answer", () => {
+  it('should give what addToolApprovalResponse takes, the answer in reason behind the prefix, and read back the same answer', () => {
     const sent = approvalAnswer({ id: 'a1', approved: true, reason: 'fine', remember: 'session', input: { path: '/b', tags: ['x'] } });
-    expect(sent).toEqual({ id: 'a1', approved: true, reason: expect.stringMatching(new RegExp(`^${APPROVAL_ANSWER_PREFIX.replace(/[/.@]/g, '\\$&')}`)) });
+    expect(sent).toEqual({
+      id: 'a1',
+      approved: true,
+      reason: expect.stringMatching(new RegExp(`^${APPROVAL_ANSWER_PREFIX.replace(/[/.@]/g, '\\$&')}`)),
+    });
     expect(readApprovalAnswer(sent.reason, true)).toEqual({
       type: 'answer',
       answer: { approved: true, reason: 'fine', remember: 'session', input: { value: { path: '/b', tags: ['x'] } } },
@@ -24,7 +28,9 @@ describe('approvalAnswer', () => {
 
   it('should refuse to encode an answer that makes no sense', () => {
     expect(() => approvalAnswer({ id: 'a', approved: false, input: { path: '/b' } })).toThrow('only an approval may edit the input');
-    expect(() => approvalAnswer({ id: 'a', approved: true, remember: 'forever' as never })).toThrow("`remember` must be 'once', 'session' or 'always'");
+    expect(() => approvalAnswer({ id: 'a', approved: true, remember: 'forever' as never })).toThrow(
+      "`remember` must be 'once', 'session' or 'always'",
+    );
     expect(() => approvalAnswer({ id: 'a', approved: true, input: { big: 1n } })).toThrow('the edited input is not JSON');
   });
 });
@@ -54,7 +60,10 @@ describe('ai-interventions/client', () => {
     for (const file of readdirSync(dir)) {
       const source = readFileSync(`${dir}${file}`, 'utf8');
       const imports = [...source.matchAll(/^(?:import|export) (?!type\b)[^;]*? from '([^']+)'/gm)].map((match) => match[1]);
-      expect(imports.every((specifier) => specifier?.startsWith('./')), `${file}: ${imports.join(', ')}`).toBe(true);
+      expect(
+        imports.every((specifier) => specifier?.startsWith('./')),
+        `${file}: ${imports.join(', ')}`,
+      ).toBe(true);
     }
   });
 });

@@ -17,16 +17,7 @@
  */
 import type { SharedV4ProviderMetadata } from '@ai-sdk/provider';
 import fc from 'fast-check';
-import type {
-  OptionsSpec,
-  Part,
-  PrepareStepSpec,
-  ResumeSpec,
-  Script,
-  ToolApprovalSpec,
-  ToolSpec,
-  Turn,
-} from './script.ts';
+import type { OptionsSpec, Part, PrepareStepSpec, ResumeSpec, Script, ToolApprovalSpec, ToolSpec, Turn } from './script.ts';
 import { usageOf } from './script.ts';
 
 export const FEATURES = [
@@ -124,17 +115,19 @@ function toolArbitrary(allowed: Allowed): fc.Arbitrary<ToolSpec> {
   const behaviors: ToolSpec['behavior'][] = ['ok', 'ok'];
   if (allowed.has('throwing-tools')) behaviors.push('throws');
   if (allowed.has('generator-tools')) behaviors.push('generator');
-  return fc.record({
-    name: fc.constant('t'),
-    kind: fc.constantFrom(...kinds),
-    behavior: fc.constantFrom(...behaviors),
-    needsApproval: allowed.has('needs-approval')
-      ? fc.constantFrom<ToolSpec['needsApproval']>(undefined, undefined, true, 'when-ask')
-      : fc.constant(undefined),
-    inputCallbacks: fc.boolean(),
-    toModelOutput: fc.boolean(),
-    metadata: fc.boolean(),
-  }).filter((tool) => allowed.has('class-iterable-tools') || !(tool.kind === 'class' && tool.behavior === 'generator'));
+  return fc
+    .record({
+      name: fc.constant('t'),
+      kind: fc.constantFrom(...kinds),
+      behavior: fc.constantFrom(...behaviors),
+      needsApproval: allowed.has('needs-approval')
+        ? fc.constantFrom<ToolSpec['needsApproval']>(undefined, undefined, true, 'when-ask')
+        : fc.constant(undefined),
+      inputCallbacks: fc.boolean(),
+      toModelOutput: fc.boolean(),
+      metadata: fc.boolean(),
+    })
+    .filter((tool) => allowed.has('class-iterable-tools') || !(tool.kind === 'class' && tool.behavior === 'generator'));
 }
 
 function optionsArbitrary(tools: readonly ToolSpec[], allowed: Allowed): fc.Arbitrary<OptionsSpec> {
@@ -207,8 +200,12 @@ function optionsArbitrary(tools: readonly ToolSpec[], allowed: Allowed): fc.Arbi
       ),
       instructions: fc.option(fc.constant('You are a test.'), { nil: undefined }),
       runtimeContext: fc.boolean(),
-      repair: allowed.has('repair') ? fc.option(fc.constantFrom<'null' | 'fix'>('null', 'fix'), { nil: undefined, freq: 3 }) : fc.constant(undefined),
-      callbacks: allowed.has('no-callbacks') ? fc.oneof({ weight: 5, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }) : fc.constant(true),
+      repair: allowed.has('repair')
+        ? fc.option(fc.constantFrom<'null' | 'fix'>('null', 'fix'), { nil: undefined, freq: 3 })
+        : fc.constant(undefined),
+      callbacks: allowed.has('no-callbacks')
+        ? fc.oneof({ weight: 5, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) })
+        : fc.constant(true),
       prompt: fc.constantFrom<'string' | 'messages'>('string', 'messages'),
       chunkTimeout: allowed.has('chunk-timeout') ? fc.boolean() : fc.constant(false),
     })
@@ -244,12 +241,13 @@ function turnArbitrary(tools: readonly ToolSpec[], options: OptionsSpec, allowed
   const textBlock = (type: 'text' | 'reasoning', id: string): fc.Arbitrary<Block> =>
     fc
       .record({
-        deltas: options.output && type === 'text'
-          ? fc.constantFrom<string[]>(['{"answer":', '"yes"}'], ['{"answer":"no"}'], ['not json'])
-          : fc.array(fc.constantFrom(...['Hello', ' world', '!', ' and', ' more', ...(allowed.has('empty-deltas') ? [''] : [])]), {
-              minLength: 1,
-              maxLength: 4,
-            }),
+        deltas:
+          options.output && type === 'text'
+            ? fc.constantFrom<string[]>(['{"answer":', '"yes"}'], ['{"answer":"no"}'], ['not json'])
+            : fc.array(fc.constantFrom(...['Hello', ' world', '!', ' and', ' more', ...(allowed.has('empty-deltas') ? [''] : [])]), {
+                minLength: 1,
+                maxLength: 4,
+              }),
         start: metadata,
         delta: metadata,
         end: metadata,
@@ -271,7 +269,10 @@ function turnArbitrary(tools: readonly ToolSpec[], options: OptionsSpec, allowed
   const toolCall: fc.Arbitrary<Block> = fc
     .record({
       toolName: fc.constantFrom(...callNames),
-      input: fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...inputs) }, { weight: invalidInputs.length > 0 ? 1 : 0, arbitrary: fc.constantFrom(...(invalidInputs.length > 0 ? invalidInputs : inputs)) }),
+      input: fc.oneof(
+        { weight: 5, arbitrary: fc.constantFrom(...inputs) },
+        { weight: invalidInputs.length > 0 ? 1 : 0, arbitrary: fc.constantFrom(...(invalidInputs.length > 0 ? invalidInputs : inputs)) },
+      ),
       streamed: fc.boolean(),
       metadata,
       inputMetadata: metadata,
@@ -315,12 +316,32 @@ function turnArbitrary(tools: readonly ToolSpec[], options: OptionsSpec, allowed
     { calls: false, parts: [{ type: 'source', sourceType: 'url', id: 'src-1', url: 'https://example.com/a', title: 'A' }] },
     {
       calls: false,
-      parts: [{ type: 'source', sourceType: 'document', id: 'src-2', mediaType: 'application/pdf', title: 'Doc', filename: 'doc.pdf', providerMetadata: { mock: { page: 3 } } }],
+      parts: [
+        {
+          type: 'source',
+          sourceType: 'document',
+          id: 'src-2',
+          mediaType: 'application/pdf',
+          title: 'Doc',
+          filename: 'doc.pdf',
+          providerMetadata: { mock: { page: 3 } },
+        },
+      ],
     },
   );
   const file: fc.Arbitrary<Block> = fc.constantFrom<Block>(
     { calls: false, parts: [{ type: 'file', mediaType: 'text/plain', data: { type: 'data', data: 'aGVsbG8=' } }] },
-    { calls: false, parts: [{ type: 'file', mediaType: 'image/png', data: { type: 'data', data: new Uint8Array([137, 80, 78, 71]) }, providerMetadata: { mock: { n: 1 } } }] },
+    {
+      calls: false,
+      parts: [
+        {
+          type: 'file',
+          mediaType: 'image/png',
+          data: { type: 'data', data: new Uint8Array([137, 80, 78, 71]) },
+          providerMetadata: { mock: { n: 1 } },
+        },
+      ],
+    },
   );
   const raw: fc.Arbitrary<Block> = fc.constantFrom<Block>({ calls: false, parts: [{ type: 'raw', rawValue: { provider: 'chunk' } }] });
 
@@ -340,7 +361,10 @@ function turnArbitrary(tools: readonly ToolSpec[], options: OptionsSpec, allowed
 
   const faults: Array<fc.Arbitrary<Turn['fault'] | 'error-part'>> = [fc.constant(undefined)];
   if (allowed.has('provider-failures')) {
-    faults.push(fc.constant({ kind: 'reject' } as const), fc.nat({ max: 12 }).map((at) => ({ kind: 'throw', at }) as const));
+    faults.push(
+      fc.constant({ kind: 'reject' } as const),
+      fc.nat({ max: 12 }).map((at) => ({ kind: 'throw', at }) as const),
+    );
   }
   if (allowed.has('abort')) faults.push(fc.nat({ max: 12 }).map((at) => ({ kind: 'abort', at }) as const));
   if (allowed.has('chunk-timeout') && options.timeout?.chunkMs !== undefined) {
@@ -356,7 +380,10 @@ function turnArbitrary(tools: readonly ToolSpec[], options: OptionsSpec, allowed
       warnings: fc.boolean(),
       finishMetadata: metadata,
       reason: fc.constantFrom('stop', 'length', 'other'),
-      fault: fc.oneof({ weight: 6, arbitrary: fc.constant(undefined) }, { weight: faults.length > 1 ? 2 : 0, arbitrary: fc.oneof(...faults) }),
+      fault: fc.oneof(
+        { weight: 6, arbitrary: fc.constant(undefined) },
+        { weight: faults.length > 1 ? 2 : 0, arbitrary: fc.oneof(...faults) },
+      ),
       errorAt: fc.nat({ max: 12 }),
       rawAt: fc.nat({ max: 12 }),
     })
@@ -365,17 +392,23 @@ function turnArbitrary(tools: readonly ToolSpec[], options: OptionsSpec, allowed
       const body = allowed.has('parts-after-tool-calls')
         ? interleaveBlocks(made, interleave)
         : [
-            ...interleaveBlocks(made.filter((block) => !block.calls), interleave),
+            ...interleaveBlocks(
+              made.filter((block) => !block.calls),
+              interleave,
+            ),
             ...made.filter((block) => block.calls).flatMap((block) => block.parts),
           ];
-      if (fault === 'error-part') body.splice(Math.min(errorAt, body.length), 0, { type: 'error', error: { message: 'overloaded', code: 'overloaded_error' } });
+      if (fault === 'error-part')
+        body.splice(Math.min(errorAt, body.length), 0, { type: 'error', error: { message: 'overloaded', code: 'overloaded_error' } });
       if (allowed.has('raw-chunks') && options.includeRawChunks && rawAt % 3 === 0) {
         body.splice(Math.min(rawAt, body.length), 0, { type: 'raw', rawValue: { sse: `data ${rawAt}` } });
       }
       const calls = made.some((block) => block.calls);
       const parts: Part[] = [
         { type: 'stream-start', warnings: warnings ? [{ type: 'unsupported', feature: 'topK', details: 'not supported' }] : [] },
-        ...(responseMetadata ? [{ type: 'response-metadata', id: 'resp-x', modelId: 'mock-model-v2', timestamp: new Date(1_700_000_000_000) } as Part] : []),
+        ...(responseMetadata
+          ? [{ type: 'response-metadata', id: 'resp-x', modelId: 'mock-model-v2', timestamp: new Date(1_700_000_000_000) } as Part]
+          : []),
         ...body,
         {
           type: 'finish',
@@ -411,7 +444,10 @@ function numberToolCalls(turns: readonly Turn[]): Turn[] {
     const parts: Part[] = [];
     let current = '';
     for (const part of turn.parts) {
-      if ((part.type === 'tool-input-start' || part.type === 'tool-call') && (part.type === 'tool-call' ? part.toolCallId : part.id) === 'CALL') {
+      if (
+        (part.type === 'tool-input-start' || part.type === 'tool-call') &&
+        (part.type === 'tool-call' ? part.toolCallId : part.id) === 'CALL'
+      ) {
         if (part.type === 'tool-input-start' || current === '') current = `call-${turnIndex}-${next++}`;
       }
       if (part.type === 'tool-input-start' || part.type === 'tool-input-delta' || part.type === 'tool-input-end') {

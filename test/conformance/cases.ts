@@ -31,11 +31,7 @@ function finish(reason: 'stop' | 'tool-calls' | 'length', providerMetadata?: Rec
 }
 
 function text(id: string, ...deltas: string[]): Part[] {
-  return [
-    { type: 'text-start', id },
-    ...deltas.map((delta): Part => ({ type: 'text-delta', id, delta })),
-    { type: 'text-end', id },
-  ];
+  return [{ type: 'text-start', id }, ...deltas.map((delta): Part => ({ type: 'text-delta', id, delta })), { type: 'text-end', id }];
 }
 
 function call(toolCallId: string, toolName: string, input: unknown): Part {
@@ -116,149 +112,148 @@ export const CASES: readonly ConformanceCase[] = [
   },
   {
     id: 'held-stream-random-1234',
-    about: 'found by the random property (seed 1234): raw chunks, an empty text delta with metadata, a provider-executed call, an unknown tool, then text',
+    about:
+      'found by the random property (seed 1234): raw chunks, an empty text delta with metadata, a provider-executed call, an unknown tool, then text',
     modes: ['streamText'],
     script: {
       turns: [
         {
           parts: [
             {
-              type: "stream-start",
-              warnings: []
+              type: 'stream-start',
+              warnings: [],
             },
             {
-              type: "raw",
+              type: 'raw',
               rawValue: {
-                sse: "data 0"
-              }
+                sse: 'data 0',
+              },
             },
             {
-              type: "text-start",
-              id: "txt-0"
+              type: 'text-start',
+              id: 'txt-0',
             },
             {
-              type: "text-delta",
-              id: "txt-0",
-              delta: "",
+              type: 'text-delta',
+              id: 'txt-0',
+              delta: '',
               providerMetadata: {
                 mock: {
-                  signature: "sig-a"
-                }
-              }
-            },
-            {
-              type: "text-end",
-              id: "txt-0"
-            },
-            {
-              type: "tool-call",
-              toolCallId: "call-0-0",
-              toolName: "web_search",
-              input: "{\"q\":\"alpha\"}",
-              providerExecuted: true,
-              dynamic: true
-            },
-            {
-              type: "tool-result",
-              toolCallId: "call-0-0",
-              toolName: "web_search",
-              result: {
-                hits: [
-                  "alpha"
-                ]
+                  signature: 'sig-a',
+                },
               },
-              dynamic: true
             },
             {
-              type: "tool-call",
-              toolCallId: "call-0-1",
-              toolName: "unknown_tool",
-              input: "{\"q\":\"alpha\"}"
+              type: 'text-end',
+              id: 'txt-0',
             },
             {
-              type: "text-start",
-              id: "txt-3"
+              type: 'tool-call',
+              toolCallId: 'call-0-0',
+              toolName: 'web_search',
+              input: '{"q":"alpha"}',
+              providerExecuted: true,
+              dynamic: true,
             },
             {
-              type: "text-delta",
-              id: "txt-3",
-              delta: "Hello"
+              type: 'tool-result',
+              toolCallId: 'call-0-0',
+              toolName: 'web_search',
+              result: {
+                hits: ['alpha'],
+              },
+              dynamic: true,
             },
             {
-              type: "text-end",
-              id: "txt-3"
+              type: 'tool-call',
+              toolCallId: 'call-0-1',
+              toolName: 'unknown_tool',
+              input: '{"q":"alpha"}',
             },
             {
-              type: "finish",
+              type: 'text-start',
+              id: 'txt-3',
+            },
+            {
+              type: 'text-delta',
+              id: 'txt-3',
+              delta: 'Hello',
+            },
+            {
+              type: 'text-end',
+              id: 'txt-3',
+            },
+            {
+              type: 'finish',
               finishReason: {
-                unified: "tool-calls",
-                raw: "tool_calls"
+                unified: 'tool-calls',
+                raw: 'tool_calls',
               },
               usage: {
                 inputTokens: {
                   total: 10,
-                  noCache: 10
+                  noCache: 10,
                 },
                 outputTokens: {
                   total: 10,
-                  text: 10
-                }
-              }
-            }
-          ]
+                  text: 10,
+                },
+              },
+            },
+          ],
         },
         {
           parts: [
             {
-              type: "stream-start",
-              warnings: []
+              type: 'stream-start',
+              warnings: [],
             },
             {
-              type: "raw",
+              type: 'raw',
               rawValue: {
-                sse: "data 0"
-              }
+                sse: 'data 0',
+              },
             },
             {
-              type: "finish",
+              type: 'finish',
               finishReason: {
-                unified: "stop",
-                raw: "stop"
+                unified: 'stop',
+                raw: 'stop',
               },
               usage: {
                 inputTokens: {
                   total: 10,
-                  noCache: 10
+                  noCache: 10,
                 },
                 outputTokens: {
                   total: 1,
-                  text: 1
-                }
-              }
-            }
-          ]
-        }
+                  text: 1,
+                },
+              },
+            },
+          ],
+        },
       ],
       tools: [],
       options: {
         stop: {
-          kind: "default"
+          kind: 'default',
         },
         prepareStep: [
           {
             activeTools: [],
-            instructions: "Be brief.",
-            temperature: 0.5
+            instructions: 'Be brief.',
+            temperature: 0.5,
           },
           null,
           {
             activeTools: [],
-            toolChoice: "none",
-            temperature: 0
+            toolChoice: 'none',
+            temperature: 0,
           },
-          null
+          null,
         ],
-        toolChoice: "required",
+        toolChoice: 'required',
         output: false,
         includeRawChunks: true,
         abortSignal: false,
@@ -266,18 +261,18 @@ export const CASES: readonly ConformanceCase[] = [
           temperature: 0.7,
           maxOutputTokens: 256,
           seed: 7,
-          providerOptions: false
+          providerOptions: false,
         },
-        instructions: "You are a test.",
+        instructions: 'You are a test.',
         runtimeContext: false,
         callbacks: true,
-        prompt: "messages"
-      }
+        prompt: 'messages',
+      },
     } as Script,
   },
   {
     id: 'raw-chunks',
-    about: 'includeRawChunks: the provider\'s raw chunks reach the stream',
+    about: "includeRawChunks: the provider's raw chunks reach the stream",
     script: {
       turns: [turn({ type: 'raw', rawValue: { sse: 'event 1' } }, ...text('m', 'Hi'), { type: 'raw', rawValue: { sse: 'event 2' } })],
       tools: [],
@@ -301,7 +296,12 @@ export const CASES: readonly ConformanceCase[] = [
         },
       ],
       tools: [],
-      options: { stop: { kind: 'default' }, callbacks: true, settings: { temperature: 0.3, maxOutputTokens: 100, seed: 3, providerOptions: true, headers: true }, instructions: 'Be exact.' },
+      options: {
+        stop: { kind: 'default' },
+        callbacks: true,
+        settings: { temperature: 0.3, maxOutputTokens: 100, seed: 3, providerOptions: true, headers: true },
+        instructions: 'Be exact.',
+      },
     },
   },
   // tool calls
@@ -415,14 +415,21 @@ export const CASES: readonly ConformanceCase[] = [
     about: 'toModelOutput, metadata, input callbacks and a dynamic tool',
     script: {
       turns: [turn(call('c1', 'a', { q: 'x' }), call('c2', 'd', { q: 'y' })), answer],
-      tools: [fn('a', { toModelOutput: true, metadata: true, inputCallbacks: true }), { name: 'd', kind: 'dynamic', behavior: 'ok', metadata: true }],
+      tools: [
+        fn('a', { toModelOutput: true, metadata: true, inputCallbacks: true }),
+        { name: 'd', kind: 'dynamic', behavior: 'ok', metadata: true },
+      ],
       options: { ...loop, runtimeContext: true },
     },
   },
   {
     id: 'client-tool',
     about: 'a tool without execute: the loop stops with the call',
-    script: { turns: [turn(call('c1', 'ask_user', { q: 'name?' }))], tools: [{ name: 'ask_user', kind: 'client', behavior: 'ok' }], options: loop },
+    script: {
+      turns: [turn(call('c1', 'ask_user', { q: 'name?' }))],
+      tools: [{ name: 'ask_user', kind: 'client', behavior: 'ok' }],
+      options: loop,
+    },
   },
   // the loop
   {
@@ -435,7 +442,11 @@ export const CASES: readonly ConformanceCase[] = [
         ...loop,
         instructions: 'Start.',
         activeTools: ['a', 'b'],
-        prepareStep: [null, { activeTools: ['b'], toolChoice: 'required', instructions: 'Now b.', temperature: 0.2 }, { toolChoice: 'none' }],
+        prepareStep: [
+          null,
+          { activeTools: ['b'], toolChoice: 'required', instructions: 'Now b.', temperature: 0.2 },
+          { toolChoice: 'none' },
+        ],
       },
     },
   },
@@ -462,7 +473,16 @@ export const CASES: readonly ConformanceCase[] = [
     id: 'stream-error-part',
     about: 'the provider streams an error part mid-stream',
     script: {
-      turns: [{ parts: [start(), ...text('m', 'Partial'), { type: 'error', error: { message: 'overloaded', code: 'overloaded_error' } }, finish('stop')] }],
+      turns: [
+        {
+          parts: [
+            start(),
+            ...text('m', 'Partial'),
+            { type: 'error', error: { message: 'overloaded', code: 'overloaded_error' } },
+            finish('stop'),
+          ],
+        },
+      ],
       tools: [],
       options: { stop: { kind: 'default' }, callbacks: true },
     },
@@ -480,7 +500,9 @@ export const CASES: readonly ConformanceCase[] = [
     id: 'stream-throws-after-finish',
     about: 'the provider stream throws after its finish part, in a step with tool calls',
     script: {
-      turns: [{ parts: [start(), ...text('m', 'Checking'), call('c1', 'a', { q: 'x' }), finish('tool-calls')], fault: { kind: 'throw', at: 6 } }],
+      turns: [
+        { parts: [start(), ...text('m', 'Checking'), call('c1', 'a', { q: 'x' }), finish('tool-calls')], fault: { kind: 'throw', at: 6 } },
+      ],
       tools: [fn('a')],
       options: loop,
     },
@@ -517,7 +539,9 @@ export const CASES: readonly ConformanceCase[] = [
     id: 'abort-after-tool-call',
     about: 'the caller aborts after a tool call streamed, before the step finished',
     script: {
-      turns: [{ parts: [start(), call('c1', 'a', { q: 'x' }), ...text('m', 'Hello'), finish('tool-calls')], fault: { kind: 'abort', at: 3 } }],
+      turns: [
+        { parts: [start(), call('c1', 'a', { q: 'x' }), ...text('m', 'Hello'), finish('tool-calls')], fault: { kind: 'abort', at: 3 } },
+      ],
       tools: [fn('a', { inputCallbacks: true })],
       options: loop,
     },
@@ -558,7 +582,10 @@ export const CASES: readonly ConformanceCase[] = [
     script: {
       turns: [turn(call('c1', 'a', { q: '1' }), call('c2', 'b', { q: '2' }), call('c3', 'c', { q: '3' })), answer],
       tools: [fn('a'), fn('b'), fn('c')],
-      options: { ...loop, toolApproval: { kind: 'per-tool', statuses: { a: 'approved', b: 'denied', c: 'not-applicable' }, asFunction: true } },
+      options: {
+        ...loop,
+        toolApproval: { kind: 'per-tool', statuses: { a: 'approved', b: 'denied', c: 'not-applicable' }, asFunction: true },
+      },
     },
   },
   {
@@ -582,7 +609,7 @@ export const CASES: readonly ConformanceCase[] = [
   },
   {
     id: 'resume-refused',
-    about: 'resume from a refused tool-approval-response: the model reads the human\'s reason',
+    about: "resume from a refused tool-approval-response: the model reads the human's reason",
     script: {
       turns: [turn(call('c1', 'a', { q: 'go' })), answer],
       tools: [fn('a', { needsApproval: true })],
@@ -632,7 +659,7 @@ export const CASES: readonly ConformanceCase[] = [
   },
   {
     id: 'resume-provider-executed-refused',
-    about: 'a provider-executed tool asks for approval (the provider\'s tool-approval-request); the human refuses',
+    about: "a provider-executed tool asks for approval (the provider's tool-approval-request); the human refuses",
     script: {
       turns: [
         turn(

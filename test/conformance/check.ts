@@ -4,7 +4,7 @@
  * (`pending.ts`), and which are unexpected (a failure).
  */
 import type { Feature } from './arbitraries.ts';
-import { compare, matches, type Finding } from './compare.ts';
+import { compare, type Finding, matches } from './compare.ts';
 import type { Mode, Wrapped } from './configurations.ts';
 import { KNOWN_DIFFERENCES, type KnownDifference } from './known-differences.ts';
 import { PENDING, type PendingDifference } from './pending.ts';

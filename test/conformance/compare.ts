@@ -10,7 +10,7 @@
  * `log:<event>` (the arguments of every call of one callback, tool
  * function or model method, in order).
  */
-import { diff, type Difference } from './diff.ts';
+import { type Difference, diff } from './diff.ts';
 import type { Observation, PhaseObservation } from './run-script.ts';
 
 export interface Finding extends Difference {
@@ -63,8 +63,14 @@ export function observablesOf(phase: PhaseObservation, dropEvents: ReadonlySet<s
   // the order of everything else, and each callback's own sequence, are compared on their own
   // (generateText has no stream: its order is compared whole)
   const streamed = phase.stream !== undefined;
-  observables.set('log order', log.filter(([event]) => !streamed || !STREAM_TIMED.has(event)).map(([event]) => event));
-  observables.set('log order with stream timing', log.map(([event]) => event));
+  observables.set(
+    'log order',
+    log.filter(([event]) => !streamed || !STREAM_TIMED.has(event)).map(([event]) => event),
+  );
+  observables.set(
+    'log order with stream timing',
+    log.map(([event]) => event),
+  );
   const byEvent = new Map<string, unknown[]>();
   for (const [event, payload] of log) {
     let list = byEvent.get(event);

@@ -4,12 +4,7 @@
  * it, since nothing they run decides anything.
  */
 import { generateText, streamText } from 'ai';
-import {
-  createInterventions,
-  InterventionActions,
-  type InterventionHandlerLike,
-  type InterventionHooks,
-} from '../../src/index.ts';
+import { createInterventions, InterventionActions, type InterventionHandlerLike, type InterventionHooks } from '../../src/index.ts';
 
 export const CONFIGURATIONS = ['raw', 'idle', 'noop', 'handler', 'tools'] as const;
 export type Configuration = (typeof CONFIGURATIONS)[number];
@@ -23,7 +18,7 @@ export const DESCRIPTIONS: Readonly<Record<Configuration, string>> = {
   noop: 'one no-op handler (all five lifecycle methods) and every hook registered as a no-op',
   handler: 'one no-op handler (all five lifecycle methods), no hooks',
   tools:
-    'only the tool-level hooks as no-ops (gateToolCalls proceeding, preToolCall, onToolCallResult, onToolCallError): tools are guarded and a streamed step\'s tool calls are held, but the step itself is not',
+    "only the tool-level hooks as no-ops (gateToolCalls proceeding, preToolCall, onToolCallResult, onToolCallError): tools are guarded and a streamed step's tool calls are held, but the step itself is not",
 };
 
 export const MODES = ['generateText', 'streamText'] as const;

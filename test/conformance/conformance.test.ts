@@ -18,8 +18,8 @@ import { scriptArbitrary } from './arbitraries.ts';
 import { CASES } from './cases.ts';
 import { excludedFeatures, judge } from './check.ts';
 import { compare, describeFindings, type Finding } from './compare.ts';
-import { DESCRIPTIONS, MODES, runnerFor, WRAPPED, type Mode, type Runner, type Wrapped } from './configurations.ts';
-import { observe, type Observation } from './run-script.ts';
+import { DESCRIPTIONS, MODES, type Mode, type Runner, runnerFor, WRAPPED, type Wrapped } from './configurations.ts';
+import { type Observation, observe } from './run-script.ts';
 import type { Script } from './script.ts';
 
 const RUNS = Number(process.env.CONFORMANCE_RUNS ?? 25);
@@ -63,9 +63,13 @@ describe('interventions.generateText / interventions.streamText', () => {
   describe('when random scripts run (conformance with the raw AI SDK)', () => {
     for (const configuration of WRAPPED) {
       for (const mode of MODES) {
-        it(`should behave like the raw ${mode}: ${DESCRIPTIONS[configuration]} (${configuration})`, async () => {
-          await checkRandom(configuration, mode);
-        }, TIMEOUT_MS);
+        it(
+          `should behave like the raw ${mode}: ${DESCRIPTIONS[configuration]} (${configuration})`,
+          async () => {
+            await checkRandom(configuration, mode);
+          },
+          TIMEOUT_MS,
+        );
       }
     }
   });
@@ -96,7 +100,9 @@ describe('interventions.generateText / interventions.streamText', () => {
       };
       const script = caseScript('text-deltas');
       const findings = compare(await observe(script, 'streamText', runnerFor('raw')), await observe(script, 'streamText', tampering));
-      expect(findings.map((finding) => finding.observable)).toEqual(expect.arrayContaining(['stream', 'textStream', 'uiStream', 'result.text']));
+      expect(findings.map((finding) => finding.observable)).toEqual(
+        expect.arrayContaining(['stream', 'textStream', 'uiStream', 'result.text']),
+      );
     });
 
     it('should catch a wrapper that gives a tool an abort signal the caller did not give', async () => {
@@ -117,7 +123,10 @@ describe('interventions.generateText / interventions.streamText', () => {
       };
       const result = await fc.check(
         fc.asyncProperty(scriptArbitrary(), async (script) => {
-          const findings = compare(await observe(script, 'generateText', runnerFor('raw')), await observe(script, 'generateText', spreading));
+          const findings = compare(
+            await observe(script, 'generateText', runnerFor('raw')),
+            await observe(script, 'generateText', spreading),
+          );
           return findings.length === 0;
         }),
         { numRuns: 200, seed: SEED },

@@ -45,7 +45,7 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
     configurations: ['noop', 'handler', 'tools'],
     observable: 'log:onChunk order',
     reason:
-      'The order of the onChunk calls where the SDK interleaves chunks it makes itself (such as its own error chunks) with the provider\'s: that follows delivery timing too (the raw SDK\'s own onChunk order can differ from its stream\'s). The same chunks are reported (`log:onChunk`), and the stream keeps the raw order (`stream`).',
+      "The order of the onChunk calls where the SDK interleaves chunks it makes itself (such as its own error chunks) with the provider's: that follows delivery timing too (the raw SDK's own onChunk order can differ from its stream's). The same chunks are reported (`log:onChunk`), and the stream keeps the raw order (`stream`).",
   },
   {
     id: 'result-interventions',
@@ -75,7 +75,7 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
     observable: 'log:*',
     path: /\.tools\.[^.]+\.(\$tool|same)$/,
     reason:
-      'With tool hooks or handlers registered, the SDK is given guarded copies of the tools (their `execute` runs the hooks), so callbacks that receive the tool set (onStart, onStepStart) see those copies, not the caller\'s objects. Every property of a copy is still compared with the original (`properties`).',
+      "With tool hooks or handlers registered, the SDK is given guarded copies of the tools (their `execute` runs the hooks), so callbacks that receive the tool set (onStart, onStepStart) see those copies, not the caller's objects. Every property of a copy is still compared with the original (`properties`).",
   },
   {
     id: 'replayed-approval-executes-once',
@@ -116,7 +116,7 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
     cases: ['class-generator-tool'],
     excludes: ['class-iterable-tools'],
     reason:
-      "A tool whose execute is a plain function that returns an async iterable (not an async generator function) can only be told apart once it was called; when preToolCall or onStatus hooks must run first, the guarded execute has already returned a promise, so such a tool gives its final value without the preliminary ones. Async generator functions, and every tool when no hook must run first, keep streaming their preliminary results.",
+      'A tool whose execute is a plain function that returns an async iterable (not an async generator function) can only be told apart once it was called; when preToolCall or onStatus hooks must run first, the guarded execute has already returned a promise, so such a tool gives its final value without the preliminary ones. Async generator functions, and every tool when no hook must run first, keep streaming their preliminary results.',
   },
   {
     id: 'late-chunk-drops-undecided-calls',

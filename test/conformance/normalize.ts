@@ -74,7 +74,9 @@ function walk(value: unknown, context: NormalizeContext, depth: number, stack: o
   if (typeof (object as { then?: unknown }).then === 'function') return '$promise';
   if (Array.isArray(object)) return object.map((item) => walk(item, context, depth + 1, next));
   if (object instanceof Map) {
-    return { $map: [...object.entries()].map(([key, item]) => [walk(key, context, depth + 1, next), walk(item, context, depth + 1, next)]) };
+    return {
+      $map: [...object.entries()].map(([key, item]) => [walk(key, context, depth + 1, next), walk(item, context, depth + 1, next)]),
+    };
   }
   if (object instanceof Set) return { $set: [...object].map((item) => walk(item, context, depth + 1, next)) };
   if (isSchema(object)) return '$schema';
@@ -152,13 +154,7 @@ function read(object: object, key: string, context: NormalizeContext, depth: num
 }
 
 /** Every property a tool carries (own and inherited), functions as markers, schemas as `$schema`. */
-function toolMarker(
-  tool: object,
-  name: string | undefined,
-  context: NormalizeContext,
-  depth: number,
-  stack: object[],
-): ToolMarker {
+function toolMarker(tool: object, name: string | undefined, context: NormalizeContext, depth: number, stack: object[]): ToolMarker {
   const properties: Record<string, unknown> = {};
   const names = new Set<string>();
   for (let level: object | null = tool; level !== null && level !== Object.prototype; level = Object.getPrototypeOf(level)) {

@@ -14,18 +14,18 @@ import {
   hasToolCall,
   isStepCount,
   jsonSchema,
-  Output,
-  tool,
   type ModelMessage,
+  Output,
   type StopCondition,
   type Tool,
   type ToolSet,
+  tool,
 } from 'ai';
 import { z } from 'zod';
 import type { Mode, Runner } from './configurations.ts';
-import { normalize, type NormalizeContext } from './normalize.ts';
-import { scriptModel } from './script-model.ts';
+import { type NormalizeContext, normalize } from './normalize.ts';
 import type { ApprovalStatusSpec, Script, ToolSpec } from './script.ts';
+import { scriptModel } from './script-model.ts';
 
 /** One logged event: a callback, a hook of a tool, a model call, with its normalized argument. */
 export type LogEntry = readonly [event: string, payload: unknown];
@@ -142,11 +142,7 @@ function inputMessages(options: Record<string, unknown>): ModelMessage[] {
 }
 
 /** The history of a resume: the first call's input and response, then one approval response per request. */
-function resumeMessages(
-  input: readonly ModelMessage[],
-  response: readonly ModelMessage[],
-  script: Script,
-): ModelMessage[] | undefined {
+function resumeMessages(input: readonly ModelMessage[], response: readonly ModelMessage[], script: Script): ModelMessage[] | undefined {
   const resume = script.resume;
   if (resume === undefined) return undefined;
   const requests: string[] = [];
@@ -266,7 +262,16 @@ async function runPhase({
 
 /** The SDK result's own private state (fields of its class), not part of what it exposes. */
 function isSdkInternal(key: string): boolean {
-  return key.startsWith('_') || key === 'baseStream' || key === 'retention' || key === 'streamClaimed' || key === 'outputPromise' || key === 'output' || key === 'includeRawChunks' || key === 'tools';
+  return (
+    key.startsWith('_') ||
+    key === 'baseStream' ||
+    key === 'retention' ||
+    key === 'streamClaimed' ||
+    key === 'outputPromise' ||
+    key === 'output' ||
+    key === 'includeRawChunks' ||
+    key === 'tools'
+  );
 }
 
 async function readAll(stream: ReadableStream<unknown>, context: NormalizeContext): Promise<unknown> {
@@ -321,14 +326,13 @@ function callOptions(
   if (script.tools.length > 0) options.tools = tools;
   if (messages !== undefined) options.messages = messages;
   else if (spec.prompt === 'messages') {
-    options.messages = [
-      { role: 'user', content: [{ type: 'text', text: 'Hello', providerOptions: { mock: { cache: true } } }] },
-    ];
+    options.messages = [{ role: 'user', content: [{ type: 'text', text: 'Hello', providerOptions: { mock: { cache: true } } }] }];
   } else options.prompt = 'Hello';
   if (spec.instructions !== undefined) options.instructions = spec.instructions;
 
   const stop = spec.stop;
-  const recorded = (name: string, condition: StopCondition<ToolSet>): StopCondition<ToolSet> =>
+  const recorded =
+    (name: string, condition: StopCondition<ToolSet>): StopCondition<ToolSet> =>
     async ({ steps }) => {
       const stops = await condition({ steps });
       record('stopWhen', { condition: name, steps: steps.length, stops });
@@ -391,10 +395,7 @@ function callOptions(
   return options;
 }
 
-function toolApprovalOf(
-  spec: NonNullable<Script['options']['toolApproval']>,
-  record: (event: string, payload: unknown) => void,
-): unknown {
+function toolApprovalOf(spec: NonNullable<Script['options']['toolApproval']>, record: (event: string, payload: unknown) => void): unknown {
   if (spec.kind === 'generic') {
     return (options: { toolCall: { input: unknown } } & Record<string, unknown>) => {
       record('toolApproval', options);
@@ -429,11 +430,7 @@ function qOf(input: unknown): string {
 
 const inputSchema = () => z.object({ q: z.string() });
 
-function buildTools(
-  specs: readonly ToolSpec[],
-  record: (event: string, payload: unknown) => void,
-  abortCaller: () => void,
-): ToolSet {
+function buildTools(specs: readonly ToolSpec[], record: (event: string, payload: unknown) => void, abortCaller: () => void): ToolSet {
   const tools: ToolSet = {};
   for (const spec of specs) tools[spec.name] = buildTool(spec, record, abortCaller);
   return tools;

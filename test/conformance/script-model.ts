@@ -109,10 +109,7 @@ export function scriptModel({
 function abortOf(options: LanguageModelV4CallOptions): Promise<never> {
   return new Promise<never>((_, reject) => {
     const signal = options.abortSignal;
-    const limit = setTimeout(
-      () => reject(new ScriptedProviderError('stalled: the call has no abort signal that fires')),
-      STALL_LIMIT_MS,
-    );
+    const limit = setTimeout(() => reject(new ScriptedProviderError('stalled: the call has no abort signal that fires')), STALL_LIMIT_MS);
     if (signal === undefined) return;
     const fire = () => {
       clearTimeout(limit);

@@ -4,11 +4,7 @@
  * plain data (fast-check prints it as a counterexample); `run-script.ts`
  * turns it into a real `generateText` / `streamText` call.
  */
-import type {
-  LanguageModelV4Content,
-  LanguageModelV4GenerateResult,
-  LanguageModelV4StreamPart,
-} from '@ai-sdk/provider';
+import type { LanguageModelV4Content, LanguageModelV4GenerateResult, LanguageModelV4StreamPart } from '@ai-sdk/provider';
 
 /** A provider stream part. */
 export type Part = LanguageModelV4StreamPart;
@@ -96,11 +92,23 @@ export interface OptionsSpec {
   /** `output: Output.object({ schema: { answer: string } })`. */
   readonly output?: boolean;
   readonly includeRawChunks?: boolean;
-  readonly timeout?: { readonly totalMs?: number; readonly stepMs?: number; readonly chunkMs?: number; readonly firstChunkMs?: number; readonly toolMs?: number };
+  readonly timeout?: {
+    readonly totalMs?: number;
+    readonly stepMs?: number;
+    readonly chunkMs?: number;
+    readonly firstChunkMs?: number;
+    readonly toolMs?: number;
+  };
   /** Pass the caller's `abortSignal` (a fault of kind `abort` implies it). */
   readonly abortSignal?: boolean;
   /** Call settings and provider options. */
-  readonly settings?: { readonly temperature?: number; readonly maxOutputTokens?: number; readonly seed?: number; readonly providerOptions?: boolean; readonly headers?: boolean };
+  readonly settings?: {
+    readonly temperature?: number;
+    readonly maxOutputTokens?: number;
+    readonly seed?: number;
+    readonly providerOptions?: boolean;
+    readonly headers?: boolean;
+  };
   readonly instructions?: string;
   readonly runtimeContext?: boolean;
   /** `repairToolCall`: returns null, or repairs the call (input `{"q":"repaired"}`). */

@@ -16,8 +16,19 @@ describe('docs/architecture.md', () => {
 
   it('should name the files of a tool call’s path', () => {
     expect(paths.length).toBeGreaterThanOrEqual(40);
-    for (const step of ['decide-turn.ts', 'decide-tool-call.ts', 'step.ts', 'run-tool-approval.ts', 'guard-execute.ts', 'use-approval.ts', 'history-patch.ts']) {
-      expect(paths.some((path) => path.endsWith(`/${step}`)), step).toBe(true);
+    for (const step of [
+      'decide-turn.ts',
+      'decide-tool-call.ts',
+      'step.ts',
+      'run-tool-approval.ts',
+      'guard-execute.ts',
+      'use-approval.ts',
+      'history-patch.ts',
+    ]) {
+      expect(
+        paths.some((path) => path.endsWith(`/${step}`)),
+        step,
+      ).toBe(true);
     }
   });
 
@@ -28,10 +39,8 @@ describe('docs/architecture.md', () => {
 
 describe('namedPaths', () => {
   it('should take src paths from text, code spans and tables, without trailing punctuation', () => {
-    expect(namedPaths('In `src/run/run.ts`, then src/model/ and (src/ui/a.ts). Not test/src/x.ts, nor xsrc/y.ts; `src/run/run.ts` again.')).toEqual([
-      'src/run/run.ts',
-      'src/model/',
-      'src/ui/a.ts',
-    ]);
+    expect(
+      namedPaths('In `src/run/run.ts`, then src/model/ and (src/ui/a.ts). Not test/src/x.ts, nor xsrc/y.ts; `src/run/run.ts` again.'),
+    ).toEqual(['src/run/run.ts', 'src/model/', 'src/ui/a.ts']);
   });
 });

@@ -86,7 +86,9 @@ export function checkSnippets(root: string, snippets: readonly Snippet[]): Snipp
   // alias resolves it (without an extension): each document is an app of its own
   const named = new Map(
     snippets.flatMap((snippet) =>
-      snippet.path === undefined ? [] : [[`${snippet.file}\0@/${snippet.path.replace(/\.tsx?$/, '')}`, join(root, VIRTUAL_DIR, virtualName(snippet))]],
+      snippet.path === undefined
+        ? []
+        : [[`${snippet.file}\0@/${snippet.path.replace(/\.tsx?$/, '')}`, join(root, VIRTUAL_DIR, virtualName(snippet))]],
     ),
   );
   const cache = ts.createModuleResolutionCache(host.getCurrentDirectory(), (name) => name, options);
@@ -104,9 +106,7 @@ export function checkSnippets(root: string, snippets: readonly Snippet[]): Snipp
   host.readFile = (name) => files.get(name)?.text ?? readFile.call(host, name);
   host.getSourceFile = (name, language, ...rest) => {
     const file = files.get(name);
-    return file === undefined
-      ? getSourceFile.call(host, name, language, ...rest)
-      : ts.createSourceFile(name, file.text, language, true);
+    return file === undefined ? getSourceFile.call(host, name, language, ...rest) : ts.createSourceFile(name, file.text, language, true);
   };
   const program = ts.createProgram({ rootNames: [...files.keys()], options, host });
 
@@ -215,13 +215,17 @@ function ambientExports(root: string): Ambient {
         }
         continue;
       }
-      const exported = ts.canHaveModifiers(statement) && ts.getModifiers(statement)?.some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword);
+      const exported =
+        ts.canHaveModifiers(statement) && ts.getModifiers(statement)?.some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword);
       if (!exported) continue;
       if (ts.isVariableStatement(statement)) {
         for (const declaration of statement.declarationList.declarations) {
           if (ts.isIdentifier(declaration.name)) names.set(declaration.name.text, 'value');
         }
-      } else if ((ts.isFunctionDeclaration(statement) || ts.isClassDeclaration(statement) || ts.isEnumDeclaration(statement)) && statement.name) {
+      } else if (
+        (ts.isFunctionDeclaration(statement) || ts.isClassDeclaration(statement) || ts.isEnumDeclaration(statement)) &&
+        statement.name
+      ) {
         names.set(statement.name.text, 'value');
       } else if ((ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement)) && statement.name) {
         names.set(statement.name.text, 'type');

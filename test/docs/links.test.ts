@@ -72,7 +72,15 @@ describe('the links between the documents', () => {
 
 describe('headingAnchors', () => {
   it('should make the anchors GitHub makes', () => {
-    const text = ['# Human approval (`confirm`)', '## Fidelity: what the wrappers change', '```sh', '# not a heading', '```', '## Errors', '## Errors'].join('\n');
+    const text = [
+      '# Human approval (`confirm`)',
+      '## Fidelity: what the wrappers change',
+      '```sh',
+      '# not a heading',
+      '```',
+      '## Errors',
+      '## Errors',
+    ].join('\n');
     expect([...headingAnchors(text)]).toEqual(['human-approval-confirm', 'fidelity-what-the-wrappers-change', 'errors', 'errors-1']);
   });
 });

@@ -13,10 +13,10 @@ import type { ChatAddToolApproveResponseFunction, LanguageModel, ModelMessage, T
 import type { Redis } from 'ioredis';
 import type { ApprovalLedger, Redactor, Store } from '../../src/index.ts';
 import {
-  InterventionHandler,
   type BeforeToolCallEvent,
   type Confirm,
   type Deny,
+  InterventionHandler,
   type InterventionHandlerLike,
   type Interventions,
   type Proceed,

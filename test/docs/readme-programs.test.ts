@@ -5,15 +5,15 @@
  * program says it does.
  */
 import { fileURLToPath } from 'node:url';
-import * as ai from 'ai';
 import type { UIMessage, UIMessageChunk } from 'ai';
+import * as ai from 'ai';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import * as zod from 'zod';
 import * as aiInterventions from '../../src/index.ts';
 import * as testing from '../../src/testing/index.ts';
-import { runHandler, scriptedModel, text, toolCall, type ScriptedModel } from '../../src/testing/index.ts';
-import { hasRedisServer, startRedisServer, type RedisServer } from '../helpers/redis-server.ts';
+import { runHandler, type ScriptedModel, scriptedModel, text, toolCall } from '../../src/testing/index.ts';
+import { hasRedisServer, type RedisServer, startRedisServer } from '../helpers/redis-server.ts';
 import { runSnippet } from './run-snippet.ts';
 import { documentSnippets } from './snippets.ts';
 
@@ -23,7 +23,9 @@ const documents = documentSnippets(fileURLToPath(new URL('../..', import.meta.ur
 function program(marker: string): string {
   const found = documents.filter((snippet) => snippet.code.includes(marker));
   if (found.length !== 1) {
-    throw new Error(`expected one documented block with ${JSON.stringify(marker)}, found ${found.map((snippet) => snippet.id).join(', ') || 'none'}`);
+    throw new Error(
+      `expected one documented block with ${JSON.stringify(marker)}, found ${found.map((snippet) => snippet.id).join(', ') || 'none'}`,
+    );
   }
   return (found[0] as (typeof found)[number]).code;
 }
@@ -92,15 +94,28 @@ describe('the README programs', () => {
   it('StrictAuth: the auth service decides; when it fails, the call is denied (fail closed)', async () => {
     const { exposed } = await run(program('class StrictAuth'), scriptedModel(), ['StrictAuth']);
     const StrictAuth = exposed.StrictAuth as new () => aiInterventions.InterventionHandler;
-    const call = { lifecycle: 'beforeToolCall', toolCall: { toolName: 'delete_file', input: { path: '/tmp/x' } }, runtimeContext: { userId: 'u1' } } as const;
+    const call = {
+      lifecycle: 'beforeToolCall',
+      toolCall: { toolName: 'delete_file', input: { path: '/tmp/x' } },
+      runtimeContext: { userId: 'u1' },
+    } as const;
 
-    vi.stubGlobal('fetch', vi.fn(async () => Response.json({ allowed: true })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Response.json({ allowed: true })),
+    );
     expect((await runHandler(new StrictAuth(), call)).action).toBe('proceed');
 
-    vi.stubGlobal('fetch', vi.fn(async () => Response.json({ allowed: false })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Response.json({ allowed: false })),
+    );
     expect((await runHandler(new StrictAuth(), call)).record).toMatchObject({ action: 'deny', reason: 'You may not use this tool.' });
 
-    vi.stubGlobal('fetch', vi.fn(async () => new Response('down', { status: 503 })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('down', { status: 503 })),
+    );
     const failed = await runHandler(new StrictAuth(), call);
     expect(failed.executed).toEqual([]);
     expect(failed.record).toMatchObject({
@@ -180,7 +195,11 @@ describe.skipIf(!hasRedisServer)('the Next.js app of docs/chat-uis-and-nextjs.md
       ...assistant,
       parts: assistant.parts.map((part) =>
         'approval' in part && part.state === 'approval-requested'
-          ? { ...part, state: 'approval-responded' as const, approval: { ...part.approval, ...aiInterventions.approvalAnswer({ id: part.approval.id, ...typed }) } }
+          ? {
+              ...part,
+              state: 'approval-responded' as const,
+              approval: { ...part.approval, ...aiInterventions.approvalAnswer({ id: part.approval.id, ...typed }) },
+            }
           : part,
       ),
     }) as UIMessage;
@@ -199,7 +218,14 @@ describe.skipIf(!hasRedisServer)('the Next.js app of docs/chat-uis-and-nextjs.md
       },
     });
     let last = message;
-    for await (const update of ai.readUIMessageStream({ message, stream, onError: (error) => { throw error; } })) last = update;
+    for await (const update of ai.readUIMessageStream({
+      message,
+      stream,
+      onError: (error) => {
+        throw error;
+      },
+    }))
+      last = update;
     if (last === undefined) throw new Error('no assistant message in the response');
     return last;
   }
@@ -219,7 +245,10 @@ describe.skipIf(!hasRedisServer)('the Next.js app of docs/chat-uis-and-nextjs.md
     const assistant = await assistantOf(await POST(post({ id: 'chat-1', messages: [user] })));
     expect(fs.rm).not.toHaveBeenCalled();
     const request = assistant.parts.find((part) => part.type === 'tool-delete_file');
-    expect(request).toMatchObject({ state: 'approval-requested', approval: { requestReason: 'Allow "delete_file" with {"path":"/tmp/report.txt"}?' } });
+    expect(request).toMatchObject({
+      state: 'approval-requested',
+      approval: { requestReason: 'Allow "delete_file" with {"path":"/tmp/report.txt"}?' },
+    });
     // the decision, for the page: a data-intervention part after the tool part
     expect(assistant.parts).toContainEqual({
       type: 'data-intervention',
@@ -264,7 +293,13 @@ describe.skipIf(!hasRedisServer)('the Next.js app of docs/chat-uis-and-nextjs.md
       api: 'http://localhost/api/chat',
       fetch: async (input, init) => POST(new Request(input as string, init)),
     });
-    const sending = transport.sendMessages({ trigger: 'submit-message', chatId: 'chat-1', messageId: undefined, messages: [user], abortSignal: undefined });
+    const sending = transport.sendMessages({
+      trigger: 'submit-message',
+      chatId: 'chat-1',
+      messageId: undefined,
+      messages: [user],
+      abortSignal: undefined,
+    });
     await expect(sending).rejects.toThrow('You are signed out: sign in to use the chat.');
   });
 

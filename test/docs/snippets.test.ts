@@ -39,34 +39,13 @@ const broken = [
     ].join('\n'),
     'broken.md',
   ),
+  ...markdownSnippets(['```ts', '// lib/only-here.ts', 'export const onlyHere = 1;', '```'].join('\n'), 'app-a.md'),
   ...markdownSnippets(
-    [
-      '```ts',
-      '// lib/only-here.ts',
-      'export const onlyHere = 1;',
-      '```',
-    ].join('\n'),
-    'app-a.md',
-  ),
-  ...markdownSnippets(
-    [
-      '```ts',
-      "import { onlyHere } from '@/lib/only-here';",
-      'export const copy = onlyHere;',
-      '```',
-    ].join('\n'),
+    ['```ts', "import { onlyHere } from '@/lib/only-here';", 'export const copy = onlyHere;', '```'].join('\n'),
     'app-b.md',
   ),
   ...exampleSnippets(
-    [
-      '/**',
-      ' * @example',
-      ' * ```ts',
-      ' * const guard = new ToolGuard();',
-      ' * ```',
-      ' */',
-      'export const x = 1;',
-    ].join('\n'),
+    ['/**', ' * @example', ' * ```ts', ' * const guard = new ToolGuard();', ' * ```', ' */', 'export const x = 1;'].join('\n'),
     'broken.ts',
   ),
 ];
@@ -107,9 +86,7 @@ describe('checkSnippets', () => {
   describe('when a snippet is broken', () => {
     it('should report an undefined class where it is used', () => {
       const [undefinedClass] = reports.filter((report) => report.snippet.file === 'broken.md');
-      expect(undefinedClass?.errors).toEqual([
-        expect.stringMatching(/^broken\.md:4:60 TS2304 Cannot find name 'ToolGaurd'\./),
-      ]);
+      expect(undefinedClass?.errors).toEqual([expect.stringMatching(/^broken\.md:4:60 TS2304 Cannot find name 'ToolGaurd'\./)]);
     });
 
     it('should not give a program the prelude', () => {
@@ -121,9 +98,7 @@ describe('checkSnippets', () => {
 
     it('should type-check calls against the package', () => {
       const hook = reports.filter((report) => report.snippet.file === 'broken.md')[2];
-      expect(hook?.errors).toEqual([
-        expect.stringMatching(/^broken\.md:15:23 TS2345 Argument of type '"preToolcall"' is not assignable/),
-      ]);
+      expect(hook?.errors).toEqual([expect.stringMatching(/^broken\.md:15:23 TS2345 Argument of type '"preToolcall"' is not assignable/)]);
     });
 
     it('should type-check JSX against React', () => {
@@ -148,7 +123,9 @@ describe('checkSnippets', () => {
 describe('markdownSnippets', () => {
   it('should take ```ts and ```tsx blocks, with their first line, and skip the others', () => {
     const snippets = markdownSnippets(
-      ['```sh', 'npm test', '```', '', '```tsx', '// app/page.tsx', 'export default 1;', '```', '  ```ts', '  const a = 1;', '  ```'].join('\n'),
+      ['```sh', 'npm test', '```', '', '```tsx', '// app/page.tsx', 'export default 1;', '```', '  ```ts', '  const a = 1;', '  ```'].join(
+        '\n',
+      ),
       'doc.md',
     );
     expect(snippets).toEqual([

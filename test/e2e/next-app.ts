@@ -4,7 +4,7 @@
  * port, and driving Debian's Chromium through the example's playwright-core
  * (no browser is ever downloaded).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -64,7 +64,9 @@ export function run(command: string, args: readonly string[], cwd: string, env: 
     child.once('close', (code, signal) =>
       code === 0
         ? resolvePromise()
-        : reject(new Error(`${command} ${args.join(' ')} (in ${cwd}) failed with ${signal ?? `exit code ${code}`}:\n${output.slice(-4000)}`)),
+        : reject(
+            new Error(`${command} ${args.join(' ')} (in ${cwd}) failed with ${signal ?? `exit code ${code}`}:\n${output.slice(-4000)}`),
+          ),
     );
   });
 }

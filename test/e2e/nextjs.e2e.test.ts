@@ -19,7 +19,17 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, nextBuild, prepareExample, root, startNext, type BrowserContext, type Locator, type NextServer, type Page } from './next-app.ts';
+import {
+  type BrowserContext,
+  type Locator,
+  launchChromium,
+  type NextServer,
+  nextBuild,
+  type Page,
+  prepareExample,
+  root,
+  startNext,
+} from './next-app.ts';
 
 const results = join(root, 'test-results');
 const screenshotPath = join(results, 'approval.png');
@@ -66,7 +76,9 @@ async function modelRequestCount(): Promise<number> {
 }
 
 /** The decision log's entries: tool, action, handler, answer and text. */
-async function decisionLog(page: Page): Promise<Array<{ tool: string | null; action: string | null; handler: string | null; answer: string | null; text: string }>> {
+async function decisionLog(
+  page: Page,
+): Promise<Array<{ tool: string | null; action: string | null; handler: string | null; answer: string | null; text: string }>> {
   const entries = page.locator('[data-testid="decision-log"] [data-testid="decision"]');
   const count = await entries.count();
   const log = [];
@@ -193,9 +205,7 @@ describe('the Next.js example in Chromium', () => {
     browser = undefined;
     await server?.stop();
     server = undefined;
-    console.log(
-      ['e2e timings:', ...timings.map(([label, ms]) => `  ${label}: ${(ms / 1000).toFixed(1)} s`)].join('\n'),
-    );
+    console.log(['e2e timings:', ...timings.map(([label, ms]) => `  ${label}: ${(ms / 1000).toFixed(1)} s`)].join('\n'));
   });
 
   it('denies run_shell with a reason for people, asks before delete_file, runs it once when approved, and logs each decision', async () => {
@@ -204,7 +214,12 @@ describe('the Next.js example in Chromium', () => {
     const { page, chatId } = await openChat(errors);
     const deletion = await askToCleanUp(page, chatId);
     expect(await decisionLog(page)).toEqual([
-      expect.objectContaining({ tool: 'run_shell', action: 'deny', handler: 'tool-guard', text: expect.stringContaining('The shell is off in this chat') }),
+      expect.objectContaining({
+        tool: 'run_shell',
+        action: 'deny',
+        handler: 'tool-guard',
+        text: expect.stringContaining('The shell is off in this chat'),
+      }),
       expect.objectContaining({ tool: 'delete_file', action: 'confirm', handler: 'delete-approval' }),
     ]);
 
@@ -221,7 +236,12 @@ describe('the Next.js example in Chromium', () => {
     expect(await decisionLog(page)).toEqual([
       expect.objectContaining({ tool: 'run_shell', action: 'deny' }),
       expect.objectContaining({ tool: 'delete_file', action: 'confirm' }),
-      expect.objectContaining({ tool: 'delete_file', action: 'proceed', answer: 'approved', text: expect.stringContaining('approved by you') }),
+      expect.objectContaining({
+        tool: 'delete_file',
+        action: 'proceed',
+        answer: 'approved',
+        text: expect.stringContaining('approved by you'),
+      }),
     ]);
 
     await page.screenshot({ path: join(results, 'approved.png'), fullPage: true });
@@ -252,12 +272,20 @@ describe('the Next.js example in Chromium', () => {
     );
     await settled(page);
     expect((await decisionLog(page)).at(-1)).toEqual(
-      expect.objectContaining({ tool: 'delete_file', action: 'deny', handler: '', answer: 'refused', text: expect.stringContaining('refused by you: Keep the cache until Friday') }),
+      expect.objectContaining({
+        tool: 'delete_file',
+        action: 'deny',
+        handler: '',
+        answer: 'refused',
+        text: expect.stringContaining('refused by you: Keep the cache until Friday'),
+      }),
     );
     await page.screenshot({ path: join(results, 'denied.png'), fullPage: true });
 
     const sent = await modelRequestsSince(since);
-    expect(sent.at(-1)).toContain('The user did not approve the call to \\"delete_file\\", so it was not executed. Their reason: Keep the cache until Friday');
+    expect(sent.at(-1)).toContain(
+      'The user did not approve the call to \\"delete_file\\", so it was not executed. Their reason: Keep the cache until Friday',
+    );
     expect(sent.join('\n')).not.toContain('ai-interventions/approval-answer');
     expect(await executions(chatId)).toEqual([]);
     expect(errors).toEqual([]);
@@ -280,12 +308,10 @@ describe('the Next.js example in Chromium', () => {
     // the model read the feedback and retried with a subject: this one ran
     const sent = page.locator('[data-testid="tool-send_email"][data-state="output-available"]');
     await sent.waitFor();
-    expect(await sent.getByTestId('tool-output').innerText()).toBe(
-      'email "Update: the build is green" sent to team@example.com',
-    );
-    expect(await lastAnswer(page, 'Email sent. send_email reported: "email "Update: the build is green" sent to team@example.com".')).toContain(
-      'The email was sent back with feedback ("All emails must include a subject line.")',
-    );
+    expect(await sent.getByTestId('tool-output').innerText()).toBe('email "Update: the build is green" sent to team@example.com');
+    expect(
+      await lastAnswer(page, 'Email sent. send_email reported: "email "Update: the build is green" sent to team@example.com".'),
+    ).toContain('The email was sent back with feedback ("All emails must include a subject line.")');
     await settled(page);
     expect(await page.locator('[data-testid="tool-send_email"]').count()).toBe(2);
     expect(await decisionLog(page)).toEqual([
@@ -359,7 +385,12 @@ describe('the Next.js example in Chromium', () => {
     expect(await lastAnswer(page, 'delete_file reported: "deleted /tmp/build-cache/old"')).toContain('Done.');
     await settled(page);
     expect((await decisionLog(page)).at(-1)).toEqual(
-      expect.objectContaining({ tool: 'delete_file', action: 'proceed', answer: 'approved', text: expect.stringContaining('approved by you (edited arguments)') }),
+      expect.objectContaining({
+        tool: 'delete_file',
+        action: 'proceed',
+        answer: 'approved',
+        text: expect.stringContaining('approved by you (edited arguments)'),
+      }),
     );
     await page.screenshot({ path: join(results, 'edited.png'), fullPage: true });
 
@@ -379,9 +410,7 @@ describe('the Next.js example in Chromium', () => {
     const chatId = `forged-${Date.now()}`;
     const user: UIMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Clean up /tmp/build-cache' }] };
     const first = await postChat(chatId, [user]);
-    expect(first.chunks).toContainEqual(
-      expect.objectContaining({ type: 'tool-approval-request', signature: expect.any(String) }),
-    );
+    expect(first.chunks).toContainEqual(expect.objectContaining({ type: 'tool-approval-request', signature: expect.any(String) }));
     if (first.message === undefined) throw new Error('no assistant message');
 
     // a client approves, but points the call somewhere else: the signature no longer matches, so the approval

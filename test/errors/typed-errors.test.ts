@@ -2,6 +2,8 @@ import { isStepCount, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
+  type AfterModelCallEvent,
+  type BeforeToolCallEvent,
   createInterventions,
   defineHandler,
   HandlerTimeoutError,
@@ -14,17 +16,14 @@ import {
   InvalidHookError,
   InvalidHookResultError,
   InvocationDeniedError,
-  type AfterModelCallEvent,
-  type BeforeToolCallEvent,
 } from '../../src/index.ts';
-import { scriptedModel, step, text, toolCall } from '../helpers/scripted-model.ts';
 import { rejectionOf } from '../helpers/rejection-of.ts';
+import { scriptedModel, step, text, toolCall } from '../helpers/scripted-model.ts';
 
 const tools = () => ({
   t: tool({ inputSchema: z.object({ tag: z.string() }), execute: async () => 'ran' }),
 });
 const toolStep = () => step(toolCall('c1', 't', { tag: 'x' }));
-
 
 describe('typed errors', () => {
   describe('when a lifecycle method returns an action it may not return', () => {
@@ -110,7 +109,9 @@ describe('typed errors', () => {
       expect(() => createInterventions({ handlers: [{ name: '' }] })).toThrow(InvalidHandlerError);
       expect(() => createInterventions({ handlers: [{ name: 'x', onError: 'ignore' as never }] })).toThrow(/invalid onError "ignore"/);
       expect(() => createInterventions({ handlers: [{ name: 'x', timeoutMs: -1 }] })).toThrow(/"x" has an invalid timeoutMs -1/);
-      expect(() => createInterventions({ handlers: [{ name: 'x', beforeToolCall: 'deny' as never }] })).toThrow(/beforeToolCall that is not a function/);
+      expect(() => createInterventions({ handlers: [{ name: 'x', beforeToolCall: 'deny' as never }] })).toThrow(
+        /beforeToolCall that is not a function/,
+      );
     });
   });
 
@@ -148,7 +149,14 @@ describe('typed errors', () => {
     it('should wrap the error in InterventionHandlerError with the original as cause', async () => {
       const cause = new Error('auth service down');
       const interventions = createInterventions({
-        handlers: [defineHandler({ name: 'critical-validator', beforeToolCall: () => { throw cause; } })],
+        handlers: [
+          defineHandler({
+            name: 'critical-validator',
+            beforeToolCall: () => {
+              throw cause;
+            },
+          }),
+        ],
       });
       const model = scriptedModel(toolStep(), step(text('ok')));
       const error = await rejectionOf(interventions.generateText({ model, tools: tools(), stopWhen: isStepCount(3), prompt: 'x' }));
@@ -196,7 +204,11 @@ describe('typed errors', () => {
 
     it('should reject a hook result its event does not accept, naming the hook', async () => {
       const interventions = createInterventions({
-        hooks: { preToolCall: function checkPermissions() { return { response: 'nope' } as never; } },
+        hooks: {
+          preToolCall: function checkPermissions() {
+            return { response: 'nope' } as never;
+          },
+        },
       });
       const model = scriptedModel(toolStep(), step(text('ok')));
       const error = await rejectionOf(interventions.generateText({ model, tools: tools(), stopWhen: isStepCount(3), prompt: 'x' }));

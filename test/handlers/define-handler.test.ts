@@ -4,11 +4,11 @@
  */
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
+  type BeforeToolCallAction,
   createInterventions,
   defineHandler,
   InterventionActions,
   InvalidHandlerError,
-  type BeforeToolCallAction,
   type ToolCallInfo,
 } from '../../src/index.ts';
 

@@ -32,7 +32,9 @@ describe.each(MODES)('a short reason for people (interventions.%s)', (mode) => {
     const interventions = createInterventions({
       handlers: [defineHandler({ name: 'odd', beforeToolCall: () => ({ type: 'deny', reason: 'no', display: 42 }) as never })],
     });
-    const error = await run(interventions, mode, { model: scriptedModel(step(toolCall('w1', 'wipe', {}))), tools, prompt: 'wipe' }).catch((caught: unknown) => caught);
+    const error = await run(interventions, mode, { model: scriptedModel(step(toolCall('w1', 'wipe', {}))), tools, prompt: 'wipe' }).catch(
+      (caught: unknown) => caught,
+    );
     expect(InvalidActionError.isInstance(error)).toBe(true);
     expect((error as InvalidActionError).message).toContain('Intervention handler "odd" returned deny with a display that is not a string');
   });

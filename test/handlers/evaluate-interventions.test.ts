@@ -3,17 +3,17 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
+  type BeforeToolCallAction,
+  type BeforeToolCallEvent,
   createInterventions,
   defineHandler,
   InterventionActions,
   InterventionHandlerError,
-  type BeforeToolCallAction,
-  type BeforeToolCallEvent,
   type InterventionHandlerLike,
   type OnError,
 } from '../../src/index.ts';
-import { taggingAction, type ActionKind as Kind } from '../helpers/tagging-action.ts';
 import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
+import { type ActionKind as Kind, taggingAction } from '../helpers/tagging-action.ts';
 
 interface Spec {
   readonly kind: Kind;
@@ -155,8 +155,10 @@ describe('evaluateInterventions (through interventions.generateText)', () => {
 
   it('should not evaluate handlers after a deny', async () => {
     const evaluated: string[] = [];
-    const spy = (name: string, action: () => ReturnType<typeof InterventionActions.proceed> | ReturnType<typeof InterventionActions.deny>) =>
-      defineHandler({ name, beforeToolCall: () => (evaluated.push(name), action()) });
+    const spy = (
+      name: string,
+      action: () => ReturnType<typeof InterventionActions.proceed> | ReturnType<typeof InterventionActions.deny>,
+    ) => defineHandler({ name, beforeToolCall: () => (evaluated.push(name), action()) });
     const interventions = createInterventions({
       handlers: [
         spy('auth', () => InterventionActions.deny('Unauthorized')),
@@ -227,11 +229,16 @@ describe('evaluateInterventions (through interventions.generateText)', () => {
     });
     const model = scriptedModel(step(toolCall('c1', 't', { tag: 'x' }), toolCall('c2', 'send_email', { tag: 'y' })), step(text('ok')));
     const make = () => tool({ inputSchema: z.object({ tag: z.string() }), execute: async () => 'ran' });
-    const result = await interventions.generateText({ model, tools: { t: make(), send_email: make() }, stopWhen: isStepCount(3), prompt: 'go' });
+    const result = await interventions.generateText({
+      model,
+      tools: { t: make(), send_email: make() },
+      stopWhen: isStepCount(3),
+      prompt: 'go',
+    });
     expect(seen).toEqual(['send_email']);
     expect(result.interventions.decisions.map((record) => [record.toolCallId, record.action])).toEqual([['c2', 'guide']]);
-    expect(() => createInterventions({ handlers: [{ name: 'bad', tools: [''], beforeToolCall: () => InterventionActions.proceed() }] })).toThrow(
-      /The tools of "bad" cannot be valid/,
-    );
+    expect(() =>
+      createInterventions({ handlers: [{ name: 'bad', tools: [''], beforeToolCall: () => InterventionActions.proceed() }] }),
+    ).toThrow(/The tools of "bad" cannot be valid/);
   });
 });

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { registerHandler } from '../../src/handlers/registered-handler.ts';
 import {
+  type BeforeToolCallEvent,
   createInterventions,
   InterventionActions,
   InterventionHandler,
   InterventionsError,
   InvalidHandlerError,
-  type BeforeToolCallEvent,
 } from '../../src/index.ts';
-import { registerHandler } from '../../src/handlers/registered-handler.ts';
 
 const proceed = () => InterventionActions.proceed();
 
@@ -85,7 +85,9 @@ describe('registerHandler', () => {
           return InterventionActions.proceed();
         }
       }
-      expect(() => createInterventions({ handlers: [new Redactor(), { name: 'x', beforeToolCall: proceed, describe: () => 'x' } as never] })).not.toThrow();
+      expect(() =>
+        createInterventions({ handlers: [new Redactor(), { name: 'x', beforeToolCall: proceed, describe: () => 'x' } as never] }),
+      ).not.toThrow();
     });
   });
 

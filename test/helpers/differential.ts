@@ -5,7 +5,7 @@
  * compared with `toEqual`.
  */
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
-import { generateText, streamText, type ToolSet } from 'ai';
+import type { generateText, streamText, ToolSet } from 'ai';
 
 type StreamOptions = Parameters<typeof streamText>[0];
 type GenerateOptions = Parameters<typeof generateText>[0];

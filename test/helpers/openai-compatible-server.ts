@@ -17,11 +17,7 @@
  * the tests. Listens on 127.0.0.1 only, on a port the OS assigns. `close()`
  * drops open (keep-alive) connections and releases the port.
  */
-import {
-  startOpenAIWireServer,
-  type Endpoint,
-  type WireToolCall,
-} from '../../examples/nextjs/lib/openai-wire-server.ts';
+import { type Endpoint, startOpenAIWireServer, type WireToolCall } from '../../examples/nextjs/lib/openai-wire-server.ts';
 
 export type { Endpoint };
 
@@ -75,19 +71,11 @@ export function replyToolCalls(...toolCalls: ScriptedToolCall[]): ScriptedTurn {
 }
 
 /** A tool call of a scripted turn. */
-export function toolCall(
-  id: string,
-  name: string,
-  args: Readonly<Record<string, unknown>> | string,
-): ScriptedToolCall {
+export function toolCall(id: string, name: string, args: Readonly<Record<string, unknown>> | string): ScriptedToolCall {
   return { id, name, arguments: args };
 }
 
-export async function startOpenAICompatibleServer({
-  script,
-}: {
-  script: readonly ScriptedTurn[];
-}): Promise<OpenAICompatibleServer> {
+export async function startOpenAICompatibleServer({ script }: { script: readonly ScriptedTurn[] }): Promise<OpenAICompatibleServer> {
   const requests: RecordedRequest[] = [];
   const server = await startOpenAIWireServer({
     answer({ n, endpoint, path, body, headers }) {

@@ -9,10 +9,10 @@ import { isStepCount, type LanguageModel, type ModelMessage, type ToolSet } from
 import { afterEach } from 'vitest';
 import type { DecisionRecord, Interventions } from '../../src/index.ts';
 import {
-  startOpenAICompatibleServer,
   type OpenAICompatibleServer,
   type RecordedRequest,
   type ScriptedTurn,
+  startOpenAICompatibleServer,
 } from './openai-compatible-server.ts';
 
 export interface WireCall {
@@ -199,11 +199,9 @@ export async function run(mode: Mode, interventions: Interventions, { steps = 5,
   };
 }
 
-
 /** Each call id's outputs: every id must map to exactly one. */
 export function outputsById(outputs: ReadonlyArray<[string, string]>): Record<string, string[]> {
   const byId: Record<string, string[]> = {};
   for (const [id, output] of outputs) (byId[id] ??= []).push(output);
   return byId;
 }
-

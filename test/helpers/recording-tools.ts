@@ -25,7 +25,10 @@ export function recordingTools() {
 export function wipeAndLookupTools() {
   const ran: string[] = [];
   const tools = {
-    wipe_disk: tool({ inputSchema: z.object({ disk: z.string() }), execute: async ({ disk }) => (ran.push(`wipe_disk ${disk}`), `wiped ${disk}`) }),
+    wipe_disk: tool({
+      inputSchema: z.object({ disk: z.string() }),
+      execute: async ({ disk }) => (ran.push(`wipe_disk ${disk}`), `wiped ${disk}`),
+    }),
     lookup: tool({ inputSchema: z.object({ q: z.string() }), execute: async ({ q }) => (ran.push(`lookup ${q}`), `found ${q}`) }),
   };
   return { ran, tools };

@@ -12,11 +12,7 @@ export const usage: LanguageModelV4Usage = {
   outputTokens: { total: 5, text: 5, reasoning: undefined },
 };
 
-export function toolCall(
-  toolCallId: string,
-  toolName: string,
-  input: unknown,
-): LanguageModelV4Content {
+export function toolCall(toolCallId: string, toolName: string, input: unknown): LanguageModelV4Content {
   return {
     type: 'tool-call',
     toolCallId,
@@ -34,9 +30,7 @@ export function step(...content: LanguageModelV4Content[]): LanguageModelV4Gener
   const calls = content.some((part) => part.type === 'tool-call');
   return {
     content,
-    finishReason: calls
-      ? { unified: 'tool-calls', raw: 'tool_calls' }
-      : { unified: 'stop', raw: 'stop' },
+    finishReason: calls ? { unified: 'tool-calls', raw: 'tool_calls' } : { unified: 'stop', raw: 'stop' },
     usage,
     warnings: [],
   };
@@ -98,10 +92,7 @@ export function lastMessage(model: { calls: LanguageModelV4CallOptions[] }, call
 }
 
 /** The text of every tool result in the n-th request, by tool call id. */
-export function toolResultsSent(
-  model: { calls: LanguageModelV4CallOptions[] },
-  call: number,
-): Record<string, unknown> {
+export function toolResultsSent(model: { calls: LanguageModelV4CallOptions[] }, call: number): Record<string, unknown> {
   const results: Record<string, unknown> = {};
   for (const message of model.calls[call]?.prompt ?? []) {
     if (message.role !== 'tool') continue;

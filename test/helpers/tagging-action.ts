@@ -1,4 +1,4 @@
-import { InterventionActions, type BeforeToolCallAction, type BeforeToolCallEvent } from '../../src/index.ts';
+import { type BeforeToolCallAction, type BeforeToolCallEvent, InterventionActions } from '../../src/index.ts';
 
 /** The five action kinds a property test draws. */
 export type ActionKind = 'proceed' | 'deny' | 'guide' | 'confirm' | 'transform';

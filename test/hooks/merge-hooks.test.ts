@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { mergeHooks } from '../../src/hooks/merge-hooks.ts';
-import { createInterventions, InvalidHookError, type HooksConfig } from '../../src/index.ts';
+import { createInterventions, type HooksConfig, InvalidHookError } from '../../src/index.ts';
 import { scriptedModel, text } from '../../src/testing/index.ts';
 
 describe('mergeHooks', () => {
-  it('should concatenate each event\'s hooks in argument order, lists kept in order', async () => {
+  it("should concatenate each event's hooks in argument order, lists kept in order", async () => {
     const order: string[] = [];
     const log = (entry: string) => () => void order.push(entry);
     const merged = mergeHooks(

@@ -17,7 +17,7 @@ describe('hook results', () => {
     expect(result.text).toBe('ok');
   });
 
-  it('should continue a run from a drainFollowUp hook returning seed 002\'s { input }', async () => {
+  it("should continue a run from a drainFollowUp hook returning seed 002's { input }", async () => {
     let asked = 0;
     const interventions = createInterventions({
       hooks: { drainFollowUp: () => (asked++ === 0 ? { input: 'Please continue with the next step.' } : {}) },
@@ -25,13 +25,22 @@ describe('hook results', () => {
     const model = scriptedModel(step(text('first')), step(text('second')));
     const result = await interventions.generateText({ model, maxSteps: 5, prompt: 'go' });
     expect(model.calls).toHaveLength(2);
-    expect(model.calls[1]?.prompt.at(-1)).toEqual({ role: 'user', content: [{ type: 'text', text: 'Please continue with the next step.' }] });
+    expect(model.calls[1]?.prompt.at(-1)).toEqual({
+      role: 'user',
+      content: [{ type: 'text', text: 'Please continue with the next step.' }],
+    });
     // the injected message is part of what the run added to the conversation
     expect(result.responseMessages.map((message) => message.role)).toEqual(['assistant', 'user', 'assistant']);
   });
 
   it('should reject a drain result it cannot read, naming the hook', async () => {
-    const interventions = createInterventions({ hooks: { drainFollowUp: function nextInput() { return 42 as never; } } });
+    const interventions = createInterventions({
+      hooks: {
+        drainFollowUp: function nextInput() {
+          return 42 as never;
+        },
+      },
+    });
     const error = await interventions
       .generateText({ model: scriptedModel(step(text('first'))), maxSteps: 5, prompt: 'go' })
       .catch((caught: unknown) => caught);

@@ -2,11 +2,10 @@ import { isStepCount, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createInterventions, InvalidHookError, thrownByHook } from '../../src/index.ts';
-import { scriptedModel, step, text, toolCall } from '../helpers/scripted-model.ts';
 import { rejectionOf } from '../helpers/rejection-of.ts';
+import { scriptedModel, step, text, toolCall } from '../helpers/scripted-model.ts';
 
 const fetch_weather = tool({ inputSchema: z.object({ city: z.string() }), execute: async ({ city }) => `sunny in ${city}` });
-
 
 describe('thrownByHook', () => {
   describe('when a hook throws', () => {
@@ -39,7 +38,11 @@ describe('thrownByHook', () => {
         hooks: { onChatStart: [() => undefined, () => Promise.reject(boom)] },
       });
       const reported: unknown[] = [];
-      const result = interventions.streamText({ model: scriptedModel(step(text('never'))), prompt: 'hi', onError: ({ error }) => void reported.push(error) });
+      const result = interventions.streamText({
+        model: scriptedModel(step(text('never'))),
+        prompt: 'hi',
+        onError: ({ error }) => void reported.push(error),
+      });
       await result.consumeStream();
       // the stream reports it as the SDK reports any failure before the first output
       const [error] = reported;

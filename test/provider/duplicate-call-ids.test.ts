@@ -7,9 +7,9 @@
 import type { ModelMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { createInterventions } from '../../src/index.ts';
-import { noWipes, wipeAndLookupTools } from '../helpers/recording-tools.ts';
 import { replyText, replyToolCalls, toolCall } from '../helpers/openai-compatible-server.ts';
 import { CASES, run, serve } from '../helpers/openai-wire.ts';
+import { noWipes, wipeAndLookupTools } from '../helpers/recording-tools.ts';
 
 const USER: ModelMessage = { role: 'user', content: 'Look it up' };
 

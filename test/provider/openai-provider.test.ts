@@ -8,18 +8,18 @@
  * in the request after the decision: what the model would really read.
  */
 import type { LanguageModelV4CallOptions, LanguageModelV4GenerateResult } from '@ai-sdk/provider';
-import { tool, type ModelMessage } from 'ai';
+import { type ModelMessage, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
+  type AfterModelCallEvent,
+  type BeforeToolCallEvent,
   createInterventions,
   InterventionActions,
   InterventionHandler,
-  type AfterModelCallEvent,
-  type BeforeToolCallEvent,
 } from '../../src/index.ts';
-import { replyText, replyToolCalls, startOpenAICompatibleServer, toolCall } from '../helpers/openai-compatible-server.ts';
 import { approvalRequests } from '../helpers/approval-requests.ts';
+import { replyText, replyToolCalls, startOpenAICompatibleServer, toolCall } from '../helpers/openai-compatible-server.ts';
 import { CASES, chatWire, outputsById, run, serve, type WireCall } from '../helpers/openai-wire.ts';
 
 // ---------------------------------------------------------------------------
@@ -32,9 +32,7 @@ const DENY_REASON = 'Deleting files is not allowed here';
 class ToolGuard extends InterventionHandler {
   readonly name = 'tool-guard';
   override beforeToolCall(event: BeforeToolCallEvent) {
-    return event.toolCall.toolName === 'delete_file'
-      ? InterventionActions.deny(DENY_REASON)
-      : InterventionActions.proceed();
+    return event.toolCall.toolName === 'delete_file' ? InterventionActions.deny(DENY_REASON) : InterventionActions.proceed();
   }
 }
 
@@ -165,7 +163,10 @@ describe.each(CASES)('real @ai-sdk/openai provider: $api API, $mode', ({ api, mo
     expect(runs.search).toEqual([{ q: 'tmp' }, { q: 'logs' }]);
     expect(result.steps.map((s) => s.finishReason)).toEqual(['tool-calls', 'stop']);
     if (api === 'chat') expect(result.steps.map((s) => s.rawFinishReason)).toEqual(['tool_calls', 'stop']);
-    expect(result.steps.map((s) => [s.usage.inputTokens, s.usage.outputTokens])).toEqual([[10, 5], [42, 7]]);
+    expect(result.steps.map((s) => [s.usage.inputTokens, s.usage.outputTokens])).toEqual([
+      [10, 5],
+      [42, 7],
+    ]);
     expect(server.requests).toHaveLength(2);
     for (const request of server.requests) {
       expect(request.path).toBe(wire.path);
@@ -212,9 +213,7 @@ describe.each(CASES)('real @ai-sdk/openai provider: $api API, $mode', ({ api, mo
       ...wire.assistantCalls([{ id: 'call_d1', name: 'delete_file', args: { path: '/tmp/x' } }]),
       ...wire.outputs([['call_d1', DENIED_TEXT]]),
     ]);
-    expect(result.decisions.map((d) => [d.handler, d.action, d.toolCallId, d.enforced])).toEqual([
-      ['tool-guard', 'deny', 'call_d1', true],
-    ]);
+    expect(result.decisions.map((d) => [d.handler, d.action, d.toolCallId, d.enforced])).toEqual([['tool-guard', 'deny', 'call_d1', true]]);
   });
 
   it('guide: the next request carries the feedback, and the revised call runs exactly once', async () => {
@@ -241,9 +240,7 @@ describe.each(CASES)('real @ai-sdk/openai provider: $api API, $mode', ({ api, mo
       wire.user(USER_TEXT),
       ...wire.assistantCalls([{ id: 'call_e1', name: 'send_email', args: { to: 'bob@example.com', body: 'Hello Bob' } }]),
       ...wire.outputs([['call_e1', GUIDED_TEXT]]),
-      ...wire.assistantCalls([
-        { id: 'call_e2', name: 'send_email', args: { to: 'bob@example.com', subject: 'Hi', body: 'Hello Bob' } },
-      ]),
+      ...wire.assistantCalls([{ id: 'call_e2', name: 'send_email', args: { to: 'bob@example.com', subject: 'Hi', body: 'Hello Bob' } }]),
       ...wire.outputs([['call_e2', 'sent to bob@example.com']]),
     ]);
   });
@@ -287,7 +284,7 @@ describe.each(CASES)('real @ai-sdk/openai provider: $api API, $mode', ({ api, mo
     ]);
   });
 
-  it("confirm, denied by the human with a plain reason: the next request carries their reason as the SDK sends it, and the tool never ran", async () => {
+  it('confirm, denied by the human with a plain reason: the next request carries their reason as the SDK sends it, and the tool never ran', async () => {
     const { tools, runs } = countingTools();
     const { server, model } = await serve(
       api,
@@ -319,9 +316,7 @@ describe.each(CASES)('real @ai-sdk/openai provider: $api API, $mode', ({ api, mo
     expect(wire.items(server.requests[1])).toEqual([
       wire.user(USER_TEXT),
       ...wire.assistantCalls([{ id: 'call_d1', name: 'delete_file', args: { path: '/tmp/report.txt' } }]),
-      ...wire.outputs([
-        ['call_d1', 'Keep the report'],
-      ]),
+      ...wire.outputs([['call_d1', 'Keep the report']]),
     ]);
   });
 
@@ -329,11 +324,7 @@ describe.each(CASES)('real @ai-sdk/openai provider: $api API, $mode', ({ api, mo
     const { tools, runs } = countingTools();
     const original = { to: 'hr@example.com', subject: 'SSN', body: 'My SSN is 123-45-6789, call me.' };
     const redacted = { to: 'hr@example.com', subject: 'SSN', body: 'My SSN is [REDACTED], call me.' };
-    const { server, model } = await serve(
-      api,
-      replyToolCalls(toolCall('call_e1', 'send_email', original)),
-      replyText('Sent.'),
-    );
+    const { server, model } = await serve(api, replyToolCalls(toolCall('call_e1', 'send_email', original)), replyText('Sent.'));
     const interventions = createInterventions({ handlers: [new PiiRedactor()] });
 
     const result = await run(mode, interventions, { model, tools, messages: [USER] });
@@ -551,11 +542,7 @@ describe.each(CASES)('real @ai-sdk/openai provider: $api API, $mode', ({ api, mo
 
   it('a tool that throws, with an onToolCallError replacement: the model reads the replacement, wrapped as an error', async () => {
     const { tools, runs } = countingTools();
-    const { server, model } = await serve(
-      api,
-      replyToolCalls(toolCall('call_f1', 'flaky', { n: 1 })),
-      replyText('It failed.'),
-    );
+    const { server, model } = await serve(api, replyToolCalls(toolCall('call_f1', 'flaky', { n: 1 })), replyText('It failed.'));
     const interventions = createInterventions({
       hooks: { onToolCallError: () => ({ error: 'The flaky service is down; try later.' }) },
     });

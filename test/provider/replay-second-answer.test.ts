@@ -4,10 +4,10 @@
  * wrappers): the replay's request reads exactly as the first resume's (the
  * arguments that ran, and their result), and nothing runs twice.
  */
-import { tool, type ModelMessage } from 'ai';
+import { type ModelMessage, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { approvalAnswer, createInterventions, defineHandler, InterventionActions, type ApprovalAnswer } from '../../src/index.ts';
+import { type ApprovalAnswer, approvalAnswer, createInterventions, defineHandler, InterventionActions } from '../../src/index.ts';
 import { answeredHistory, approvalRequests } from '../helpers/approval-requests.ts';
 import { replyText, replyToolCalls, toolCall } from '../helpers/openai-compatible-server.ts';
 import { CASES, run, serve } from '../helpers/openai-wire.ts';
@@ -19,16 +19,28 @@ describe.each(CASES)('a replay with another answer: $api API, $mode', ({ api, mo
   ])('should show the model what ran when the replay carries %s', async (_, second) => {
     const deleted: string[] = [];
     const tools = {
-      delete_file: tool({ inputSchema: z.object({ path: z.string() }), execute: async ({ path }) => (deleted.push(path), { deleted: path }) }),
+      delete_file: tool({
+        inputSchema: z.object({ path: z.string() }),
+        execute: async ({ path }) => (deleted.push(path), { deleted: path }),
+      }),
     };
     const ask = defineHandler({ name: 'ask', beforeToolCall: () => InterventionActions.confirm('Delete it?') });
     const interventions = createInterventions({ handlers: [ask] });
-    const { server, model } = await serve(api, replyToolCalls(toolCall('call_1', 'delete_file', { path: '/tmp/MODEL' })), replyText('Done.'), replyText('Done again.'));
+    const { server, model } = await serve(
+      api,
+      replyToolCalls(toolCall('call_1', 'delete_file', { path: '/tmp/MODEL' })),
+      replyText('Done.'),
+      replyText('Done again.'),
+    );
     const history: ModelMessage[] = [{ role: 'user', content: 'delete it' }];
     const first = await run(mode, interventions, { model, tools, messages: history });
     const [request] = approvalRequests(first.content);
     const resume = (answer: ApprovalAnswer) =>
-      run(mode, interventions, { model, tools, messages: answeredHistory(history, first.responseMessages, approvalAnswer({ id: request!.approvalId, ...answer })) });
+      run(mode, interventions, {
+        model,
+        tools,
+        messages: answeredHistory(history, first.responseMessages, approvalAnswer({ id: request!.approvalId, ...answer })),
+      });
 
     const resumed = await resume({ approved: true, input: { path: '/tmp/FIRST' } });
     const replayed = await resume(second);

@@ -6,12 +6,12 @@
  * alone), and an approved call with a reused id resumes the right call,
  * once, replays included.
  */
-import { tool, type ModelMessage } from 'ai';
+import { type ModelMessage, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createInterventions, defineHandler, InterventionActions, loopGuard, toolPolicy } from '../../src/index.ts';
-import { replyText, replyToolCalls, toolCall } from '../helpers/openai-compatible-server.ts';
 import { approvalRequests } from '../helpers/approval-requests.ts';
+import { replyText, replyToolCalls, toolCall } from '../helpers/openai-compatible-server.ts';
 import { CASES, run, serve } from '../helpers/openai-wire.ts';
 
 const USER: ModelMessage = { role: 'user', content: 'Do the task' };

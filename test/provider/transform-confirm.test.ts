@@ -4,10 +4,10 @@
  * shows the transformed arguments, and once approved the call runs once
  * with them; the model reads its result.
  */
-import { tool, type ModelMessage } from 'ai';
+import { type ModelMessage, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createInterventions, defineHandler, InterventionActions, type BeforeToolCallEvent } from '../../src/index.ts';
+import { type BeforeToolCallEvent, createInterventions, defineHandler, InterventionActions } from '../../src/index.ts';
 import { answeredHistory, approvalRequests } from '../helpers/approval-requests.ts';
 import { replyText, replyToolCalls, toolCall } from '../helpers/openai-compatible-server.ts';
 import { CASES, run, serve } from '../helpers/openai-wire.ts';
@@ -33,7 +33,11 @@ describe.each(CASES)('transform + confirm: $api API, $mode', ({ api, mode, wire 
     });
     const ask = defineHandler({ name: 'ask', beforeToolCall: () => InterventionActions.confirm('Send this email?') });
     const interventions = createInterventions({ handlers: [footer, ask] });
-    const { server, model } = await serve(api, replyToolCalls(toolCall('call_1', 'send_email', { to: 'bob', body: 'Hi' })), replyText('Sent.'));
+    const { server, model } = await serve(
+      api,
+      replyToolCalls(toolCall('call_1', 'send_email', { to: 'bob', body: 'Hi' })),
+      replyText('Sent.'),
+    );
     const history: ModelMessage[] = [{ role: 'user', content: 'email bob' }];
 
     const first = await run(mode, interventions, { model, tools, messages: history });

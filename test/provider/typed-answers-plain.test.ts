@@ -5,7 +5,7 @@
  * be read runs nothing, and a refusal reads as the person's words to a
  * model wrapped with `interventions.middleware`.
  */
-import { generateText, streamText, tool, wrapLanguageModel, type LanguageModel, type ModelMessage } from 'ai';
+import { generateText, type LanguageModel, type ModelMessage, streamText, tool, wrapLanguageModel } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { APPROVAL_ANSWER_PREFIX, approvalAnswer, createInterventions, defineHandler, InterventionActions } from '../../src/index.ts';
@@ -16,11 +16,20 @@ import { CASES, serve } from '../helpers/openai-wire.ts';
 describe.each(CASES)('typed answers with wrapTools and plain calls: $api API, $mode', ({ api, mode, wire }) => {
   async function paused() {
     const deleted: string[] = [];
-    const interventions = createInterventions({ handlers: [defineHandler({ name: 'ask', beforeToolCall: () => InterventionActions.confirm('Delete it?') })] });
-    const tools = interventions.wrapTools({
-      delete_file: tool({ inputSchema: z.object({ path: z.string() }), execute: async ({ path }) => (deleted.push(path), `deleted ${path}`) }),
+    const interventions = createInterventions({
+      handlers: [defineHandler({ name: 'ask', beforeToolCall: () => InterventionActions.confirm('Delete it?') })],
     });
-    const { server, model } = await serve(api, replyToolCalls(toolCall('call_1', 'delete_file', { path: '/tmp/report.txt' })), replyText('Done.'));
+    const tools = interventions.wrapTools({
+      delete_file: tool({
+        inputSchema: z.object({ path: z.string() }),
+        execute: async ({ path }) => (deleted.push(path), `deleted ${path}`),
+      }),
+    });
+    const { server, model } = await serve(
+      api,
+      replyToolCalls(toolCall('call_1', 'delete_file', { path: '/tmp/report.txt' })),
+      replyText('Done.'),
+    );
     const history: ModelMessage[] = [{ role: 'user', content: 'delete the report' }];
     const call = async (options: { model: LanguageModel; messages: ModelMessage[] }) => {
       if (mode === 'generateText') return generateText({ ...options, tools });
@@ -53,7 +62,10 @@ describe.each(CASES)('typed answers with wrapTools and plain calls: $api API, $m
 
   it("should give a model wrapped with interventions.middleware a refusal in the person's words", async () => {
     const { deleted, server, resume, approvalId, interventions, model } = await paused();
-    await resume(approvalAnswer({ id: approvalId, approved: false, reason: 'Not that file' }), wrapLanguageModel({ model: model as never, middleware: interventions.middleware }));
+    await resume(
+      approvalAnswer({ id: approvalId, approved: false, reason: 'Not that file' }),
+      wrapLanguageModel({ model: model as never, middleware: interventions.middleware }),
+    );
     expect(deleted).toEqual([]);
     const [[, output] = []] = wire.toolOutputs(server.requests[1]);
     expect(output).toContain('Not that file');

@@ -17,7 +17,10 @@ const texts = (messages: readonly UserModelMessage[]) => messages.map((message) 
 
 export function messageQueueContract(make: (mode: 'all' | 'one-at-a-time') => QueuesUnderTest | Promise<QueuesUnderTest>): void {
   it('should drain everything pushed, in order, strings as user messages, then nothing', async () => {
-    const { producer, consumers: [consumer] } = await make('all');
+    const {
+      producer,
+      consumers: [consumer],
+    } = await make('all');
     expect(await consumer.drain()).toEqual([]);
     await producer.push('first', { role: 'user', content: [{ type: 'text', text: 'second' }] });
     await producer.push('third');
@@ -31,7 +34,10 @@ export function messageQueueContract(make: (mode: 'all' | 'one-at-a-time') => Qu
   });
 
   it("should drain one message per drain in 'one-at-a-time' mode", async () => {
-    const { producer, consumers: [consumer] } = await make('one-at-a-time');
+    const {
+      producer,
+      consumers: [consumer],
+    } = await make('one-at-a-time');
     await producer.push('a', 'b', 'c');
     expect(texts(await consumer.drain())).toEqual(['a']);
     expect(texts(await consumer.drain())).toEqual(['b']);
@@ -42,7 +48,10 @@ export function messageQueueContract(make: (mode: 'all' | 'one-at-a-time') => Qu
   });
 
   it('should drop every waiting message on clear', async () => {
-    const { producer, consumers: [consumer] } = await make('all');
+    const {
+      producer,
+      consumers: [consumer],
+    } = await make('all');
     await producer.push('stale', 'older');
     await consumer.clear();
     expect(await consumer.drain()).toEqual([]);
@@ -78,7 +87,10 @@ export function messageQueueContract(make: (mode: 'all' | 'one-at-a-time') => Qu
       expect(all).toHaveLength(300);
       expect(new Set(all)).toEqual(new Set(pushed));
       // both consumers took part; each got its messages in push order
-      expect(delivered.map((got) => got.length > 0), JSON.stringify(delivered.map((got) => got.length))).toEqual([true, true]);
+      expect(
+        delivered.map((got) => got.length > 0),
+        JSON.stringify(delivered.map((got) => got.length)),
+      ).toEqual([true, true]);
       for (const got of delivered) expect(got).toEqual([...got].sort((a, b) => pushed.indexOf(a) - pushed.indexOf(b)));
     });
   }

@@ -28,13 +28,11 @@ function chunkedModel(chunks: readonly string[]) {
 }
 
 const word = fc.constantFrom('the', 'key', 'is', 'my', 'number', 'call', 'me', 'at', 'ok', 'sk', 'sk-', '123', '-', '45');
-const ssnValue = fc.tuple(fc.integer({ min: 100, max: 999 }), fc.integer({ min: 10, max: 99 }), fc.integer({ min: 1000, max: 9999 })).map(
-  ([a, b, c]) => `${a}-${b}-${c}`,
-);
+const ssnValue = fc
+  .tuple(fc.integer({ min: 100, max: 999 }), fc.integer({ min: 10, max: 99 }), fc.integer({ min: 1000, max: 9999 }))
+  .map(([a, b, c]) => `${a}-${b}-${c}`);
 const keyValue = fc.stringMatching(/^[A-Za-z0-9]{20,40}$/).map((body) => `sk-${body}`);
-const document = fc
-  .array(fc.oneof(word, ssnValue, keyValue), { minLength: 1, maxLength: 25 })
-  .map((tokens) => tokens.join(' '));
+const document = fc.array(fc.oneof(word, ssnValue, keyValue), { minLength: 1, maxLength: 25 }).map((tokens) => tokens.join(' '));
 
 /** `text` cut at random points into 1..n chunks (some single characters). */
 const chunked = document.chain((text) =>
@@ -69,12 +67,32 @@ const rule = fc
     flags: fc.constantFrom('', 'g', 'm', 'gm', 'i', 'u', 'mu'),
     replacement: fc.constantFrom<RedactionRule['replacement']>(undefined, '[R]', '', (match: string) => `<${match.length}>`),
   })
-  .map(({ before: head, body: [body, tail], flags, replacement }): RedactionRule => ({
-    pattern: new RegExp(`${head}${body}${tail}`, flags),
-    replacement,
-    lookahead: 16,
-  }));
-const piece = fc.constantFrom('token=', 'sk-', 'abc', 'abbb', 'Ab9x', '123', '45', '-', ' ', '\n', ';', 'x', 'xx', 'q', '😀', 'TOKEN=', 'a1b2c3d4e5f6g7');
+  .map(
+    ({ before: head, body: [body, tail], flags, replacement }): RedactionRule => ({
+      pattern: new RegExp(`${head}${body}${tail}`, flags),
+      replacement,
+      lookahead: 16,
+    }),
+  );
+const piece = fc.constantFrom(
+  'token=',
+  'sk-',
+  'abc',
+  'abbb',
+  'Ab9x',
+  '123',
+  '45',
+  '-',
+  ' ',
+  '\n',
+  ';',
+  'x',
+  'xx',
+  'q',
+  '😀',
+  'TOKEN=',
+  'a1b2c3d4e5f6g7',
+);
 /** A text and a chunking of it (cuts anywhere, also inside a surrogate pair). */
 const textAndChunks = fc
   .array(piece, { minLength: 1, maxLength: 40 })
@@ -102,11 +120,19 @@ describe('createRedactor', () => {
 
   it('should reject a lookahead that is not a non-negative integer, on the redactor or on a rule', () => {
     expect(() => createRedactor({ name: 'bad', rules: [], lookahead: -1 })).toThrow(/lookahead must be a non-negative integer/);
-    expect(() => createRedactor({ name: 'bad', rules: [{ pattern: /x/, lookahead: 1.5 }] })).toThrow(/lookahead must be a non-negative integer/);
+    expect(() => createRedactor({ name: 'bad', rules: [{ pattern: /x/, lookahead: 1.5 }] })).toThrow(
+      /lookahead must be a non-negative integer/,
+    );
   });
 
-  it('should hold back the sum of its rules\' lookaheads while nothing matches', () => {
-    const twoRules = createRedactor({ name: 'two', rules: [{ pattern: /a{3}/, lookahead: 4 }, { pattern: /b{3}/, lookahead: 6 }] });
+  it("should hold back the sum of its rules' lookaheads while nothing matches", () => {
+    const twoRules = createRedactor({
+      name: 'two',
+      rules: [
+        { pattern: /a{3}/, lookahead: 4 },
+        { pattern: /b{3}/, lookahead: 6 },
+      ],
+    });
     expect(twoRules.lookahead).toBe(10);
     const session = twoRules.stream();
     expect([...'x'.repeat(50)].map((char) => session.push(char)).join('')).toBe('x'.repeat(40));

@@ -1,20 +1,20 @@
-import type { LanguageModelV4Content, LanguageModelV4GenerateResult, LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { createOpenAI } from '@ai-sdk/openai';
-import { isStepCount, readUIMessageStream, streamText, tool, type LanguageModel, type UIMessage, type UIMessageChunk } from 'ai';
+import type { LanguageModelV4Content, LanguageModelV4GenerateResult, LanguageModelV4StreamPart } from '@ai-sdk/provider';
+import { isStepCount, type LanguageModel, readUIMessageStream, streamText, tool, type UIMessage, type UIMessageChunk } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { cache, createInterventions, createRedactor, defineHandler, InterventionActions, redactSecrets } from '../../src/index.ts';
 import { chunkedModel } from '../helpers/chunked-model.ts';
+import {
+  type OpenAICompatibleServer,
+  replyText,
+  type ScriptedTurn,
+  startOpenAICompatibleServer,
+  toolCall as wireToolCall,
+} from '../helpers/openai-compatible-server.ts';
 import { partsModel } from '../helpers/parts-model.ts';
 import { MODES, run } from '../helpers/run-both.ts';
 import { step, text, usage } from '../helpers/scripted-model.ts';
-import {
-  replyText,
-  startOpenAICompatibleServer,
-  toolCall as wireToolCall,
-  type OpenAICompatibleServer,
-  type ScriptedTurn,
-} from '../helpers/openai-compatible-server.ts';
 
 const KEY = 'sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z';
 const TOKEN = 'Abc123Def456Ghi789';
@@ -30,7 +30,11 @@ function block(
   kind: 'text' | 'reasoning',
   id: string,
   value: string,
-  { size = 3, start, end }: { size?: number; start?: Record<string, Record<string, string>>; end?: Record<string, Record<string, string>> } = {},
+  {
+    size = 3,
+    start,
+    end,
+  }: { size?: number; start?: Record<string, Record<string, string>>; end?: Record<string, Record<string, string>> } = {},
 ): LanguageModelV4StreamPart[] {
   const deltas: LanguageModelV4StreamPart[] = [];
   for (let at = 0; at < value.length; at += size) {
@@ -90,15 +94,27 @@ describe('redacting model output', () => {
         { type: 'text', text: 'Done.' },
       ],
     };
-    const parts = streamOf(block('reasoning', 'r1', REASONING, { start: reasoningMetadata, end: reasoningMetadata }), block('text', 't1', 'Done.'));
+    const parts = streamOf(
+      block('reasoning', 'r1', REASONING, { start: reasoningMetadata, end: reasoningMetadata }),
+      block('text', 't1', 'Done.'),
+    );
 
     it('should redact it in generateText, and forget the item that holds the original', async () => {
       const { redactor } = redactSecrets();
-      const result = await createInterventions({ redactors: [redactor] }).generateText({ model: partsModel(parts, generated), prompt: 'bill' });
+      const result = await createInterventions({ redactors: [redactor] }).generateText({
+        model: partsModel(parts, generated),
+        prompt: 'bill',
+      });
 
       expect(result.reasoningText).toBe(REDACTED_REASONING);
       expect(result.responseMessages).toEqual([
-        { role: 'assistant', content: [{ type: 'reasoning', text: REDACTED_REASONING }, { type: 'text', text: 'Done.' }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'reasoning', text: REDACTED_REASONING },
+            { type: 'text', text: 'Done.' },
+          ],
+        },
       ]);
     });
 
@@ -112,7 +128,13 @@ describe('redacting model output', () => {
       expect(streamed).toBe(REDACTED_REASONING);
       expect(await result.reasoningText).toBe(REDACTED_REASONING);
       expect(await result.responseMessages).toEqual([
-        { role: 'assistant', content: [{ type: 'reasoning', text: REDACTED_REASONING }, { type: 'text', text: 'Done.' }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'reasoning', text: REDACTED_REASONING },
+            { type: 'text', text: 'Done.' },
+          ],
+        },
       ]);
       const ui = await uiMessage(interventions.streamText({ model: partsModel(parts), prompt: 'bill' }));
       const reasoning = ui.parts.find((part) => part.type === 'reasoning');
@@ -140,7 +162,9 @@ describe('redacting model output', () => {
       expect(wrappedMessages[0]?.content).toEqual([rawContent[0], { type: 'text', text: 'But the key is [API_KEY].' }]);
 
       const rawUi = await uiMessage(streamText({ model: partsModel(parts), prompt: 'x' }));
-      const wrappedUi = await uiMessage(createInterventions({ redactors: [redactor] }).streamText({ model: partsModel(parts), prompt: 'x' }));
+      const wrappedUi = await uiMessage(
+        createInterventions({ redactors: [redactor] }).streamText({ model: partsModel(parts), prompt: 'x' }),
+      );
       expect(wrappedUi.parts.filter((part) => part.type === 'text')).toEqual([
         rawUi.parts.find((part) => part.type === 'text'),
         { type: 'text', text: 'But the key is [API_KEY].', state: 'done' },
@@ -148,14 +172,18 @@ describe('redacting model output', () => {
     });
   });
 
-  describe('with redactors registered, the channels that carry the provider\'s own copy', () => {
+  describe("with redactors registered, the channels that carry the provider's own copy", () => {
     it('should not pass on raw chunks (includeRawChunks), which carry the unredacted text', async () => {
       const parts = streamOf(
         [{ type: 'raw', rawValue: { type: 'response.output_text.delta', delta: KEY } }],
         block('text', 't1', `key ${KEY}`),
       );
       const { redactor } = redactSecrets();
-      const result = createInterventions({ redactors: [redactor] }).streamText({ model: partsModel(parts), prompt: 'x', includeRawChunks: true });
+      const result = createInterventions({ redactors: [redactor] }).streamText({
+        model: partsModel(parts),
+        prompt: 'x',
+        includeRawChunks: true,
+      });
       const seen: unknown[] = [];
       for await (const part of result.fullStream) seen.push(part);
       expect(JSON.stringify(seen)).not.toContain(KEY);
@@ -163,7 +191,10 @@ describe('redacting model output', () => {
     });
 
     it('should redact the response body a generateText result keeps (include: { responseBody: true })', async () => {
-      const response = { ...step(text(`key ${KEY}`)), response: { body: { output: [{ content: [{ type: 'output_text', text: `key ${KEY}` }] }] } } };
+      const response = {
+        ...step(text(`key ${KEY}`)),
+        response: { body: { output: [{ content: [{ type: 'output_text', text: `key ${KEY}` }] }] } },
+      };
       const { redactor } = redactSecrets();
       const result = await createInterventions({ redactors: [redactor] }).generateText({
         model: partsModel([], response),
@@ -193,7 +224,12 @@ describe('redacting model output', () => {
 
     it.each(MODES)('should send the next request the redacted text, not a reference to the original (%s)', async (mode) => {
       const { server, model } = await serve(turn(ANSWER), replyText('Done.'));
-      const result = await run(createInterventions({ redactors: [tokens] }), mode, { model, tools, stopWhen: isStepCount(3), prompt: 'config?' });
+      const result = await run(createInterventions({ redactors: [tokens] }), mode, {
+        model,
+        tools,
+        stopWhen: isStepCount(3),
+        prompt: 'config?',
+      });
 
       expect(result.text).toBe('Done.');
       const sent = JSON.stringify(server.requests[1]?.body);
@@ -203,14 +239,26 @@ describe('redacting model output', () => {
     });
 
     it.each([
-      ['an afterModelCall handler', () => createInterventions({ redactors: [tokens], handlers: [defineHandler({ name: 'look', afterModelCall: () => InterventionActions.proceed() })] })],
+      [
+        'an afterModelCall handler',
+        () =>
+          createInterventions({
+            redactors: [tokens],
+            handlers: [defineHandler({ name: 'look', afterModelCall: () => InterventionActions.proceed() })],
+          }),
+      ],
       ['an onResponse hook', () => createInterventions({ redactors: [tokens], hooks: { onResponse: () => undefined } })],
       ['cache()', () => createInterventions({ redactors: [tokens], hooks: cache() })],
     ] as const)('should pass no raw chunk on when %s holds the step (includeRawChunks)', async (_, make) => {
       const { model } = await serve(replyText(ANSWER));
       const seen: unknown[] = [];
       const chunks: unknown[] = [];
-      const result = make().streamText({ model, prompt: 'config?', includeRawChunks: true, onChunk: ({ chunk }) => void chunks.push(chunk) });
+      const result = make().streamText({
+        model,
+        prompt: 'config?',
+        includeRawChunks: true,
+        onChunk: ({ chunk }) => void chunks.push(chunk),
+      });
       for await (const part of result.fullStream) seen.push(part);
       expect(await result.text).toBe(REDACTED_ANSWER);
       expect(JSON.stringify(seen)).not.toContain(TOKEN);
@@ -223,7 +271,12 @@ describe('redacting model output', () => {
       const { server: rawServer, model: rawModel } = await serve(turn(say), replyText('Done.'));
       await run(createInterventions(), mode, { model: rawModel, tools, stopWhen: isStepCount(3), prompt: 'config?' });
       const { server, model } = await serve(turn(say), replyText('Done.'));
-      await run(createInterventions({ redactors: [redactSecrets().redactor] }), mode, { model, tools, stopWhen: isStepCount(3), prompt: 'config?' });
+      await run(createInterventions({ redactors: [redactSecrets().redactor] }), mode, {
+        model,
+        tools,
+        stopWhen: isStepCount(3),
+        prompt: 'config?',
+      });
 
       // on the Responses API, the unchanged message is an item_reference, as without redaction
       expect(server.requests[1]?.body).toEqual(rawServer.requests[1]?.body);

@@ -1,12 +1,12 @@
-import { isStepCount, tool, toUIMessageStream, type ModelMessage } from 'ai';
+import { isStepCount, type ModelMessage, tool, toUIMessageStream } from 'ai';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { type AfterToolCallEvent, type BeforeToolCallEvent, createInterventions } from '../../src/index.ts';
 import type { RedactedToolValue } from '../../src/redaction/create-redaction-handler.ts';
 import { redactPii } from '../../src/redaction/redact-pii.ts';
-import { createInterventions, type AfterToolCallEvent, type BeforeToolCallEvent } from '../../src/index.ts';
-import { step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
 import { chunkedModel } from '../helpers/chunked-model.ts';
+import { step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
 
 const EMAIL = 'jane.doe@acme-corp.com';
 const PHONE = '(415) 555-2671';
@@ -170,12 +170,12 @@ describe('redactPii', () => {
         prompt: 'fetch',
       });
       const sentResult = toolResultsSent(model, 1).c1 as { value: Record<string, unknown> };
-      expect(Object.prototype.hasOwnProperty.call(sentResult.value, '__proto__')).toBe(true);
+      expect(Object.hasOwn(sentResult.value, '__proto__')).toBe(true);
       expect(JSON.stringify(sentResult.value)).toBe(
         '{"__proto__":{"polluted":"[EMAIL]"},"constructor":{"prototype":{"email":"[EMAIL]"}},"ok":1}',
       );
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-      expect(Object.prototype.hasOwnProperty.call(Object.prototype, 'email')).toBe(false);
+      expect(Object.hasOwn(Object.prototype, 'email')).toBe(false);
       expect(JSON.stringify(hostile)).toContain(EMAIL); // the original is untouched
     });
 
@@ -214,9 +214,9 @@ describe('redactPii', () => {
     it('should return proceed, not a transform, when there is nothing to redact', () => {
       const pii = redactPii();
       const input = { q: 'weather in Paris' };
-      expect(
-        pii.beforeToolCall({ toolCall: { toolCallId: 'c1', toolName: 'search', input } } as BeforeToolCallEvent),
-      ).toEqual({ type: 'proceed' });
+      expect(pii.beforeToolCall({ toolCall: { toolCallId: 'c1', toolName: 'search', input } } as BeforeToolCallEvent)).toEqual({
+        type: 'proceed',
+      });
     });
   });
 

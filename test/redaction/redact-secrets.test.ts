@@ -2,11 +2,11 @@ import { isStepCount, tool, toUIMessageStream } from 'ai';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { createInterventions } from '../../src/index.ts';
 import type { RedactedToolValue } from '../../src/redaction/create-redaction-handler.ts';
 import { redactSecrets, SECRET_PATTERNS } from '../../src/redaction/redact-secrets.ts';
-import { createInterventions } from '../../src/index.ts';
-import { step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
 import { chunkedModel } from '../helpers/chunked-model.ts';
+import { step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
 
 const OPENAI = 'sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z';
 const AWS = 'AKIAIOSFODNN7EXAMPLE';
@@ -15,7 +15,17 @@ const JWT = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.Sf
 const BEARER_TOKEN = 'tok_9f8e7d6c5b4a3210fedcba';
 const PASSWORD = 'hunter2-Secret!';
 const PEM = '-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7bq9\nQ2sZ0k1PfV8\n-----END RSA PRIVATE KEY-----';
-const SECRETS = [OPENAI, AWS, GITHUB, JWT, 'SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV', BEARER_TOKEN, PASSWORD, 'MIIEowIBAAKCAQEA7bq9', 'Q2sZ0k1PfV8'];
+const SECRETS = [
+  OPENAI,
+  AWS,
+  GITHUB,
+  JWT,
+  'SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV',
+  BEARER_TOKEN,
+  PASSWORD,
+  'MIIEowIBAAKCAQEA7bq9',
+  'Q2sZ0k1PfV8',
+];
 
 function expectNoSecret(value: unknown) {
   const serialized = typeof value === 'string' ? value : JSON.stringify(value);
@@ -59,7 +69,12 @@ describe('redactSecrets', () => {
       const model = chunkedModel(
         9,
         step(toolCall('c1', 'read_env', {})),
-        step(toolCall('c2', 'http_get', { url: 'https://api.example.com', headers: { Authorization: `Bearer ${BEARER_TOKEN}`, 'x-api-key': 'plain-value-1' } })),
+        step(
+          toolCall('c2', 'http_get', {
+            url: 'https://api.example.com',
+            headers: { Authorization: `Bearer ${BEARER_TOKEN}`, 'x-api-key': 'plain-value-1' },
+          }),
+        ),
         step(text(finalText)),
       );
       const interventions = createInterventions({ handlers: [secrets], redactors: [secrets.redactor] });
@@ -77,9 +92,7 @@ describe('redactSecrets', () => {
         },
       });
       // the tool got redacted headers (a sensitive key is replaced whatever its value)
-      expect(requests).toEqual([
-        { url: 'https://api.example.com', headers: { Authorization: '[REDACTED]', 'x-api-key': '[REDACTED]' } },
-      ]);
+      expect(requests).toEqual([{ url: 'https://api.example.com', headers: { Authorization: '[REDACTED]', 'x-api-key': '[REDACTED]' } }]);
       expect(toolResultsSent(model, 2).c2).toEqual({ type: 'json', value: { status: 200, echo: 'auth was Bearer [TOKEN]' } });
       expectNoSecret(model.calls);
       expect(result.text).toBe(expectedText);

@@ -1,26 +1,26 @@
-import { createOpenAI } from '@ai-sdk/openai';
-import { convertToModelMessages, isStepCount, readUIMessageStream, tool, type ModelMessage, type UIMessage } from 'ai';
 import { createRequire } from 'node:module';
+import { createOpenAI } from '@ai-sdk/openai';
+import { convertToModelMessages, isStepCount, type ModelMessage, readUIMessageStream, tool, type UIMessage } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   createInterventions,
   createRedactor,
   InterventionHandler,
+  type RedactedToolValue,
   redactPii,
   redactSecrets,
-  type RedactedToolValue,
   type ToolErrorRedacting,
 } from '../../src/index.ts';
-import { MODES, run } from '../helpers/run-both.ts';
-import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
 import {
+  type OpenAICompatibleServer,
   replyText,
   replyToolCalls,
   startOpenAICompatibleServer,
   toolCall as wireToolCall,
-  type OpenAICompatibleServer,
 } from '../helpers/openai-compatible-server.ts';
+import { MODES, run } from '../helpers/run-both.ts';
+import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
 
 const KEY = 'sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z';
 const EMAIL = 'jane.doe@acme-corp.com';
@@ -119,7 +119,11 @@ describe('the errors tools throw', () => {
       thrown.push(original);
       const interventions = createInterventions({ handlers: [redactSecrets(), redactPii()] });
       const model = scriptedModel(
-        step(toolCall('c1', 'fetch_invoice', { id: '1' }), toolCall('c2', 'fetch_invoice', { id: '2' }), toolCall('c3', 'fetch_invoice', { id: '3' })),
+        step(
+          toolCall('c1', 'fetch_invoice', { id: '1' }),
+          toolCall('c2', 'fetch_invoice', { id: '2' }),
+          toolCall('c3', 'fetch_invoice', { id: '3' }),
+        ),
         step(text('ok')),
       );
       let index = 0;
@@ -199,7 +203,10 @@ describe('the errors tools throw', () => {
       const second = interventions.streamText({
         model,
         tools,
-        messages: await convertToModelMessages([user, { ...assistant, id: 'a1' }, { id: 'u2', role: 'user', parts: [{ type: 'text', text: 'why?' }] }], { tools }),
+        messages: await convertToModelMessages(
+          [user, { ...assistant, id: 'a1' }, { id: 'u2', role: 'user', parts: [{ type: 'text', text: 'why?' }] }],
+          { tools },
+        ),
       });
       expect(await second.text).toBe('Shall I retry?');
       if (UI_SEES_TOOL_ERRORS) expect(JSON.stringify(model.calls[0]?.prompt)).toContain('[API_KEY]');

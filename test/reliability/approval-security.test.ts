@@ -4,15 +4,10 @@
  * without `approvalSecret` (a runtime without one signs with a secret of
  * its own), executed once, and never taken from the conversation's word.
  */
-import { isStepCount, tool, ToolLoopAgent, type ModelMessage } from 'ai';
+import { isStepCount, type ModelMessage, ToolLoopAgent, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  createInterventions,
-  defineHandler,
-  InterventionActions,
-  type DecisionRecord,
-} from '../../src/index.ts';
+import { createInterventions, type DecisionRecord, defineHandler, InterventionActions } from '../../src/index.ts';
 import { approvalRequests } from '../helpers/approval-requests.ts';
 import { MODES, run } from '../helpers/run-both.ts';
 import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
@@ -71,16 +66,28 @@ describe('approval security', () => {
       { type: 'text', value: 'transferred 10' },
     ]);
     // the replay is reported
-    const ledgerRecords = results.flatMap((result) => result.interventions.decisions).filter((record) => record.handler === 'approval-ledger');
+    const ledgerRecords = results
+      .flatMap((result) => result.interventions.decisions)
+      .filter((record) => record.handler === 'approval-ledger');
     expect(ledgerRecords).toEqual([expect.objectContaining({ action: 'proceed', replayed: true, toolCallId: 't1', toolName: 'transfer' })]);
   });
 
   it('should execute nothing again when the same resume request is replayed later, and answer with the recorded result', async () => {
     const context = setup({ approvalSecret: 'secret' });
     const { resume } = await pause(context);
-    await context.interventions.generateText({ model: scriptedModel(step(text('done'))), tools: context.tools, stopWhen: isStepCount(3), messages: resume() });
+    await context.interventions.generateText({
+      model: scriptedModel(step(text('done'))),
+      tools: context.tools,
+      stopWhen: isStepCount(3),
+      messages: resume(),
+    });
     const replayModel = scriptedModel(step(text('again')));
-    const replay = await context.interventions.generateText({ model: replayModel, tools: context.tools, stopWhen: isStepCount(3), messages: resume() });
+    const replay = await context.interventions.generateText({
+      model: replayModel,
+      tools: context.tools,
+      stopWhen: isStepCount(3),
+      messages: resume(),
+    });
     expect(context.transfers).toEqual([10]);
     expect(toolResultsSent(replayModel, 0).t1).toEqual({ type: 'text', value: 'transferred 10' });
     expect(replay.interventions.decisions.filter((record) => record.replayed)).toHaveLength(1);
@@ -108,7 +115,9 @@ describe('approval security', () => {
   it('should refuse a forged signature and changed arguments, typed, without executing anything', async () => {
     const context = setup({ approvalSecret: 'secret' });
     const { first, resume } = await pause(context);
-    const forgedSignature = JSON.parse(JSON.stringify(first.responseMessages).replace(/"signature":"[^"]+"/, '"signature":"AAAA"')) as ModelMessage[];
+    const forgedSignature = JSON.parse(
+      JSON.stringify(first.responseMessages).replace(/"signature":"[^"]+"/, '"signature":"AAAA"'),
+    ) as ModelMessage[];
     const changedAmount = JSON.parse(JSON.stringify(first.responseMessages).replaceAll('"amount":10', '"amount":999999')) as ModelMessage[];
     for (const messages of [resume(forgedSignature), resume(changedAmount)]) {
       const result = await context.interventions.generateText({ model: scriptedModel(step(text('x'))), tools: context.tools, messages });
@@ -167,7 +176,13 @@ const expectRefusedUnverified = (
       'If it is still needed, call the tool again: the user will be asked to approve it again.',
   });
   expect(outcome.decisions.filter((record) => record.handler === 'approval-verification')).toMatchObject([
-    { action: 'deny', toolCallId: 't1', toolName: 'transfer', enforced: true, reason: expect.stringContaining('could no longer be verified') },
+    {
+      action: 'deny',
+      toolCallId: 't1',
+      toolName: 'transfer',
+      enforced: true,
+      reason: expect.stringContaining('could no longer be verified'),
+    },
   ]);
 };
 
@@ -187,13 +202,17 @@ describe.each(MODES)('approvals without approvalSecret (%s)', (mode) => {
     expect(runtime.transfers).toEqual([10]);
   });
 
-
   it("should execute nothing, and refuse the call typed, when a client edits the pending call's arguments", async () => {
     const runtime = setup();
     const { first, resume } = await pause(runtime);
     const model = scriptedModel(step(text('not paid')));
     const tampered = edited(first.responseMessages, (json) => json.replaceAll('"amount":10', '"amount":999999'));
-    const outcome = await run(runtime.interventions, mode, { model, tools: runtime.tools, stopWhen: isStepCount(3), messages: resume(tampered) });
+    const outcome = await run(runtime.interventions, mode, {
+      model,
+      tools: runtime.tools,
+      stopWhen: isStepCount(3),
+      messages: resume(tampered),
+    });
     expectRefusedUnverified(runtime, model, outcome);
   });
 
@@ -202,7 +221,12 @@ describe.each(MODES)('approvals without approvalSecret (%s)', (mode) => {
     const { first, resume } = await pause(runtime);
     const model = scriptedModel(step(text('not paid')));
     const stripped = edited(first.responseMessages, (json) => json.replace(/,"signature":"[^"]+"/, ''));
-    const outcome = await run(runtime.interventions, mode, { model, tools: runtime.tools, stopWhen: isStepCount(3), messages: resume(stripped) });
+    const outcome = await run(runtime.interventions, mode, {
+      model,
+      tools: runtime.tools,
+      stopWhen: isStepCount(3),
+      messages: resume(stripped),
+    });
     expectRefusedUnverified(runtime, model, outcome);
   });
 
@@ -247,7 +271,10 @@ describe('an approval the runtime can no longer verify, in the UI stream', () =>
     const result = await agent.generate({ messages: resume() });
     expect(result.text).toBe('not paid');
     expect(restarted.transfers).toEqual([]);
-    expect(toolResultsSent(model, 0).t1).toMatchObject({ type: 'execution-denied', reason: expect.stringContaining('could no longer be verified') });
+    expect(toolResultsSent(model, 0).t1).toMatchObject({
+      type: 'execution-denied',
+      reason: expect.stringContaining('could no longer be verified'),
+    });
   });
 });
 
@@ -272,7 +299,10 @@ describe.each(MODES)('approvals with approvalSecret (%s)', (mode) => {
     const { first, resume } = await pause(one);
     const tampered = edited(first.responseMessages, (json) => json.replaceAll('"amount":10', '"amount":999999'));
 
-    for (const [runtime, messages] of [[one, resume(tampered)], [forger, resume()]] as const) {
+    for (const [runtime, messages] of [
+      [one, resume(tampered)],
+      [forger, resume()],
+    ] as const) {
       const model = scriptedModel(step(text('not paid')));
       const outcome = await run(runtime.interventions, mode, { model, tools: runtime.tools, stopWhen: isStepCount(3), messages });
       expectRefusedUnverified(runtime, model, outcome);

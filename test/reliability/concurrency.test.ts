@@ -1,13 +1,7 @@
 import { isStepCount, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  createInterventions,
-  createMessageQueue,
-  defineHandler,
-  InterventionActions,
-  type BeforeToolCallEvent,
-} from '../../src/index.ts';
+import { type BeforeToolCallEvent, createInterventions, createMessageQueue, defineHandler, InterventionActions } from '../../src/index.ts';
 import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
 
 describe('200 concurrent runs on one runtime', () => {
@@ -34,10 +28,7 @@ describe('200 concurrent runs on one runtime', () => {
       const executed: string[] = [];
       const steering = createMessageQueue();
       steering.push(`steer ${index}`);
-      const model = scriptedModel(
-        step(toolCall(`c${index}`, 'spend', { note: `run ${index}` })),
-        step(text(`done ${index}`)),
-      );
+      const model = scriptedModel(step(toolCall(`c${index}`, 'spend', { note: `run ${index}` })), step(text(`done ${index}`)));
       const result = await interventions.generateText({
         model,
         tools: {

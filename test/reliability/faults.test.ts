@@ -6,24 +6,24 @@
  * behind, every promise settled).
  */
 import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart } from '@ai-sdk/provider';
-import { isStepCount, tool, type ToolSet } from 'ai';
+import { isStepCount, type ToolSet, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
+  type BeforeToolCallAction,
+  type BeforeToolCallEvent,
   createInterventions,
   defineHandler,
   HandlerTimeoutError,
+  type HooksConfig,
   InterventionActions,
   InterventionHandlerError,
-  type BeforeToolCallAction,
-  type BeforeToolCallEvent,
-  type HooksConfig,
-  type Interventions,
   type InterventionHandlerLike,
+  type Interventions,
   type OnError,
 } from '../../src/index.ts';
-import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
 import { recordingTools } from '../helpers/recording-tools.ts';
+import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
 
 // ---------------------------------------------------------------- harness
 
@@ -317,54 +317,57 @@ describe.each(MODES)('handler faults (%s)', (mode) => {
     ['rejects with its own AbortError, as fetch does', 'throw'],
     ['rejects with its own AbortError, as fetch does', 'proceed'],
     ['rejects with its own AbortError, as fetch does', 'deny'],
-  ] as const)('should end the run as an abort (onChatAbort, not onChatError) when a pending handler that %s (onError "%s") is aborted by the caller', async (behaviour, onError) => {
-    const timersBefore = timers();
-    const life = endObservers();
-    const { ran, tools } = recordingTools();
-    const controller = new AbortController();
-    const reason = new Error('the user pressed stop');
-    let handlerSignalFired = false;
-    let started!: () => void;
-    const handlerStarted = new Promise<void>((resolve) => {
-      started = resolve;
-    });
-    const interventions = createInterventions({
-      handlers: [
-        handler(
-          'slow-review',
-          (event) => {
-            started();
-            return new Promise<never>((_, reject) => {
-              event.abortSignal?.addEventListener('abort', () => {
-                handlerSignalFired = true;
-                if (behaviour !== 'ignores its signal') reject(new DOMException('This operation was aborted', 'AbortError'));
+  ] as const)(
+    'should end the run as an abort (onChatAbort, not onChatError) when a pending handler that %s (onError "%s") is aborted by the caller',
+    async (behaviour, onError) => {
+      const timersBefore = timers();
+      const life = endObservers();
+      const { ran, tools } = recordingTools();
+      const controller = new AbortController();
+      const reason = new Error('the user pressed stop');
+      let handlerSignalFired = false;
+      let started!: () => void;
+      const handlerStarted = new Promise<void>((resolve) => {
+        started = resolve;
+      });
+      const interventions = createInterventions({
+        handlers: [
+          handler(
+            'slow-review',
+            (event) => {
+              started();
+              return new Promise<never>((_, reject) => {
+                event.abortSignal?.addEventListener('abort', () => {
+                  handlerSignalFired = true;
+                  if (behaviour !== 'ignores its signal') reject(new DOMException('This operation was aborted', 'AbortError'));
+                });
               });
-            });
-          },
-          { onError },
-        ),
-      ],
-      hooks: life.hooks,
-    });
-    const model = abortAware(scriptedModel(step(toolCall('c1', 't', { tag: 'x' })), step(text('never'))));
-    void handlerStarted.then(() => setTimeout(() => controller.abort(reason), 5));
-    const outcome = await drive(interventions, mode, {
-      model,
-      tools,
-      stopWhen: isStepCount(3),
-      prompt: 'go',
-      abortSignal: controller.signal,
-    });
+            },
+            { onError },
+          ),
+        ],
+        hooks: life.hooks,
+      });
+      const model = abortAware(scriptedModel(step(toolCall('c1', 't', { tag: 'x' })), step(text('never'))));
+      void handlerStarted.then(() => setTimeout(() => controller.abort(reason), 5));
+      const outcome = await drive(interventions, mode, {
+        model,
+        tools,
+        stopWhen: isStepCount(3),
+        prompt: 'go',
+        abortSignal: controller.signal,
+      });
 
-    expect(handlerSignalFired).toBe(true);
-    expect(errorOf(outcome)).toBe(callerSees(mode, reason));
-    expect(ran).toEqual([]);
-    expect(model.calls).toHaveLength(1);
-    expect(await life.ended()).toEqual([{ type: 'abort', value: reason }]);
-    // a user abort is not an error of the stream
-    expect(outcome.streamErrors).toEqual([]);
-    expect(timers()).toBeLessThanOrEqual(timersBefore);
-  });
+      expect(handlerSignalFired).toBe(true);
+      expect(errorOf(outcome)).toBe(callerSees(mode, reason));
+      expect(ran).toEqual([]);
+      expect(model.calls).toHaveLength(1);
+      expect(await life.ended()).toEqual([{ type: 'abort', value: reason }]);
+      // a user abort is not an error of the stream
+      expect(outcome.streamErrors).toEqual([]);
+      expect(timers()).toBeLessThanOrEqual(timersBefore);
+    },
+  );
 
   it('should end the run with an InterventionHandlerError when a transform throws inside apply, and discard the draft', async () => {
     const cause = new TypeError("Cannot read properties of undefined (reading 'replace')");
@@ -736,7 +739,13 @@ describe.each(MODES)('runs that would never end (%s)', (mode) => {
     void gateStarted.then(() => setTimeout(() => controller.abort(reason), 5));
     const model = abortAware(scriptedModel(step(toolCall('c1', 't', { tag: 'x' })), step(text('never'))));
 
-    const outcome = await drive(interventions, mode, { model, tools, stopWhen: isStepCount(3), prompt: 'go', abortSignal: controller.signal });
+    const outcome = await drive(interventions, mode, {
+      model,
+      tools,
+      stopWhen: isStepCount(3),
+      prompt: 'go',
+      abortSignal: controller.signal,
+    });
 
     expect(errorOf(outcome)).toBe(callerSees(mode, reason));
     expect(await life.ended()).toEqual([{ type: 'abort', value: reason }]);
@@ -767,7 +776,13 @@ describe.each(MODES)('runs that would never end (%s)', (mode) => {
     const model = abortAware(scriptedModel(step(toolCall('c1', 'stuck', {})), step(text('never'))));
     const startedAt = performance.now();
 
-    const outcome = await drive(interventions, mode, { model, tools, stopWhen: isStepCount(3), prompt: 'go', abortSignal: controller.signal });
+    const outcome = await drive(interventions, mode, {
+      model,
+      tools,
+      stopWhen: isStepCount(3),
+      prompt: 'go',
+      abortSignal: controller.signal,
+    });
 
     expect(errorOf(outcome)).toBe(callerSees(mode, reason));
     expect(await life.ended()).toEqual([{ type: 'abort', value: reason }]);

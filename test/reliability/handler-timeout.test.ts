@@ -9,13 +9,14 @@ import { isStepCount, tool } from 'ai';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createInterventions, defineHandler, HandlerTimeoutError, InterventionActions } from '../../src/index.ts';
-import { MODES, run } from '../helpers/run-both.ts';
 import { rejectionOf } from '../helpers/rejection-of.ts';
+import { MODES, run } from '../helpers/run-both.ts';
 import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
 
 describe.each(MODES)('the default handler timeout (%s)', (mode) => {
   const never = () => new Promise<never>(() => {});
-  const slowly = (ms: number) => () => new Promise<ReturnType<typeof InterventionActions.proceed>>((resolve) => setTimeout(() => resolve(InterventionActions.proceed()), ms));
+  const slowly = (ms: number) => () =>
+    new Promise<ReturnType<typeof InterventionActions.proceed>>((resolve) => setTimeout(() => resolve(InterventionActions.proceed()), ms));
   const tools = (ran: string[]) => ({
     t: tool({ inputSchema: z.object({}), execute: async () => (ran.push('t'), 'ran') }),
   });
@@ -24,12 +25,20 @@ describe.each(MODES)('the default handler timeout (%s)', (mode) => {
     const ran: string[] = [];
     const throws = createInterventions({ handlerTimeoutMs: 30, handlers: [defineHandler({ name: 'stuck', beforeToolCall: never })] });
     const error = await rejectionOf(
-      run(throws, mode, { model: scriptedModel(step(toolCall('c1', 't', {})), step(text('x'))), tools: tools(ran), stopWhen: isStepCount(3), prompt: 'go' }),
+      run(throws, mode, {
+        model: scriptedModel(step(toolCall('c1', 't', {})), step(text('x'))),
+        tools: tools(ran),
+        stopWhen: isStepCount(3),
+        prompt: 'go',
+      }),
     );
     expect(HandlerTimeoutError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ handlerName: 'stuck', timeoutMs: 30 });
 
-    const denies = createInterventions({ handlerTimeoutMs: 30, handlers: [defineHandler({ name: 'stuck', onError: 'deny', beforeToolCall: never })] });
+    const denies = createInterventions({
+      handlerTimeoutMs: 30,
+      handlers: [defineHandler({ name: 'stuck', onError: 'deny', beforeToolCall: never })],
+    });
     const model = scriptedModel(step(toolCall('c1', 't', {})), step(text('blocked')));
     const outcome = await run(denies, mode, { model, tools: tools(ran), stopWhen: isStepCount(3), prompt: 'go' });
     expect(outcome.text).toBe('blocked');
@@ -67,7 +76,12 @@ describe.each(MODES)('the default handler timeout (%s)', (mode) => {
       const ran: string[] = [];
       const interventions = createInterventions({ handlers: [defineHandler({ name: 'stuck', beforeToolCall: never })] });
       const settled = rejectionOf(
-        run(interventions, mode, { model: scriptedModel(step(toolCall('c1', 't', {})), step(text('x'))), tools: tools(ran), stopWhen: isStepCount(3), prompt: 'go' }),
+        run(interventions, mode, {
+          model: scriptedModel(step(toolCall('c1', 't', {})), step(text('x'))),
+          tools: tools(ran),
+          stopWhen: isStepCount(3),
+          prompt: 'go',
+        }),
       );
       await vi.advanceTimersByTimeAsync(29_999);
       let done = false;

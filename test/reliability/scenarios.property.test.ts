@@ -25,26 +25,26 @@
  * FUZZ_SEED and FUZZ_RUNS override the seed and the number of scenarios.
  */
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
-import { isStepCount, tool, type ModelMessage } from 'ai';
+import { isStepCount, type ModelMessage, tool } from 'ai';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
+  type BeforeToolCallAction,
+  type BeforeToolCallEvent,
   createInterventions,
+  type DecisionRecord,
   defineHandler,
   HandlerTimeoutError,
   InterventionActions,
   InterventionHandlerError,
-  type BeforeToolCallAction,
-  type BeforeToolCallEvent,
-  type DecisionRecord,
   type InterventionHandlerLike,
   type InterventionHooks,
   type Interventions,
   type OnError,
 } from '../../src/index.ts';
-import { taggingAction, type ActionKind as Kind } from '../helpers/tagging-action.ts';
 import { scriptedModel, step, text, toolCall } from '../helpers/scripted-model.ts';
+import { type ActionKind as Kind, taggingAction } from '../helpers/tagging-action.ts';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 500);
@@ -74,8 +74,7 @@ interface HandlerSpec {
 }
 
 type Target = 'all' | 'even' | 'odd';
-const targets = (target: Target, position: number) =>
-  target === 'all' || (target === 'even') === (position % 2 === 0);
+const targets = (target: Target, position: number) => target === 'all' || (target === 'even') === (position % 2 === 0);
 
 /** A call of the first model turn. */
 type CallKind = 'ok' | 'ok-failing-tool' | 'unknown-tool' | 'malformed-json' | 'invalid-input';
@@ -169,8 +168,7 @@ function handlerFor(spec: HandlerSpec, index: number, thrownValues: Map<string, 
     if (targets(spec.target, position)) return decide();
     return spec.async ? Promise.resolve(InterventionActions.proceed()) : InterventionActions.proceed();
   };
-  const timeoutMs =
-    spec.failure === 'hang' ? HANG_TIMEOUT_MS : spec.spareTimeout ? 2_000 : undefined;
+  const timeoutMs = spec.failure === 'hang' ? HANG_TIMEOUT_MS : spec.spareTimeout ? 2_000 : undefined;
   return defineHandler({
     name,
     onError: spec.onError,
@@ -229,10 +227,7 @@ interface ExpectedRecord {
 }
 
 /** The precedence rules of the design, for one well-formed call. */
-function expectedVerdict(
-  specs: readonly HandlerSpec[],
-  position: number,
-): { verdict: Verdict; records: ExpectedRecord[] } {
+function expectedVerdict(specs: readonly HandlerSpec[], position: number): { verdict: Verdict; records: ExpectedRecord[] } {
   const records: Array<{ -readonly [K in keyof ExpectedRecord]: ExpectedRecord[K] }> = [];
   const guides: string[] = [];
   const prompts: string[] = [];
@@ -308,11 +303,7 @@ async function withinDeadline<T>(promise: Promise<T>, ms: number, what: string):
   }
 }
 
-async function runOnce(
-  interventions: Interventions,
-  mode: Mode,
-  options: Parameters<Interventions['generateText']>[0],
-): Promise<Observed> {
+async function runOnce(interventions: Interventions, mode: Mode, options: Parameters<Interventions['generateText']>[0]): Promise<Observed> {
   if (mode === 'generateText') {
     try {
       const result = await interventions.generateText(options);
@@ -666,43 +657,51 @@ function sortBy(list: ReadonlyArray<{ tool: string; tag: string }>) {
 // ---------------------------------------------------------------- the properties
 
 describe('random scenarios through both wrappers', () => {
-  it('should keep precedence, a valid history, unexecuted blocked calls, complete records, and always settle', async () => {
-    await fc.assert(
-      fc.asyncProperty(scenarioArbitrary, async (scenario) => {
-        await checkScenario(scenario, 'generateText');
-        await checkScenario(scenario, 'streamText');
-      }),
-      { numRuns: RUNS, seed: SEED },
-    );
-  }, TIMEOUT_MS);
+  it(
+    'should keep precedence, a valid history, unexecuted blocked calls, complete records, and always settle',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(scenarioArbitrary, async (scenario) => {
+          await checkScenario(scenario, 'generateText');
+          await checkScenario(scenario, 'streamText');
+        }),
+        { numRuns: RUNS, seed: SEED },
+      );
+    },
+    TIMEOUT_MS,
+  );
 
-  it('should send the model the same requests through generateText and streamText', async () => {
-    await fc.assert(
-      fc.asyncProperty(scenarioArbitrary, async (scenario) => {
-        const requests: Record<Mode, unknown> = { generateText: undefined, streamText: undefined };
-        for (const mode of ['generateText', 'streamText'] as const) {
-          const calls = callsOf(scenario);
-          const model = scriptedModel(firstTurn(scenario, calls), step(text('final answer')));
-          const thrown = new Map<string, unknown>();
-          const interventions = createInterventions({
-            handlers: scenario.handlers.map((spec, index) => handlerFor(spec, index, thrown)),
-            approvalSecret: 'fuzz-secret',
-          });
-          const tools = {
-            t: tool({ inputSchema: z.object({ tag: z.string() }), execute: async ({ tag }) => `ran ${tag}` }),
-            fail: tool({
-              inputSchema: z.object({ tag: z.string() }),
-              execute: async ({ tag }): Promise<string> => {
-                throw new Error(`fail ${tag}`);
-              },
-            }),
-          };
-          await withinDeadline(runOnce(interventions, mode, { model, tools, stopWhen: isStepCount(4), prompt: 'go' }), DEADLINE_MS, mode);
-          requests[mode] = model.calls.map((call) => call.prompt);
-        }
-        expect(requests.streamText).toEqual(requests.generateText);
-      }),
-      { numRuns: Math.max(1, Math.floor(RUNS / 4)), seed: SEED },
-    );
-  }, TIMEOUT_MS);
+  it(
+    'should send the model the same requests through generateText and streamText',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(scenarioArbitrary, async (scenario) => {
+          const requests: Record<Mode, unknown> = { generateText: undefined, streamText: undefined };
+          for (const mode of ['generateText', 'streamText'] as const) {
+            const calls = callsOf(scenario);
+            const model = scriptedModel(firstTurn(scenario, calls), step(text('final answer')));
+            const thrown = new Map<string, unknown>();
+            const interventions = createInterventions({
+              handlers: scenario.handlers.map((spec, index) => handlerFor(spec, index, thrown)),
+              approvalSecret: 'fuzz-secret',
+            });
+            const tools = {
+              t: tool({ inputSchema: z.object({ tag: z.string() }), execute: async ({ tag }) => `ran ${tag}` }),
+              fail: tool({
+                inputSchema: z.object({ tag: z.string() }),
+                execute: async ({ tag }): Promise<string> => {
+                  throw new Error(`fail ${tag}`);
+                },
+              }),
+            };
+            await withinDeadline(runOnce(interventions, mode, { model, tools, stopWhen: isStepCount(4), prompt: 'go' }), DEADLINE_MS, mode);
+            requests[mode] = model.calls.map((call) => call.prompt);
+          }
+          expect(requests.streamText).toEqual(requests.generateText);
+        }),
+        { numRuns: Math.max(1, Math.floor(RUNS / 4)), seed: SEED },
+      );
+    },
+    TIMEOUT_MS,
+  );
 });

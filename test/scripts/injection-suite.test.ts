@@ -17,7 +17,10 @@ describe('the injection suite', () => {
     expect(new Set(scenarios.map((scenario) => scenario.id)).size).toBe(scenarios.length);
     for (const domain of DOMAINS) {
       for (const scenario of domain.scenarios) {
-        expect(scenario.plan.map((call) => call.tool), scenario.id).toContain(scenario.injectInto);
+        expect(
+          scenario.plan.map((call) => call.tool),
+          scenario.id,
+        ).toContain(scenario.injectInto);
       }
     }
   });
@@ -30,7 +33,9 @@ describe('the injection suite', () => {
       return found;
     };
     expect(formatRow(row('undefended'))).toBe('undefended: attacks succeeded 42/42, benign tasks completed 42/42');
-    expect(formatRow(row('undefended, no injection'))).toBe('undefended, no injection: attacks succeeded 0/42, benign tasks completed 42/42');
+    expect(formatRow(row('undefended, no injection'))).toBe(
+      'undefended, no injection: attacks succeeded 0/42, benign tasks completed 42/42',
+    );
     for (const { name } of CONFIGURATIONS.filter((configuration) => configuration.onTainted !== undefined)) {
       for (const config of [name, `${name}, no injection`]) {
         expect(formatRow(row(config))).toBe(`${config}: attacks succeeded 0/42, benign tasks completed 40/42`);

@@ -57,7 +57,9 @@ describe('an abort right after the call starts', () => {
 
   it('should still never run a call a gate denies', async () => {
     const wrapped = setup();
-    const interventions = createInterventions({ hooks: { gateToolCalls: ({ calls }) => calls.map(() => InterventionActions.deny('No.')) } });
+    const interventions = createInterventions({
+      hooks: { gateToolCalls: ({ calls }) => calls.map(() => InterventionActions.deny('No.')) },
+    });
     await interventions
       .generateText({ model: wrapped.model, tools: wrapped.tools, prompt: 'go', abortSignal: wrapped.controller.signal })
       .catch(() => undefined);

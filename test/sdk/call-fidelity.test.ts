@@ -1,7 +1,7 @@
-import { generateText, isStepCount, NoSuchToolError, tool, type ModelMessage, type StepResult, type ToolSet } from 'ai';
+import { generateText, isStepCount, type ModelMessage, NoSuchToolError, type StepResult, type ToolSet, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createInterventions, InterventionActions, defineHandler } from '../../src/index.ts';
+import { createInterventions, defineHandler, InterventionActions } from '../../src/index.ts';
 import { normalize, observeGenerate } from '../helpers/differential.ts';
 import { MODES, run } from '../helpers/run-both.ts';
 import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
@@ -42,11 +42,19 @@ describe('wrapped tools', () => {
       const seen: unknown[] = [];
       const probe = tool({
         inputSchema: z.object({}),
-        execute: async (_input, options) => (seen.push({ signal: options.abortSignal !== undefined, keys: Object.keys(options).sort() }), 'ok'),
+        execute: async (_input, options) => (
+          seen.push({ signal: options.abortSignal !== undefined, keys: Object.keys(options).sort() }), 'ok'
+        ),
       });
       const model = scriptedModel(step(toolCall('c1', 'probe', {})), step(text('done')));
       const interventions = createInterventions({
-        handlers: [defineHandler({ name: 'noop', beforeToolCall: () => InterventionActions.proceed(), afterToolCall: () => InterventionActions.proceed() })],
+        handlers: [
+          defineHandler({
+            name: 'noop',
+            beforeToolCall: () => InterventionActions.proceed(),
+            afterToolCall: () => InterventionActions.proceed(),
+          }),
+        ],
         hooks: { preToolCall: () => undefined, onToolCallResult: () => undefined },
       });
       await run(interventions, mode, { model, tools: { probe }, stopWhen: isStepCount(2), prompt: 'go' });
@@ -63,15 +71,11 @@ describe('wrapped tools', () => {
   }
 });
 
-describe('the caller\'s stopWhen', () => {
+describe("the caller's stopWhen", () => {
   for (const mode of MODES) {
     it(`should be asked once per step, also when drain hooks run (${mode})`, async () => {
       const asked: number[] = [];
-      const model = scriptedModel(
-        step(toolCall('c1', 'echo', {})),
-        step(toolCall('c2', 'echo', {})),
-        step(text('done')),
-      );
+      const model = scriptedModel(step(toolCall('c1', 'echo', {})), step(toolCall('c2', 'echo', {})), step(text('done')));
       const interventions = createInterventions({ hooks: { drainSteering: () => undefined, drainFollowUp: () => undefined } });
       await run(interventions, mode, {
         model,
@@ -112,10 +116,10 @@ describe('an onToolCallError rewrite of a call the SDK rejected', () => {
 });
 
 describe('a resume with nothing registered', () => {
-  it('should be the SDK\'s own resume: its refusal wording, providerOptions and replays untouched', async () => {
+  it("should be the SDK's own resume: its refusal wording, providerOptions and replays untouched", async () => {
     let runs = 0;
     const tools = {
-      deploy: tool({ inputSchema: z.object({}), needsApproval: true, execute: async () => (runs++, "deployed") }),
+      deploy: tool({ inputSchema: z.object({}), needsApproval: true, execute: async () => (runs++, 'deployed') }),
       wipe: tool({ inputSchema: z.object({}), needsApproval: true, execute: async () => 'wiped' }),
     };
     const history: ModelMessage[] = [

@@ -1,19 +1,17 @@
-import { isStepCount, tool, ToolLoopAgent } from 'ai';
+import { isStepCount, ToolLoopAgent, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  createInterventions,
-  defineHandler,
-  InterventionActions,
-  type BeforeToolCallEvent,
-} from '../../src/index.ts';
+import { type BeforeToolCallEvent, createInterventions, defineHandler, InterventionActions } from '../../src/index.ts';
 import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
 
 function setup() {
   const log: string[] = [];
   const tools = {
     search: tool({ inputSchema: z.object({ q: z.string() }), execute: async ({ q }) => (log.push(`search ${q}`), `found ${q}`) }),
-    delete_file: tool({ inputSchema: z.object({ path: z.string() }), execute: async ({ path }) => (log.push(`delete ${path}`), 'deleted') }),
+    delete_file: tool({
+      inputSchema: z.object({ path: z.string() }),
+      execute: async ({ path }) => (log.push(`delete ${path}`), 'deleted'),
+    }),
   };
   const events: string[] = [];
   const interventions = createInterventions({
@@ -43,9 +41,7 @@ describe('interventions.agentSettings', () => {
       step(text('second call')),
     );
     let userEnd = 0;
-    const agent = new ToolLoopAgent(
-      interventions.agentSettings({ model, tools, stopWhen: isStepCount(5), onEnd: () => void userEnd++ }),
-    );
+    const agent = new ToolLoopAgent(interventions.agentSettings({ model, tools, stopWhen: isStepCount(5), onEnd: () => void userEnd++ }));
     const result = await agent.generate({ prompt: 'clean up' });
     expect(result.text).toBe('I searched; deleting is not allowed.');
     expect(log).toEqual(['search tmp']);
@@ -68,7 +64,7 @@ describe('interventions.agentSettings', () => {
     expect(events).toEqual(['start', 'user', 'assistant', 'tool', 'assistant', 'done']);
   });
 
-  it('should keep the caller\'s prepareCall', async () => {
+  it("should keep the caller's prepareCall", async () => {
     const { tools, interventions } = setup();
     const model = scriptedModel(step(text('ok')));
     const agent = new ToolLoopAgent(

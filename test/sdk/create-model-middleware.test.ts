@@ -1,16 +1,15 @@
 import { generateText, streamText, wrapLanguageModel } from 'ai';
 import { describe, expect, it } from 'vitest';
 import {
+  type AfterModelCallEvent,
   createInterventions,
   defineHandler,
   InterventionActions,
-  type AfterModelCallEvent,
   type ProviderResponse,
 } from '../../src/index.ts';
 import { scriptedModel, step, text } from '../helpers/scripted-model.ts';
 
-const textOf = (response: ProviderResponse) =>
-  response.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+const textOf = (response: ProviderResponse) => response.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
 
 describe('interventions.middleware', () => {
   it('should run preRequest and onResponse hooks on any wrapLanguageModel', async () => {
@@ -20,7 +19,10 @@ describe('interventions.middleware', () => {
           request: { ...request, prompt: [{ role: 'system', content: 'Be concise.' }, ...request.prompt] },
         }),
         onResponse: ({ response }) => ({
-          response: { ...response, content: response.content.map((part) => (part.type === 'text' ? { ...part, text: part.text.trim() } : part)) },
+          response: {
+            ...response,
+            content: response.content.map((part) => (part.type === 'text' ? { ...part, text: part.text.trim() } : part)),
+          },
         }),
       },
     });

@@ -2,13 +2,13 @@ import { isStepCount, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
-  createInterventions,
-  defineHandler,
-  DENIED_FINISH_REASON,
-  InterventionActions,
-  InvalidActionError,
   type BeforeInvocationEvent,
   type BeforeModelCallEvent,
+  createInterventions,
+  DENIED_FINISH_REASON,
+  defineHandler,
+  InterventionActions,
+  InvalidActionError,
 } from '../../src/index.ts';
 import { scriptedModel, step, text, toolCall } from '../helpers/scripted-model.ts';
 
@@ -69,7 +69,10 @@ describe('beforeInvocation', () => {
       ],
     });
     const model = scriptedModel(step(toolCall('c1', 'delete_file', { path: '/a' })), step(text('ok')));
-    const set = { ...tools(), delete_file: tool({ inputSchema: z.object({ path: z.string() }), execute: async () => (deleted++, 'deleted') }) };
+    const set = {
+      ...tools(),
+      delete_file: tool({ inputSchema: z.object({ path: z.string() }), execute: async () => (deleted++, 'deleted') }),
+    };
     await interventions.generateText({ model, tools: set, stopWhen: isStepCount(3), prompt: 'hi' });
     expect(model.calls[0]?.tools?.map((definition) => definition.name)).toEqual(['search']);
     expect(deleted).toBe(0);
@@ -88,7 +91,9 @@ describe('beforeInvocation', () => {
         }),
       ],
     });
-    const error = await interventions.generateText({ model: scriptedModel(step(text('x'))), tools: tools(), prompt: 'hi' }).catch((caught: unknown) => caught);
+    const error = await interventions
+      .generateText({ model: scriptedModel(step(text('x'))), tools: tools(), prompt: 'hi' })
+      .catch((caught: unknown) => caught);
     expect(InvalidActionError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ handlerName: 'adds-tools' });
   });
@@ -161,7 +166,7 @@ describe('beforeModelCall', () => {
     expect(request?.temperature).toBe(0);
   });
 
-  it('should compose with the caller\'s prepareStep, which sees the run\'s messages first', async () => {
+  it("should compose with the caller's prepareStep, which sees the run's messages first", async () => {
     const seen: number[] = [];
     const interventions = createInterventions({
       handlers: [

@@ -1,19 +1,23 @@
-import { isStepCount, tool, type ModelMessage } from 'ai';
+import { isStepCount, type ModelMessage, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  createInterventions,
-  defineHandler,
-  InterventionActions,
-  type BeforeToolCallEvent,
-} from '../../src/index.ts';
+import { type BeforeToolCallEvent, createInterventions, defineHandler, InterventionActions } from '../../src/index.ts';
 import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
 
 function fileTools(log: string[]) {
   return {
-    read_file: tool({ inputSchema: z.object({ path: z.string() }), execute: async ({ path }) => (log.push(`read ${path}`), `content of ${path}`) }),
-    delete_file: tool({ inputSchema: z.object({ path: z.string() }), execute: async ({ path }) => (log.push(`delete ${path}`), 'deleted') }),
-    send_email: tool({ inputSchema: z.object({ to: z.string(), subject: z.string().optional() }), execute: async ({ to }) => (log.push(`email ${to}`), 'sent') }),
+    read_file: tool({
+      inputSchema: z.object({ path: z.string() }),
+      execute: async ({ path }) => (log.push(`read ${path}`), `content of ${path}`),
+    }),
+    delete_file: tool({
+      inputSchema: z.object({ path: z.string() }),
+      execute: async ({ path }) => (log.push(`delete ${path}`), 'deleted'),
+    }),
+    send_email: tool({
+      inputSchema: z.object({ to: z.string(), subject: z.string().optional() }),
+      execute: async ({ to }) => (log.push(`email ${to}`), 'sent'),
+    }),
   };
 }
 
@@ -22,7 +26,8 @@ const policy = defineHandler({
   beforeToolCall: (event: BeforeToolCallEvent) => {
     const input = event.toolCall.input as Record<string, string | undefined>;
     if (event.toolCall.toolName === 'delete_file') return InterventionActions.confirm(`Approve deleting "${input.path}"?`);
-    if (event.toolCall.toolName === 'send_email' && !input.subject) return InterventionActions.guide('All emails must include a subject line.');
+    if (event.toolCall.toolName === 'send_email' && !input.subject)
+      return InterventionActions.guide('All emails must include a subject line.');
     if (input.path?.startsWith('/etc')) return InterventionActions.deny('System files are off limits');
     return InterventionActions.proceed();
   },
@@ -62,7 +67,10 @@ describe('decisions on a turn of parallel tool calls', () => {
     expect(resultCounts(next)).toEqual({ ok: 1, denied: 1, guided: 1, unknown: 1, malformed: 1, invalid: 1 });
     const sent = toolResultsSent(model, 1);
     expect(sent.denied).toMatchObject({ type: 'execution-denied', reason: expect.stringContaining('System files are off limits') });
-    expect(sent.guided).toMatchObject({ type: 'execution-denied', reason: expect.stringContaining('[policy] All emails must include a subject line.') });
+    expect(sent.guided).toMatchObject({
+      type: 'execution-denied',
+      reason: expect.stringContaining('[policy] All emails must include a subject line.'),
+    });
     expect(sent.unknown).toMatchObject({ type: 'error-text' });
   });
 
@@ -124,13 +132,17 @@ describe('decisions on a turn of parallel tool calls', () => {
   });
 });
 
-describe('the caller\'s own approvals', () => {
-  it('should keep a toolApproval option and tools\' needsApproval working alongside the handlers', async () => {
+describe("the caller's own approvals", () => {
+  it("should keep a toolApproval option and tools' needsApproval working alongside the handlers", async () => {
     const log: string[] = [];
     const interventions = createInterventions({ handlers: [policy] });
     const tools = {
       ...fileTools(log),
-      wire_money: tool({ inputSchema: z.object({ amount: z.number() }), needsApproval: true, execute: async () => (log.push('wired'), 'ok') }),
+      wire_money: tool({
+        inputSchema: z.object({ amount: z.number() }),
+        needsApproval: true,
+        execute: async () => (log.push('wired'), 'ok'),
+      }),
     };
     const result = await interventions.generateText({
       model: scriptedModel(step(toolCall('r', 'read_file', { path: '/tmp/a' }), toolCall('w', 'wire_money', { amount: 5 }))),
@@ -149,7 +161,7 @@ describe('the caller\'s own approvals', () => {
     ]);
   });
 
-  it('should let a handler deny what the caller\'s toolApproval approves', async () => {
+  it("should let a handler deny what the caller's toolApproval approves", async () => {
     const log: string[] = [];
     const interventions = createInterventions({ handlers: [policy] });
     const model = scriptedModel(step(toolCall('x', 'read_file', { path: '/etc/shadow' })), step(text('ok')));

@@ -1,12 +1,7 @@
 import { isStepCount, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  createInterventions,
-  InterventionActions,
-  InterventionHandler,
-  type BeforeToolCallEvent,
-} from '../../src/index.ts';
+import { type BeforeToolCallEvent, createInterventions, InterventionActions, InterventionHandler } from '../../src/index.ts';
 import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
 
 class ToolGuard extends InterventionHandler {
@@ -29,7 +24,13 @@ describe('smoke', () => {
     let deleted = 0;
     const tools = {
       search: tool({ inputSchema: z.object({ q: z.string() }), execute: async ({ q }) => `found ${q}` }),
-      delete_file: tool({ inputSchema: z.object({ path: z.string() }), execute: async () => { deleted++; return 'deleted'; } }),
+      delete_file: tool({
+        inputSchema: z.object({ path: z.string() }),
+        execute: async () => {
+          deleted++;
+          return 'deleted';
+        },
+      }),
     };
     const model = scriptedModel(
       step(toolCall('c1', 'search', { q: 'tmp' }), toolCall('c2', 'delete_file', { path: '/tmp/x' })),
@@ -52,7 +53,13 @@ describe('smoke', () => {
   it('works the same through streamText', async () => {
     let deleted = 0;
     const tools = {
-      delete_file: tool({ inputSchema: z.object({ path: z.string() }), execute: async () => { deleted++; return 'deleted'; } }),
+      delete_file: tool({
+        inputSchema: z.object({ path: z.string() }),
+        execute: async () => {
+          deleted++;
+          return 'deleted';
+        },
+      }),
     };
     const model = scriptedModel(step(toolCall('c2', 'delete_file', { path: '/tmp/x' })), step(text('ok then')));
     const interventions = createInterventions({ handlers: [new ToolGuard(['delete_file'])] });

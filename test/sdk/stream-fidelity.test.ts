@@ -3,12 +3,7 @@ import { isStepCount, streamText, tool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  createInterventions,
-  defineHandler,
-  InterventionActions,
-  type InterventionsOptions,
-} from '../../src/index.ts';
+import { createInterventions, defineHandler, InterventionActions, type InterventionsOptions } from '../../src/index.ts';
 import { modelRequests, observeStream } from '../helpers/differential.ts';
 
 const usage = {
@@ -58,14 +53,24 @@ function scripted(...steps: LanguageModelV4StreamPart[][]) {
   return new MockLanguageModelV4({
     doStream: async () => {
       const parts = steps[call++] ?? [];
-      return { stream: new ReadableStream({ start: (controller) => { for (const part of parts) controller.enqueue(part); controller.close(); } }) };
+      return {
+        stream: new ReadableStream({
+          start: (controller) => {
+            for (const part of parts) controller.enqueue(part);
+            controller.close();
+          },
+        }),
+      };
     },
   });
 }
 
 function tools(received: unknown[]) {
   return {
-    search: tool({ inputSchema: z.object({ query: z.string() }), execute: async (input, { abortSignal }) => (received.push({ input, abortSignal: abortSignal !== undefined }), 'two hits') }),
+    search: tool({
+      inputSchema: z.object({ query: z.string() }),
+      execute: async (input, { abortSignal }) => (received.push({ input, abortSignal: abortSignal !== undefined }), 'two hits'),
+    }),
   };
 }
 
@@ -82,7 +87,9 @@ const configurations: Record<string, InterventionsOptions> = {
   'nothing registered': {},
   'a held step (afterModelCall)': { handlers: [defineHandler({ name: 'after', afterModelCall: () => InterventionActions.proceed() })] },
   'a held step (onResponse hook)': { hooks: { onResponse: () => undefined } },
-  'held tool calls (beforeToolCall)': { handlers: [defineHandler({ name: 'before', beforeToolCall: () => InterventionActions.proceed() })] },
+  'held tool calls (beforeToolCall)': {
+    handlers: [defineHandler({ name: 'before', beforeToolCall: () => InterventionActions.proceed() })],
+  },
   'held tool calls (gateToolCalls)': { hooks: { gateToolCalls: ({ calls }) => calls.map(() => InterventionActions.proceed()) } },
   'every lifecycle method and every hook': {
     handlers: [noop],
@@ -112,14 +119,22 @@ describe('interventions.streamText', () => {
         const rawReceived: unknown[] = [];
         const rawModel = scripted(richStep, answerStep);
         const raw = await observeStream(streamText, {
-          model: rawModel, tools: tools(rawReceived), stopWhen: isStepCount(3), prompt: 'find cats', includeRawChunks: true,
+          model: rawModel,
+          tools: tools(rawReceived),
+          stopWhen: isStepCount(3),
+          prompt: 'find cats',
+          includeRawChunks: true,
         });
 
         const wrappedReceived: unknown[] = [];
         const wrappedModel = scripted(richStep, answerStep);
         const interventions = createInterventions(options);
         const wrapped = await observeStream(interventions.streamText as typeof streamText, {
-          model: wrappedModel, tools: tools(wrappedReceived), stopWhen: isStepCount(3), prompt: 'find cats', includeRawChunks: true,
+          model: wrappedModel,
+          tools: tools(wrappedReceived),
+          stopWhen: isStepCount(3),
+          prompt: 'find cats',
+          includeRawChunks: true,
         });
 
         expect(wrapped.parts).toEqual(raw.parts);
@@ -163,10 +178,13 @@ describe('interventions.streamText', () => {
           }),
         });
       const raw = await observeStream(streamText, { model: throwing(), prompt: 'hi' });
-      const wrapped = await observeStream(createInterventions(configurations['a held step (afterModelCall)']).streamText as typeof streamText, {
-        model: throwing(),
-        prompt: 'hi',
-      });
+      const wrapped = await observeStream(
+        createInterventions(configurations['a held step (afterModelCall)']).streamText as typeof streamText,
+        {
+          model: throwing(),
+          prompt: 'hi',
+        },
+      );
       expect(wrapped).toEqual(raw);
     });
   });

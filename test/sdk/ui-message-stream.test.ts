@@ -1,9 +1,9 @@
+import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { convertToModelMessages, isStepCount, readUIMessageStream, tool, toUIMessageStream, type UIMessage } from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
-import { MockLanguageModelV4 } from 'ai/test';
-import { createInterventions, defineHandler, InterventionActions, type BeforeToolCallEvent } from '../../src/index.ts';
+import { type BeforeToolCallEvent, createInterventions, defineHandler, InterventionActions } from '../../src/index.ts';
 import { scriptedModel, step, text, toolCall, usage } from '../helpers/scripted-model.ts';
 
 describe('the UI message stream', () => {
@@ -96,7 +96,7 @@ describe('the UI message stream', () => {
     expect(JSON.stringify(model.calls[0]?.prompt)).toContain('deployed prod');
   });
 
-  it('should stream a call\'s arguments only once decided, so a transformed-away secret never reaches the client', async () => {
+  it("should stream a call's arguments only once decided, so a transformed-away secret never reaches the client", async () => {
     const ssn = '123-45-6789';
     const args = JSON.stringify({ body: `my ssn is ${ssn}` });
     const parts: LanguageModelV4StreamPart[] = [

@@ -1,10 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  createApprovalLedger,
-  createInterventions,
-  InterventionsWarning,
-  type OnStatusContext,
-} from '../../src/index.ts';
+import { createApprovalLedger, createInterventions, InterventionsWarning, type OnStatusContext } from '../../src/index.ts';
 
 const warnings: Error[] = [];
 const listen = (warning: Error) => warnings.push(warning);
@@ -18,7 +13,7 @@ const settled = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('createInterventions', () => {
   describe('when an approvalSecret is configured with the default in-memory approval ledger', () => {
-    it('should emit one typed warning per process, and tell each runtime\'s onStatus hooks', async () => {
+    it("should emit one typed warning per process, and tell each runtime's onStatus hooks", async () => {
       const statuses: OnStatusContext[] = [];
       const onStatus = (context: OnStatusContext) => void statuses.push(context);
       createInterventions({ approvalSecret: 'shared', hooks: { onStatus } });

@@ -7,21 +7,21 @@
  * `event.toolCall.toolName` / `.input` here.
  */
 import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
-import { isStepCount, tool, type ModelMessage } from 'ai';
+import { isStepCount, type ModelMessage, tool } from 'ai';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import {
+  type AfterModelCallEvent,
+  type BeforeToolCallEvent,
   createInterventions,
+  type DecisionRecord,
   InterventionActions,
   InterventionHandler,
   InterventionHandlerError,
-  type AfterModelCallEvent,
-  type BeforeToolCallEvent,
-  type DecisionRecord,
   type OnError,
 } from '../../src/index.ts';
-import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
 import { approvalRequests } from '../helpers/approval-requests.ts';
+import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
 
 // ---------------------------------------------------------------------------
 // The seed's handlers, as close to the seed text as the AI SDK names allow
@@ -277,15 +277,10 @@ function userTexts(prompt: LanguageModelV4Prompt | undefined): string[] {
   const texts: string[] = [];
   for (const message of prompt ?? []) {
     if (message.role !== 'user') continue;
-    texts.push(
-      message.content
-        .map((part) => (part.type === 'text' ? part.text : ''))
-        .join(''),
-    );
+    texts.push(message.content.map((part) => (part.type === 'text' ? part.text : '')).join(''));
   }
   return texts;
 }
-
 
 function summary(decisions: readonly DecisionRecord[]) {
   return decisions.map((d) => ({
@@ -313,7 +308,10 @@ describe('seed 000: ToolGuard', () => {
     const interventions = createInterventions({ handlers: [new ToolGuard(['delete_file'])] });
 
     const result = await interventions.generateText({
-      model, tools, stopWhen: isStepCount(5), prompt: 'Clean up the temp directory',
+      model,
+      tools,
+      stopWhen: isStepCount(5),
+      prompt: 'Clean up the temp directory',
     });
 
     expect(runs.delete_file).toHaveLength(0);
@@ -341,7 +339,10 @@ describe('seed 000: ToolGuard', () => {
     const interventions = createInterventions({ handlers: [new ToolGuard(['delete_file'])] });
 
     const result = interventions.streamText({
-      model, tools, stopWhen: isStepCount(5), prompt: 'Clean up the temp directory',
+      model,
+      tools,
+      stopWhen: isStepCount(5),
+      prompt: 'Clean up the temp directory',
     });
 
     expect(await result.text).toBe('I searched but could not delete.');
@@ -475,10 +476,7 @@ describe('seed 000: DeleteApproval', () => {
 
   it('should delete the file exactly once after the human approves, and the model then sees the result', async () => {
     const { tools, runs } = countingTools();
-    const model = scriptedModel(
-      step(toolCall('d1', 'delete_file', { path: '/tmp/report.txt' })),
-      step(text('The report is gone.')),
-    );
+    const model = scriptedModel(step(toolCall('d1', 'delete_file', { path: '/tmp/report.txt' })), step(text('The report is gone.')));
     const interventions = createInterventions({ handlers: [new DeleteApproval()] });
 
     const first = await interventions.generateText({ model, tools, stopWhen: isStepCount(5), messages: [USER] });
@@ -540,10 +538,7 @@ describe('seed 000: DeleteApproval', () => {
 
   it('should ask for approval and resume after approval through streamText', async () => {
     const { tools, runs } = countingTools();
-    const model = scriptedModel(
-      step(toolCall('d1', 'delete_file', { path: '/tmp/report.txt' })),
-      step(text('The report is gone.')),
-    );
+    const model = scriptedModel(step(toolCall('d1', 'delete_file', { path: '/tmp/report.txt' })), step(text('The report is gone.')));
     const interventions = createInterventions({ handlers: [new DeleteApproval()] });
 
     const first = interventions.streamText({ model, tools, stopWhen: isStepCount(5), messages: [USER] });
@@ -579,10 +574,7 @@ describe('seed 000: PiiRedactor', () => {
 
   it('should send the redacted body and show the redacted input in the next request history', async () => {
     const { tools, runs } = countingTools();
-    const model = scriptedModel(
-      step(toolCall('e1', 'send_email', { to: 'hr@example.com', subject: 'SSN', body })),
-      step(text('Sent.')),
-    );
+    const model = scriptedModel(step(toolCall('e1', 'send_email', { to: 'hr@example.com', subject: 'SSN', body })), step(text('Sent.')));
     const interventions = createInterventions({ handlers: [new PiiRedactor()] });
 
     const result = await interventions.generateText({ model, tools, stopWhen: isStepCount(5), prompt: 'Send my SSN to HR' });
@@ -607,10 +599,7 @@ describe('seed 000: PiiRedactor', () => {
         return InterventionActions.proceed();
       }
     }
-    const model = scriptedModel(
-      step(toolCall('e1', 'send_email', { to: 'hr@example.com', subject: 'SSN', body })),
-      step(text('Sent.')),
-    );
+    const model = scriptedModel(step(toolCall('e1', 'send_email', { to: 'hr@example.com', subject: 'SSN', body })), step(text('Sent.')));
     const interventions = createInterventions({ handlers: [new PiiRedactor(), new Observer()] });
 
     await interventions.generateText({ model, tools, stopWhen: isStepCount(5), prompt: 'Send my SSN to HR' });
@@ -620,10 +609,7 @@ describe('seed 000: PiiRedactor', () => {
 
   it('should redact the same way through streamText', async () => {
     const { tools, runs } = countingTools();
-    const model = scriptedModel(
-      step(toolCall('e1', 'send_email', { to: 'hr@example.com', subject: 'SSN', body })),
-      step(text('Sent.')),
-    );
+    const model = scriptedModel(step(toolCall('e1', 'send_email', { to: 'hr@example.com', subject: 'SSN', body })), step(text('Sent.')));
     const interventions = createInterventions({ handlers: [new PiiRedactor()] });
 
     const result = interventions.streamText({ model, tools, stopWhen: isStepCount(5), prompt: 'Send my SSN to HR' });
@@ -640,8 +626,7 @@ describe('seed 000: PiiRedactor', () => {
 // ---------------------------------------------------------------------------
 
 describe('seed 000: RateLimiter + ToneSteeringHandler', () => {
-  const elevenSearches = () =>
-    Array.from({ length: 11 }, (_, index) => toolCall(`s${index + 1}`, 'search', { q: `term ${index + 1}` }));
+  const elevenSearches = () => Array.from({ length: 11 }, (_, index) => toolCall(`s${index + 1}`, 'search', { q: `term ${index + 1}` }));
 
   it('should skip the handlers registered after a deny for that tool call', async () => {
     const { tools, runs } = countingTools();
@@ -685,10 +670,7 @@ describe('seed 000: RateLimiter + ToneSteeringHandler', () => {
   });
 
   it('should discard a guided model response and call the model again with the feedback as a user message', async () => {
-    const model = scriptedModel(
-      step(text('yo, whatever, here it is')),
-      step(text('Dear customer, here is the summary.')),
-    );
+    const model = scriptedModel(step(text('yo, whatever, here it is')), step(text('Dear customer, here is the summary.')));
     const interventions = createInterventions({
       handlers: [new RateLimiter(), new ToneSteeringHandler()],
       maxGuideRetries: 1,
@@ -714,12 +696,7 @@ describe('seed 000: RateLimiter + ToneSteeringHandler', () => {
   });
 
   it('should bound the afterModelCall guide retries by maxGuideRetries (default 2)', async () => {
-    const model = scriptedModel(
-      step(text('first')),
-      step(text('second')),
-      step(text('third')),
-      step(text('fourth')),
-    );
+    const model = scriptedModel(step(text('first')), step(text('second')), step(text('third')), step(text('fourth')));
     const interventions = createInterventions({ handlers: [new ToneSteeringHandler()] });
 
     const result = await interventions.generateText({ model, prompt: 'Summarize the ticket' });
@@ -733,10 +710,7 @@ describe('seed 000: RateLimiter + ToneSteeringHandler', () => {
   });
 
   it('should retry a guided response through streamText', async () => {
-    const model = scriptedModel(
-      step(text('yo, whatever, here it is')),
-      step(text('Dear customer, here is the summary.')),
-    );
+    const model = scriptedModel(step(text('yo, whatever, here it is')), step(text('Dear customer, here is the summary.')));
     const interventions = createInterventions({ handlers: [new ToneSteeringHandler()], maxGuideRetries: 1 });
 
     const result = interventions.streamText({ model, prompt: 'Summarize the ticket' });
@@ -779,7 +753,7 @@ describe('seed 000: BestEffortLogger', () => {
     expect(String((record?.error as Error).message)).toContain('logging service unreachable');
   });
 
-  it("should proceed despite the throw through streamText", async () => {
+  it('should proceed despite the throw through streamText', async () => {
     const logging = vi.spyOn(console, 'log').mockImplementation(() => {
       throw new Error('logging service unreachable');
     });
@@ -801,10 +775,7 @@ describe('seed 000: BestEffortLogger', () => {
 describe('seed 000: StrictAuth', () => {
   it("should block the call when the handler throws (onError 'deny', fail closed) and tell the model", async () => {
     const { tools, runs } = countingTools();
-    const model = scriptedModel(
-      step(toolCall('d1', 'delete_file', { path: '/etc/hosts' })),
-      step(text('I could not do that.')),
-    );
+    const model = scriptedModel(step(toolCall('d1', 'delete_file', { path: '/etc/hosts' })), step(text('I could not do that.')));
     const interventions = createInterventions({ handlers: [new StrictAuthServiceDown()] });
 
     const result = await interventions.generateText({ model, tools, stopWhen: isStepCount(5), prompt: 'Delete hosts' });
@@ -824,7 +795,10 @@ describe('seed 000: StrictAuth', () => {
     const refused = countingTools();
     const refusedModel = scriptedModel(step(toolCall('d1', 'delete_file', { path: '/tmp/a' })), step(text('no')));
     await createInterventions({ handlers: [new StrictAuthRefusing()] }).generateText({
-      model: refusedModel, tools: refused.tools, stopWhen: isStepCount(5), prompt: 'Delete a',
+      model: refusedModel,
+      tools: refused.tools,
+      stopWhen: isStepCount(5),
+      prompt: 'Delete a',
     });
     expect(refused.runs.delete_file).toHaveLength(0);
     expect(JSON.stringify(toolResultsSent(refusedModel, 1).d1)).toContain('Unauthorized');
@@ -832,7 +806,10 @@ describe('seed 000: StrictAuth', () => {
     const allowed = countingTools();
     const allowedModel = scriptedModel(step(toolCall('d1', 'delete_file', { path: '/tmp/a' })), step(text('yes')));
     await createInterventions({ handlers: [new StrictAuth()] }).generateText({
-      model: allowedModel, tools: allowed.tools, stopWhen: isStepCount(5), prompt: 'Delete a',
+      model: allowedModel,
+      tools: allowed.tools,
+      stopWhen: isStepCount(5),
+      prompt: 'Delete a',
     });
     expect(allowed.runs.delete_file).toHaveLength(1);
     expect(toolResultsSent(allowedModel, 1).d1).toEqual({ type: 'text', value: 'deleted /tmp/a' });
@@ -840,10 +817,7 @@ describe('seed 000: StrictAuth', () => {
 
   it('should fail closed through streamText', async () => {
     const { tools, runs } = countingTools();
-    const model = scriptedModel(
-      step(toolCall('d1', 'delete_file', { path: '/etc/hosts' })),
-      step(text('I could not do that.')),
-    );
+    const model = scriptedModel(step(toolCall('d1', 'delete_file', { path: '/etc/hosts' })), step(text('I could not do that.')));
     const interventions = createInterventions({ handlers: [new StrictAuthServiceDown()] });
 
     const result = interventions.streamText({ model, tools, stopWhen: isStepCount(5), prompt: 'Delete hosts' });
@@ -859,7 +833,10 @@ describe('seed 000: CriticalValidator', () => {
     const { tools, runs } = countingTools();
     const model = scriptedModel(step(toolCall('c1', 'search', { q: 'x' })), step(text('ok')));
     const result = await createInterventions({ handlers: [new CriticalValidator()] }).generateText({
-      model, tools, stopWhen: isStepCount(5), prompt: 'Search',
+      model,
+      tools,
+      stopWhen: isStepCount(5),
+      prompt: 'Search',
     });
     expect(runs.search).toHaveLength(1);
     expect(result.interventions.decisions).toMatchObject([{ handler: 'critical-validator', action: 'proceed' }]);
@@ -870,9 +847,10 @@ describe('seed 000: CriticalValidator', () => {
     const model = scriptedModel(step(toolCall('c1', 'search', { q: 'x' })), step(text('should never be reached')));
     const interventions = createInterventions({ handlers: [new CriticalValidatorBroken()] });
 
-    const error = await interventions
-      .generateText({ model, tools, stopWhen: isStepCount(5), prompt: 'Search' })
-      .then(() => undefined, (caught: unknown) => caught);
+    const error = await interventions.generateText({ model, tools, stopWhen: isStepCount(5), prompt: 'Search' }).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
 
     expect(error).toBeDefined();
     expect(InterventionHandlerError.isInstance(error)).toBe(true);
@@ -891,7 +869,10 @@ describe('seed 000: CriticalValidator', () => {
     const reported: unknown[] = [];
 
     const result = interventions.streamText({
-      model, tools, stopWhen: isStepCount(5), prompt: 'Search',
+      model,
+      tools,
+      stopWhen: isStepCount(5),
+      prompt: 'Search',
       onError: ({ error }) => {
         reported.push(error);
       },
@@ -916,10 +897,7 @@ describe('seed 000: CriticalValidator', () => {
 describe('seed 000: precedence', () => {
   it('should accumulate guide feedback from several handlers into one message, in registration order', async () => {
     const { tools, runs } = countingTools();
-    const model = scriptedModel(
-      step(toolCall('e1', 'send_email', { to: 'bob@example.com', body: 'Hi' })),
-      step(text('Will fix.')),
-    );
+    const model = scriptedModel(step(toolCall('e1', 'send_email', { to: 'bob@example.com', body: 'Hi' })), step(text('Will fix.')));
     const interventions = createInterventions({ handlers: [new EmailValidator(), new BodyLengthValidator()] });
 
     const result = await interventions.generateText({ model, tools, stopWhen: isStepCount(5), prompt: 'Email Bob' });
@@ -1023,17 +1001,12 @@ describe('seed 000: precedence', () => {
 
   it('should still let a deny win on resume after a human approved', async () => {
     const { tools, runs } = countingTools();
-    const model = scriptedModel(
-      step(toolCall('d1', 'delete_file', { path: '/tmp/report.txt' })),
-      step(text('It was blocked after all.')),
-    );
+    const model = scriptedModel(step(toolCall('d1', 'delete_file', { path: '/tmp/report.txt' })), step(text('It was blocked after all.')));
     const blockAfterApproval = { blocked: false };
     class LateGuard extends InterventionHandler {
       readonly name = 'late-guard';
       override beforeToolCall(_event: BeforeToolCallEvent) {
-        return blockAfterApproval.blocked
-          ? InterventionActions.deny('Deletes are frozen')
-          : InterventionActions.proceed();
+        return blockAfterApproval.blocked ? InterventionActions.deny('Deletes are frozen') : InterventionActions.proceed();
       }
     }
     const interventions = createInterventions({ handlers: [new DeleteApproval(), new LateGuard()] });

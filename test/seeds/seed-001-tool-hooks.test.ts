@@ -14,30 +14,25 @@
  * `ctx.messages`, and the `status` hook is the `onStatus` observer.
  */
 import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
-import {
-  dynamicTool,
-  isStepCount,
-  tool,
-} from 'ai';
+import { dynamicTool, isStepCount, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
+  type AfterModelCallEvent,
+  type BeforeToolCallEvent,
   createInterventions,
   InterventionActions,
   InterventionHandler,
-  type AfterModelCallEvent,
-  type BeforeToolCallEvent,
   type InterventionHooks,
   type OnToolCallResultContext,
   type PreToolCallContext,
   type RunStatus,
 } from '../../src/index.ts';
-import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
-import { MODES, run, type CallOptions } from '../helpers/run-both.ts';
 import { rejectionOf } from '../helpers/rejection-of.ts';
+import { type CallOptions, MODES, run } from '../helpers/run-both.ts';
+import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 
 // ---------------------------------------------------------------- tools
 
@@ -178,9 +173,7 @@ describe.each(MODES)('seed 001: tool.before → preToolCall (%s)', (mode) => {
     expect(sent.c4).toEqual({ type: 'text', value: 'contents of /etc/motd' });
     expect(result.text).toBe('All done in /safe.');
     // the caller's tool results are the ones of the replaced inputs
-    const callerResults = Object.fromEntries(
-      (result.steps[0]?.toolResults ?? []).map((part) => [part.toolCallId, part.output]),
-    );
+    const callerResults = Object.fromEntries((result.steps[0]?.toolResults ?? []).map((part) => [part.toolCallId, part.output]));
     expect(callerResults.c1).toEqual({ stdout: 'ran: cd /safe && ls -la', exitCode: 0 });
     expect(callerResults.c3).toEqual({ remote: 'executed cd /safe && whoami' });
   });
@@ -217,14 +210,9 @@ describe.each(MODES)('seed 001: tool.before → preToolCall (%s)', (mode) => {
         onChatDone: (ctx) => void done.push(ctx),
       },
     });
-    const model = scriptedModel(
-      step(toolCall('c1', 'Bash', { command: 'rm -rf /' })),
-      step(text('should never be reached')),
-    );
+    const model = scriptedModel(step(toolCall('c1', 'Bash', { command: 'rm -rf /' })), step(text('should never be reached')));
 
-    const error = await rejectionOf(
-      run(interventions, mode, { model, tools, stopWhen: isStepCount(5), prompt: 'Clean everything' }),
-    );
+    const error = await rejectionOf(run(interventions, mode, { model, tools, stopWhen: isStepCount(5), prompt: 'Clean everything' }));
 
     expect(error).toBeInstanceOf(Error);
     expect((error as Error).message).toBe('Destructive commands are not allowed');
@@ -249,9 +237,7 @@ describe.each(MODES)('seed 001: tool.before → preToolCall (%s)', (mode) => {
       });
       const model = scriptedModel(step(toolCall('c1', toolName, { command: 'rm -rf build' })), step(text('never')));
 
-      const error = await rejectionOf(
-        run(interventions, mode, { model, tools, stopWhen: isStepCount(5), prompt: 'Clean the build' }),
-      );
+      const error = await rejectionOf(run(interventions, mode, { model, tools, stopWhen: isStepCount(5), prompt: 'Clean the build' }));
 
       expect((error as Error).message).toBe('Destructive commands are not allowed');
       expect(ran).toEqual([]);
@@ -411,7 +397,7 @@ describe.each(MODES)('seed 001: tool.after → onToolCallResult (%s)', (mode) =>
 
 // ---------------------------------------------------------------- ToolContext
 
-describe.each(MODES)('seed 001: the hooks\' context (%s)', (mode) => {
+describe.each(MODES)("seed 001: the hooks' context (%s)", (mode) => {
   /** A tool that needs per-request data (an auth token), declared with `contextSchema`. */
   function deployTool() {
     const executed: Array<{ input: unknown; context: unknown }> = [];
@@ -427,7 +413,7 @@ describe.each(MODES)('seed 001: the hooks\' context (%s)', (mode) => {
     return { deploy, executed };
   }
 
-  it('should give both tool hooks the runtime context, the tool\'s own context and the messages', async () => {
+  it("should give both tool hooks the runtime context, the tool's own context and the messages", async () => {
     const { deploy, executed } = deployTool();
     const { tools: agent } = agentTools();
     const before: PreToolCallContext[] = [];
@@ -484,7 +470,15 @@ describe.each(MODES)('seed 001: the hooks\' context (%s)', (mode) => {
             return { error: new Error(`User ${String(runtimeContext.userId)} may not deploy`) };
           }
           // the tool context is available to the hook: record which region is targeted
-          return { call: { ...call, input: { ...(call.input as object), env: `${(call.input as { env: string }).env}@${(toolContext as { region: string }).region}` } } };
+          return {
+            call: {
+              ...call,
+              input: {
+                ...(call.input as object),
+                env: `${(call.input as { env: string }).env}@${(toolContext as { region: string }).region}`,
+              },
+            },
+          };
         },
       },
     });
@@ -526,9 +520,7 @@ describe.each(MODES)('seed 001: status hook → onStatus (%s)', (mode) => {
     override async beforeToolCall(event: BeforeToolCallEvent) {
       await delay(5);
       const input = event.toolCall.input as Partial<CommandInput>;
-      return input.command?.startsWith('rm ')
-        ? InterventionActions.confirm(`Approve "${input.command}"?`)
-        : InterventionActions.proceed();
+      return input.command?.startsWith('rm ') ? InterventionActions.confirm(`Approve "${input.command}"?`) : InterventionActions.proceed();
     }
   }
 
@@ -617,7 +609,7 @@ describe.each(MODES)('seed 001: status hook → onStatus (%s)', (mode) => {
     ]);
   });
 
-  it('should give onStatus the run\'s runtime context', async () => {
+  it("should give onStatus the run's runtime context", async () => {
     const { tools } = agentTools();
     const seen: Array<{ type: string; runtimeContext: unknown }> = [];
     const interventions = createInterventions({
@@ -626,7 +618,11 @@ describe.each(MODES)('seed 001: status hook → onStatus (%s)', (mode) => {
     });
     const model = scriptedModel(step(toolCall('c1', 'Bash', { command: 'ls' })), step(text('Listed.')));
     await run(interventions, mode, {
-      model, tools, stopWhen: isStepCount(5), prompt: 'List', runtimeContext: { userId: 'u1' },
+      model,
+      tools,
+      stopWhen: isStepCount(5),
+      prompt: 'List',
+      runtimeContext: { userId: 'u1' },
     });
     expect(seen.map((entry) => entry.type)).toEqual(['model-call', 'tool-call', 'model-call']);
     for (const entry of seen) expect(entry.runtimeContext).toEqual({ userId: 'u1' });

@@ -16,23 +16,23 @@
  * `maxSteps`.
  */
 import type { LanguageModelV4CallOptions, LanguageModelV4Prompt } from '@ai-sdk/provider';
-import { isStepCount, tool, type ModelMessage, type ToolSet } from 'ai';
+import { isStepCount, type ModelMessage, type ToolSet, tool } from 'ai';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import {
+  type BeforeInvocationEvent,
   createInterventions,
   createMessageQueue,
   defineToolGate,
   InterventionActions,
   InterventionHandler,
-  type BeforeInvocationEvent,
   type InterventionHooks,
   type ProviderResponse,
   type ToolGateEvent,
   type ToolGateResult,
 } from '../../src/index.ts';
-import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
 import { MODES, run } from '../helpers/run-both.ts';
+import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
 
 // ---------------------------------------------------------------- helpers
 
@@ -77,9 +77,7 @@ function systemOf(prompt: LanguageModelV4Prompt | undefined): string | undefined
 function userTexts(prompt: LanguageModelV4Prompt | undefined): string[] {
   return (prompt ?? [])
     .filter((message) => message.role === 'user')
-    .map((message) =>
-      message.role === 'user' ? message.content.map((part) => (part.type === 'text' ? part.text : '')).join('') : '',
-    );
+    .map((message) => (message.role === 'user' ? message.content.map((part) => (part.type === 'text' ? part.text : '')).join('') : ''));
 }
 
 /** The names of the tools offered to the model in a request. */
@@ -137,10 +135,7 @@ function deniedText(output: unknown): string {
 }
 
 /** The seed's `onAgentStart` signature, as a `beforeInvocation` handler transforming the run's input. */
-function onAgentStart(
-  name: string,
-  apply: (event: BeforeInvocationEvent) => void,
-): InterventionHandler {
+function onAgentStart(name: string, apply: (event: BeforeInvocationEvent) => void): InterventionHandler {
   return new (class extends InterventionHandler {
     readonly name = name;
     override beforeInvocation(_event: BeforeInvocationEvent) {
@@ -287,10 +282,7 @@ describe.each(MODES)('seed 002: onAgentStart → beforeInvocation (%s)', (mode) 
         }),
       ],
     });
-    const model = scriptedModel(
-      step(toolCall('c1', 'write', { path: 'a.txt', content: 'hello' })),
-      step(text('Dry run done.')),
-    );
+    const model = scriptedModel(step(toolCall('c1', 'write', { path: 'a.txt', content: 'hello' })), step(text('Dry run done.')));
 
     await run(interventions, mode, { model, tools, stopWhen: isStepCount(5), prompt: 'Write a.txt' });
 
@@ -673,11 +665,7 @@ describe.each(MODES)('seed 002: beforeToolExecute → defineToolGate (%s)', (mod
 
     await run(interventions, mode, { model, tools, stopWhen: isStepCount(5), prompt: 'Build' });
 
-    expect(seen).toEqual([
-      { command: 'make' },
-      { command: 'make', cwd: '/safe' },
-      { command: 'make', cwd: '/safe', timeout: 30 },
-    ]);
+    expect(seen).toEqual([{ command: 'make' }, { command: 'make', cwd: '/safe' }, { command: 'make', cwd: '/safe', timeout: 30 }]);
     expect(inputsOf('bash')).toEqual([{ command: 'make', cwd: '/safe', timeout: 30 }]);
     // the history shows the arguments that actually ran
     expect(toolCallsInHistory(model.calls[1]?.prompt).c1).toEqual({ command: 'make', cwd: '/safe', timeout: 30 });
@@ -699,9 +687,7 @@ describe.each(MODES)('seed 002: beforeToolExecute → defineToolGate (%s)', (mod
           name: 'no-root-cwd',
           gate: (event) => {
             evaluated.push('no-root-cwd');
-            return String(event.arguments.command).startsWith('sudo')
-              ? { allow: false, reason: 'sudo is not allowed' }
-              : { allow: true };
+            return String(event.arguments.command).startsWith('sudo') ? { allow: false, reason: 'sudo is not allowed' } : { allow: true };
           },
         }),
         defineToolGate({
@@ -736,10 +722,7 @@ describe.each(MODES)('seed 002: beforeToolExecute → defineToolGate (%s)', (mod
         }),
       ],
     });
-    const model = scriptedModel(
-      step(toolCall('c1', 'bash', { command: 'ls', cwd: '/tmp', timeout: 5 })),
-      step(text('Listed.')),
-    );
+    const model = scriptedModel(step(toolCall('c1', 'bash', { command: 'ls', cwd: '/tmp', timeout: 5 })), step(text('Listed.')));
 
     await run(interventions, mode, { model, tools, stopWhen: isStepCount(5), prompt: 'List /tmp' });
 
@@ -758,7 +741,7 @@ describe.each(MODES)('seed 002: afterToolExecute → onToolCallResult (%s)', (mo
   const truncate: InterventionHooks['onToolCallResult'] = ({ result }) => {
     const r = result as { result: string };
     if (r.result.length > 10000) {
-      return { result: { result: r.result.slice(0, 10000) + '\n...(truncated)' } };
+      return { result: { result: `${r.result.slice(0, 10000)}\n...(truncated)` } };
     }
     return undefined;
   };
@@ -778,9 +761,9 @@ describe.each(MODES)('seed 002: afterToolExecute → onToolCallResult (%s)', (mo
 
     expect(inputsOf('bash')).toHaveLength(2);
     const sent = toolResultsSent(model, 1);
-    const truncated = 'a'.repeat(9_990) + 'b'.repeat(10) + '\n...(truncated)';
+    const truncated = `${'a'.repeat(9_990) + 'b'.repeat(10)}\n...(truncated)`;
     expect(sent.c1).toEqual({ type: 'json', value: { result: truncated } });
-    expect(((sent.c1 as { value: { result: string } }).value.result).length).toBe(10_000 + '\n...(truncated)'.length);
+    expect((sent.c1 as { value: { result: string } }).value.result.length).toBe(10_000 + '\n...(truncated)'.length);
     // under the limit: unchanged
     expect(sent.c2).toEqual({ type: 'json', value: { result: 'small output' } });
     expect(result.steps[0]?.toolResults.find((part) => part.toolCallId === 'c1')?.output).toEqual({ result: truncated });
@@ -793,10 +776,7 @@ describe.each(MODES)('seed 002: afterToolExecute → onToolCallResult (%s)', (mo
 describe.each(MODES)('seed 002: onInteractionEnd → onResponse as an observer (%s)', (mode) => {
   it('should observe each model call once and change nothing', async () => {
     const script = () =>
-      scriptedModel(
-        step(text('Let me look.'), toolCall('c1', 'read', { path: 'README.md' })),
-        step(text('The README describes a demo.')),
-      );
+      scriptedModel(step(text('Let me look.'), toolCall('c1', 'read', { path: 'README.md' })), step(text('The README describes a demo.')));
     const baselineModel = script();
     const baselineTools = agentTools();
     const baseline = await run(createInterventions(), mode, {
@@ -968,11 +948,7 @@ describe.each(MODES)('seed 002: onAgentEnd → drainFollowUp (%s)', (mode) => {
 
     expect(model.calls).toHaveLength(2);
     expect(asked).toBe(1);
-    expect(userTexts(model.calls[1]?.prompt)).toEqual([
-      'Build the feature',
-      'Please continue with the next step.',
-      'Now add tests.',
-    ]);
+    expect(userTexts(model.calls[1]?.prompt)).toEqual(['Build the feature', 'Please continue with the next step.', 'Now add tests.']);
     // two messages were left for the next run
     expect(followUp.size).toBe(2);
     expect(followUp.drain()).toEqual([{ role: 'user', content: 'Then update the docs.' }]);
@@ -1012,8 +988,7 @@ describe.each(MODES)('seed 002: onAgentEnd → drainFollowUp (%s)', (mode) => {
       ],
       hooks: {
         ...life.hooks,
-        drainFollowUp: ({ steps }) =>
-          steps.length > 5 ? 'Provide a summary of what you accomplished.' : undefined,
+        drainFollowUp: ({ steps }) => (steps.length > 5 ? 'Provide a summary of what you accomplished.' : undefined),
       },
     });
     const model = scriptedModel(

@@ -16,35 +16,28 @@
  * `ModelMessage`; `maxSteps` is the loop option of the wrappers.
  */
 import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
-import {
-  generateText,
-  isStepCount,
-  tool,
-  type ModelMessage,
-  type StepResult,
-  type ToolSet,
-} from 'ai';
+import { generateText, isStepCount, type ModelMessage, type StepResult, type ToolSet, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   createInterventions,
   createMessageQueue,
-  InterventionActions,
-  InterventionsError,
-  InvalidHookResultError,
   type DecisionRecord,
   type DrainContext,
   type GateToolCallsContext,
+  InterventionActions,
   type Interventions,
+  InterventionsError,
   type InterventionsGenerateText,
   type InterventionsStreamText,
+  InvalidHookResultError,
   type MemoryMessageQueue,
   type OnChatDoneContext,
   type ToolCallInfo,
   type TransformContextContext,
 } from '../../src/index.ts';
-import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
 import { approvalRequests } from '../helpers/approval-requests.ts';
+import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
 
 // ---------------------------------------------------------------------------
 // running a call through either wrapper
@@ -121,13 +114,7 @@ const USER: ModelMessage = { role: 'user', content: 'Do the task' };
  * Tools that log every execution (`exec:<toolCallId>`) into `events`, and
  * call `during` from inside `execute` (e.g. to feed a steering queue).
  */
-function workbench({
-  events = [],
-  during,
-}: {
-  events?: string[];
-  during?: (toolName: string, toolCallId: string) => void;
-} = {}) {
+function workbench({ events = [], during }: { events?: string[]; during?: (toolName: string, toolCallId: string) => void } = {}) {
   const executed: string[] = [];
   const note = (toolName: string, toolCallId: string) => {
     events.push(`exec:${toolCallId}`);
@@ -175,9 +162,7 @@ function shapeOf(prompt: Prompt | undefined): string[] {
           .map((part) => (part.type === 'tool-call' ? `call(${part.toolCallId})` : part.type === 'text' ? part.text : part.type))
           .join(',')}`;
       case 'tool':
-        return `tool:${message.content
-          .map((part) => (part.type === 'tool-result' ? `result(${part.toolCallId})` : part.type))
-          .join(',')}`;
+        return `tool:${message.content.map((part) => (part.type === 'tool-result' ? `result(${part.toolCallId})` : part.type)).join(',')}`;
     }
   });
 }
@@ -212,14 +197,9 @@ function expectValidHistory(prompt: Prompt | undefined) {
   for (const id of results.keys()) expect(calls, `the call of tool result ${id}`).toContain(id);
 }
 
-
 /** The history that resumes a paused run with the human's answer. */
 function resumeWith(initial: ModelMessage[], first: Outcome, approvalId: string, approved = true): ModelMessage[] {
-  return [
-    ...initial,
-    ...first.responseMessages,
-    { role: 'tool', content: [{ type: 'tool-approval-response', approvalId, approved }] },
-  ];
+  return [...initial, ...first.responseMessages, { role: 'tool', content: [{ type: 'tool-approval-response', approvalId, approved }] }];
 }
 
 /** Counts the chat observers of a run. */
@@ -262,15 +242,16 @@ describe.each(MODES)('seed 003: transformContext (%s)', (mode) => {
       seen.push({ stepNumber, received: structuredClone(messages) });
       const history = messages.filter((message) => !isStamp(message));
       const lastTool = history.findLastIndex((message) => message.role === 'tool');
-      const cleared = history.map((message, index): ModelMessage =>
-        message.role === 'tool' && index !== lastTool
-          ? {
-              ...message,
-              content: message.content.map((part) =>
-                part.type === 'tool-result' ? { ...part, output: { type: 'text' as const, value: '[cleared]' } } : part,
-              ),
-            }
-          : message,
+      const cleared = history.map(
+        (message, index): ModelMessage =>
+          message.role === 'tool' && index !== lastTool
+            ? {
+                ...message,
+                content: message.content.map((part) =>
+                  part.type === 'tool-result' ? { ...part, output: { type: 'text' as const, value: '[cleared]' } } : part,
+                ),
+              }
+            : message,
       );
       return [{ role: 'user', content: `[context for step ${stepNumber}]` }, ...cleared];
     };
@@ -283,10 +264,15 @@ describe.each(MODES)('seed 003: transformContext (%s)', (mode) => {
     // once per model call, right before it, with the step about to run
     expect(seen.map((s) => s.stepNumber)).toEqual([0, 1, 2]);
     // the hook sees the current working history: step 1 sees step 0's call and its result
-    expect(seen[1]!.received.some((m) => m.role === 'tool' && m.content.some((p) => p.type === 'tool-result' && p.toolCallId === 'c1'))).toBe(true);
+    expect(
+      seen[1]!.received.some((m) => m.role === 'tool' && m.content.some((p) => p.type === 'tool-result' && p.toolCallId === 'c1')),
+    ).toBe(true);
     for (const [n, request] of model.calls.entries()) {
       expect(shapeOf(request.prompt)[0], `request ${n} starts with its stamp`).toBe(`user:[context for step ${n}]`);
-      expect(shapeOf(request.prompt).filter((line) => line.startsWith('user:[context for step')), `request ${n}`).toHaveLength(1);
+      expect(
+        shapeOf(request.prompt).filter((line) => line.startsWith('user:[context for step')),
+        `request ${n}`,
+      ).toHaveLength(1);
       expectValidHistory(request.prompt);
     }
     expect(shapeOf(model.calls[0]!.prompt)).toEqual(['user:[context for step 0]', 'user:Do the task']);
@@ -304,7 +290,10 @@ describe.each(MODES)('seed 003: transformContext (%s)', (mode) => {
     const old: ModelMessage[] = [
       { role: 'user', content: 'Old question one' },
       { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'o1', toolName: 'search', input: { q: 'old' } }] },
-      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'o1', toolName: 'search', output: { type: 'text', value: 'found old' } }] },
+      {
+        role: 'tool',
+        content: [{ type: 'tool-result', toolCallId: 'o1', toolName: 'search', output: { type: 'text', value: 'found old' } }],
+      },
       { role: 'assistant', content: 'Old answer one' },
       { role: 'user', content: 'Old question two' },
       { role: 'assistant', content: 'Old answer two' },
@@ -323,16 +312,16 @@ describe.each(MODES)('seed 003: transformContext (%s)', (mode) => {
         model: summarizer,
         prompt: `Summarise this conversation in one paragraph:\n${JSON.stringify(messages.slice(0, cut))}`,
       });
-      return [
-        { role: 'user' as const, content: `Summary of the earlier conversation: ${summary.text}` },
-        ...messages.slice(cut),
-      ];
+      return [{ role: 'user' as const, content: `Summary of the earlier conversation: ${summary.text}` }, ...messages.slice(cut)];
     };
     const interventions = createInterventions();
     interventions.addHook('transformContext', compact);
 
     const outcome = await run(mode, interventions, {
-      model, tools, stopWhen: isStepCount(5), messages: [...old, latest],
+      model,
+      tools,
+      stopWhen: isStepCount(5),
+      messages: [...old, latest],
     });
 
     expect(outcome.text).toBe('Answered.');
@@ -361,7 +350,10 @@ describe.each(MODES)('seed 003: transformContext (%s)', (mode) => {
     const history: ModelMessage[] = [
       { role: 'user', content: 'Old question' },
       { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'o1', toolName: 'search', input: { q: 'old' } }] },
-      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'o1', toolName: 'search', output: { type: 'text', value: 'found old' } }] },
+      {
+        role: 'tool',
+        content: [{ type: 'tool-result', toolCallId: 'o1', toolName: 'search', output: { type: 'text', value: 'found old' } }],
+      },
       { role: 'assistant', content: 'Old answer' },
       { role: 'user', content: 'New question' },
     ];
@@ -387,11 +379,7 @@ describe.each(MODES)('seed 003: gateToolCalls (%s)', (mode) => {
     const events: string[] = [];
     const { tools, executed } = workbench({ events });
     const model = scriptedModel(
-      step(
-        toolCall('s1', 'search', { q: 'a' }),
-        toolCall('r1', 'read_file', { path: '/a' }),
-        toolCall('s2', 'search', { q: 'b' }),
-      ),
+      step(toolCall('s1', 'search', { q: 'a' }), toolCall('r1', 'read_file', { path: '/a' }), toolCall('s2', 'search', { q: 'b' })),
       step(toolCall('r2', 'read_file', { path: '/b' })),
       step(text('Read everything.')),
     );
@@ -431,16 +419,15 @@ describe.each(MODES)('seed 003: gateToolCalls (%s)', (mode) => {
   it('should run several gates serially, one finished before the next starts, all before any tool', async () => {
     const events: string[] = [];
     const { tools } = workbench({ events });
-    const model = scriptedModel(
-      step(toolCall('s1', 'search', { q: 'a' }), toolCall('s2', 'search', { q: 'b' })),
-      step(text('ok')),
-    );
-    const slowGate = (name: string, ms: number) => async ({ calls }: GateToolCallsContext) => {
-      events.push(`${name}:start:${calls.length}`);
-      await delay(ms);
-      events.push(`${name}:end`);
-      return calls.map(() => InterventionActions.proceed());
-    };
+    const model = scriptedModel(step(toolCall('s1', 'search', { q: 'a' }), toolCall('s2', 'search', { q: 'b' })), step(text('ok')));
+    const slowGate =
+      (name: string, ms: number) =>
+      async ({ calls }: GateToolCallsContext) => {
+        events.push(`${name}:start:${calls.length}`);
+        await delay(ms);
+        events.push(`${name}:end`);
+        return calls.map(() => InterventionActions.proceed());
+      };
     const interventions = createInterventions({ hooks: { gateToolCalls: [slowGate('first', 20), slowGate('second', 1)] } });
 
     await run(mode, interventions, { model, tools, stopWhen: isStepCount(5), messages: [USER] });
@@ -452,11 +439,7 @@ describe.each(MODES)('seed 003: gateToolCalls (%s)', (mode) => {
   it('should apply the decisions index-aligned: a denied call does not stop its siblings', async () => {
     const { tools, executed } = workbench();
     const model = scriptedModel(
-      step(
-        toolCall('a1', 'search', { q: 'a' }),
-        toolCall('b1', 'search', { q: 'b' }),
-        toolCall('c1', 'search', { q: 'c' }),
-      ),
+      step(toolCall('a1', 'search', { q: 'a' }), toolCall('b1', 'search', { q: 'b' }), toolCall('c1', 'search', { q: 'c' })),
       step(text('Searched a and c.')),
     );
     const interventions = createInterventions({
@@ -518,7 +501,10 @@ describe.each(MODES)('seed 003: gateToolCalls (%s)', (mode) => {
     expect(gateCalls[0]).toEqual(['c1', 'c2', 'c3']);
 
     const resumed = await run(mode, interventions, {
-      model, tools, stopWhen: isStepCount(5), messages: resumeWith([USER], first, requests[0]!.approvalId),
+      model,
+      tools,
+      stopWhen: isStepCount(5),
+      messages: resumeWith([USER], first, requests[0]!.approvalId),
     });
 
     expect(resumed.text).toBe('Searched, deleted /tmp/x, left /etc alone.');
@@ -583,11 +569,7 @@ describe.each(MODES)('seed 003: gateToolCalls (%s)', (mode) => {
   it('should present only well-formed calls: an unknown tool and an invalid input skip the gate and reach the model as errors', async () => {
     const { tools, executed } = workbench();
     const model = scriptedModel(
-      step(
-        toolCall('u1', 'launch_rockets', { count: 3 }),
-        toolCall('s1', 'search', { q: 'ok' }),
-        toolCall('b1', 'search', { q: 42 }),
-      ),
+      step(toolCall('u1', 'launch_rockets', { count: 3 }), toolCall('s1', 'search', { q: 'ok' }), toolCall('b1', 'search', { q: 42 })),
       step(text('One search worked.')),
     );
     const batches: string[][] = [];
@@ -675,7 +657,10 @@ describe.each(MODES)('seed 003: afterToolCall overrides (%s)', (mode) => {
     });
 
     const outcome = await run(mode, interventions, {
-      model, tools: { ...tools, read_file }, stopWhen: isStepCount(5), messages: [USER],
+      model,
+      tools: { ...tools, read_file },
+      stopWhen: isStepCount(5),
+      messages: [USER],
     });
 
     expect(outcome.text).toBe('Read it.');
@@ -776,17 +761,17 @@ describe.each(MODES)('seed 003: drainSteering (%s)', (mode) => {
     const interventions = createInterventions({ hooks: { drainSteering } });
 
     const outcome = await run(mode, interventions, {
-      model, tools, messages: [USER], stopWhen: isStepCount(5), maxSteps: 5,
+      model,
+      tools,
+      messages: [USER],
+      stopWhen: isStepCount(5),
+      maxSteps: 5,
     });
 
     expect(outcome.text).toBe('Short answer.');
     expect(model.calls).toHaveLength(3);
     expect(consulted).toEqual([1, 2, 3]);
-    expect(shapeOf(model.calls[1]!.prompt).slice(-3)).toEqual([
-      'assistant:call(c1)',
-      'tool:result(c1)',
-      'user:Keep it short.',
-    ]);
+    expect(shapeOf(model.calls[1]!.prompt).slice(-3)).toEqual(['assistant:call(c1)', 'tool:result(c1)', 'user:Keep it short.']);
     expect(shapeOf(model.calls[2]!.prompt).slice(-2)).toEqual(['assistant:call(c2)', 'tool:result(c2)']);
     expect(model.calls.map((request) => occurrences(request.prompt, 'Keep it short.'))).toEqual([0, 1, 1]);
     for (const request of model.calls) expectValidHistory(request.prompt);
@@ -796,8 +781,12 @@ describe.each(MODES)('seed 003: drainSteering (%s)', (mode) => {
     // baseline: stopWhen stops after one step
     const baselineModel = scriptedModel(step(toolCall('c1', 'search', { q: 'weather' })), step(text('unreached')));
     const baseline = await run(mode, createInterventions(), {
-      model: baselineModel, tools: workbench().tools, messages: [USER],
-      stopWhen: isStepCount(1), steering: createMessageQueue(), maxSteps: 4,
+      model: baselineModel,
+      tools: workbench().tools,
+      messages: [USER],
+      stopWhen: isStepCount(1),
+      steering: createMessageQueue(),
+      maxSteps: 4,
     });
     expect(baselineModel.calls).toHaveLength(1);
     expect(baseline.steps).toHaveLength(1);
@@ -807,15 +796,16 @@ describe.each(MODES)('seed 003: drainSteering (%s)', (mode) => {
     const model = scriptedModel(step(toolCall('c1', 'search', { q: 'weather' })), step(text('Forecast: rain.')));
 
     const outcome = await run(mode, createInterventions(), {
-      model, tools, messages: [USER], stopWhen: isStepCount(1), steering, maxSteps: 4,
+      model,
+      tools,
+      messages: [USER],
+      stopWhen: isStepCount(1),
+      steering,
+      maxSteps: 4,
     });
 
     expect(model.calls).toHaveLength(2);
-    expect(shapeOf(model.calls[1]!.prompt).slice(-3)).toEqual([
-      'assistant:call(c1)',
-      'tool:result(c1)',
-      'user:Also check the forecast.',
-    ]);
+    expect(shapeOf(model.calls[1]!.prompt).slice(-3)).toEqual(['assistant:call(c1)', 'tool:result(c1)', 'user:Also check the forecast.']);
     expect(outcome.text).toBe('Forecast: rain.');
     expect(outcome.steps.map((s) => s.stepNumber)).toEqual([0, 1]);
   });
@@ -835,7 +825,11 @@ describe.each(MODES)('seed 003: drainSteering (%s)', (mode) => {
     });
 
     const outcome = await run(mode, interventions, {
-      model, tools, messages: [USER], stopWhen: isStepCount(1), maxSteps: 4,
+      model,
+      tools,
+      messages: [USER],
+      stopWhen: isStepCount(1),
+      maxSteps: 4,
     });
 
     expect(model.calls).toHaveLength(2);
@@ -857,7 +851,12 @@ describe.each(MODES)('seed 003: drainSteering (%s)', (mode) => {
     });
 
     const first = await run(mode, interventions, {
-      model, tools, messages: [USER], stopWhen: isStepCount(10), steering, maxSteps: 1,
+      model,
+      tools,
+      messages: [USER],
+      stopWhen: isStepCount(10),
+      steering,
+      maxSteps: 1,
     });
 
     expect(model.calls).toHaveLength(1);
@@ -868,7 +867,11 @@ describe.each(MODES)('seed 003: drainSteering (%s)', (mode) => {
     // a later run with the same queue picks it up
     const later = scriptedModel(step(text('Continuing.')), step(text('Handled the late message.')));
     const second = await run(mode, interventions, {
-      model: later, tools, messages: [USER, ...first.responseMessages], steering, maxSteps: 3,
+      model: later,
+      tools,
+      messages: [USER, ...first.responseMessages],
+      steering,
+      maxSteps: 3,
     });
 
     expect(steering.size).toBe(0);
@@ -897,9 +900,7 @@ describe.each(MODES)('seed 003: drainSteering (%s)', (mode) => {
       hooks: {
         gateToolCalls: ({ calls }) =>
           calls.map((call) =>
-            call.toolName === 'delete_file'
-              ? InterventionActions.confirm('Delete /tmp/x?')
-              : InterventionActions.proceed(),
+            call.toolName === 'delete_file' ? InterventionActions.confirm('Delete /tmp/x?') : InterventionActions.proceed(),
           ),
         drainSteering: () => {
           consulted++;
@@ -924,7 +925,11 @@ describe.each(MODES)('seed 003: drainSteering (%s)', (mode) => {
     expect(steering.size).toBe(2);
 
     const resumed = await run(mode, interventions, {
-      model, tools, steering, maxSteps: 6, messages: resumeWith([USER], first, request!.approvalId),
+      model,
+      tools,
+      steering,
+      maxSteps: 6,
+      messages: resumeWith([USER], first, request!.approvalId),
     });
 
     expect(resumed.text).toBe('All done.');
@@ -933,7 +938,10 @@ describe.each(MODES)('seed 003: drainSteering (%s)', (mode) => {
     expect(model.calls).toHaveLength(3);
     // delivered in the first request after the resume, after the results, and never again
     for (const message of ['Steer: prefer /tmp/y.', 'Steer: and report sizes.']) {
-      expect(model.calls.map((r) => occurrences(r.prompt, message)), message).toEqual([0, 1, 1]);
+      expect(
+        model.calls.map((r) => occurrences(r.prompt, message)),
+        message,
+      ).toEqual([0, 1, 1]);
     }
     const resumedShape = shapeOf(model.calls[1]!.prompt);
     expect(resumedShape.slice(-2)).toEqual(['user:Steer: prefer /tmp/y.', 'user:Steer: and report sizes.']);
@@ -976,7 +984,11 @@ describe.each(MODES)('seed 003: drainSteering (%s)', (mode) => {
     ]);
 
     const resumed = await run(mode, interventions, {
-      model, tools, steering, maxSteps: 6, messages: resumeWith([USER], first, request!.approvalId),
+      model,
+      tools,
+      steering,
+      maxSteps: 6,
+      messages: resumeWith([USER], first, request!.approvalId),
     });
 
     expect(resumed.text).toBe('Deleted /tmp/x.');
@@ -997,11 +1009,7 @@ describe.each(MODES)('seed 003: drainFollowUp (%s)', (mode) => {
     const followUp = createMessageQueue();
     followUp.push('Now verify the changes.');
     const { tools } = workbench();
-    const model = scriptedModel(
-      step(toolCall('c1', 'search', { q: 'config' })),
-      step(text('Changed.')),
-      step(text('Verified.')),
-    );
+    const model = scriptedModel(step(toolCall('c1', 'search', { q: 'config' })), step(text('Changed.')), step(text('Verified.')));
     const observers = chatObservers();
     const interventions = createInterventions({ hooks: observers.hooks });
 
@@ -1024,11 +1032,7 @@ describe.each(MODES)('seed 003: drainFollowUp (%s)', (mode) => {
 
   it('should consult a drainFollowUp hook only when the run would end, and continue with what it returns', async () => {
     const { tools } = workbench();
-    const model = scriptedModel(
-      step(toolCall('c1', 'search', { q: 'a' })),
-      step(text('Done.')),
-      step(text('Summary: searched a.')),
-    );
+    const model = scriptedModel(step(toolCall('c1', 'search', { q: 'a' })), step(text('Done.')), step(text('Summary: searched a.')));
     const consulted: number[] = [];
     const observers = chatObservers();
     const interventions = createInterventions({

@@ -11,7 +11,7 @@ import type {
   LanguageModelV4GenerateResult,
   LanguageModelV4Prompt,
 } from '@ai-sdk/provider';
-import { InvalidToolInputError, isStepCount, NoOutputGeneratedError, NoSuchToolError, tool, type ModelMessage } from 'ai';
+import { InvalidToolInputError, isStepCount, type ModelMessage, NoOutputGeneratedError, NoSuchToolError, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -21,8 +21,8 @@ import {
   type OnChatStartContext,
   type ProviderResponse,
 } from '../../src/index.ts';
-import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
 import { rejectionOf } from '../helpers/rejection-of.ts';
+import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
 
 // ---------------------------------------------------------------- helpers
 
@@ -60,9 +60,7 @@ function systemOf(prompt: LanguageModelV4Prompt): string | undefined {
 function withSystemSuffix(request: LanguageModelV4CallOptions, suffix: string): LanguageModelV4CallOptions {
   return {
     ...request,
-    prompt: request.prompt.map((message) =>
-      message.role === 'system' ? { ...message, content: message.content + suffix } : message,
-    ),
+    prompt: request.prompt.map((message) => (message.role === 'system' ? { ...message, content: message.content + suffix } : message)),
   };
 }
 
@@ -115,7 +113,6 @@ function lifecycleRecorder() {
     },
   };
 }
-
 
 // ---------------------------------------------------------------- addHook
 
@@ -239,15 +236,7 @@ describe('seed 004: firing order', () => {
     const model = scriptedModel(step(toolCall('c1', 'fetch_weather', { city: 'Paris' })), step(text('done')));
     await interventions.generateText({ model, tools: { fetch_weather }, stopWhen: isStepCount(5), prompt: 'weather?' });
     expect(executed).toEqual([{ city: 'Paris' }]);
-    expect(log).toEqual([
-      'pre A start',
-      'pre A end',
-      'pre B start',
-      'pre B end',
-      'result A start',
-      'result A end',
-      'result B',
-    ]);
+    expect(log).toEqual(['pre A start', 'pre A end', 'pre B start', 'pre B end', 'result A start', 'result A end', 'result B']);
   });
 
   it('should await async preRequest / onResponse hooks in order before the provider call and before the result', async () => {
@@ -390,7 +379,7 @@ describe('seed 004: onMessage', () => {
     ]);
   });
 
-  it('should commit a step\'s messages when the step ends: the assistant message, then its tool message', async () => {
+  it("should commit a step's messages when the step ends: the assistant message, then its tool message", async () => {
     // adaptation: the AI SDK commits a step's messages (assistant + tool) together when the step
     // ends, so onMessage fires then, assistant first; the assistant message is the complete one,
     // approval-request parts included (what a persisted history needs to resume)
@@ -475,9 +464,7 @@ describe('seed 004: onResponse composition', () => {
       return {
         response: {
           ...ctx.response,
-          content: ctx.response.content.map((part) =>
-            part.type === 'text' ? { ...part, text: part.text.toUpperCase() } : part,
-          ),
+          content: ctx.response.content.map((part) => (part.type === 'text' ? { ...part, text: part.text.toUpperCase() } : part)),
         },
       };
     });
@@ -668,8 +655,7 @@ describe('seed 004: preRequest', () => {
     const interventions = createInterventions({
       hooks: {
         // step 0 is served from a cache: a response that calls the tool
-        preRequest: (ctx) =>
-          ctx.stepNumber === 0 ? { response: step(toolCall('c1', 'fetch_weather', { city: 'Paris' })) } : undefined,
+        preRequest: (ctx) => (ctx.stepNumber === 0 ? { response: step(toolCall('c1', 'fetch_weather', { city: 'Paris' })) } : undefined),
       },
     });
     const result = await interventions.generateText({
@@ -964,8 +950,7 @@ describe('seed 004: onToolCallResult', () => {
     { name: 'Ada', email: 'ada@example.com' },
     { name: 'Linus', email: 'linus@example.org' },
   ];
-  const redactEmails = (value: unknown) =>
-    JSON.parse(JSON.stringify(value).replace(/[\w.+-]+@[\w-]+\.[\w.]+/g, '[redacted]')) as unknown;
+  const redactEmails = (value: unknown) => JSON.parse(JSON.stringify(value).replace(/[\w.+-]+@[\w-]+\.[\w.]+/g, '[redacted]')) as unknown;
 
   it('should redact the result of list_users before the model sees it (redactEmails example)', async () => {
     let listed = 0;

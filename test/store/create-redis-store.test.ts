@@ -14,14 +14,7 @@ import { rateLimit } from '../../src/builtins/rate-limit.ts';
 import { createInterventions, InterventionHandlerError, type OnError } from '../../src/index.ts';
 import { createRedisStore, type RedisStoreClient } from '../../src/store/create-redis-store.ts';
 import { spawnChild } from '../helpers/child-process.ts';
-import {
-  connectRedis,
-  hasRedisServer,
-  redisTitle,
-  startRedisServer,
-  uniquePrefix,
-  useRedisServer,
-} from '../helpers/redis-server.ts';
+import { connectRedis, hasRedisServer, redisTitle, startRedisServer, uniquePrefix, useRedisServer } from '../helpers/redis-server.ts';
 import { deniedText, MODES, run } from '../helpers/run-both.ts';
 import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
 import type { RateLimitChildMessage } from './redis-rate-limit-child.ts';
@@ -151,7 +144,10 @@ describe.skipIf(!hasRedisServer)(redisTitle('createRedisStore on a real redis-se
     expect(denied).toBe(500 - limit);
     expect(reports.map((report) => report.errors)).toEqual([0, 0]);
     // the calls of both processes interleaved (both ran some, both were denied some), denied with the limit's reason
-    expect(reports.every((report) => report.executed > 0 && report.denied > 0), JSON.stringify(reports)).toBe(true);
+    expect(
+      reports.every((report) => report.executed > 0 && report.denied > 0),
+      JSON.stringify(reports),
+    ).toBe(true);
     expect([...new Set(reports.flatMap((report) => report.reasons))]).toEqual([
       'Rate limit reached: 137 calls per 365 days for this user. The limit resets in ….',
     ]);

@@ -85,6 +85,12 @@ parent.send({
   executed,
   denied: records.filter((record) => record.action === 'deny').length,
   errors: records.filter((record) => record.error !== undefined).length,
-  reasons: [...new Set(records.flatMap((record) => (record.reason === undefined ? [] : [record.reason.replace(/resets in \d+ \w+ \(at [^)]*\)/, 'resets in …')])))],
+  reasons: [
+    ...new Set(
+      records.flatMap((record) =>
+        record.reason === undefined ? [] : [record.reason.replace(/resets in \d+ \w+ \(at [^)]*\)/, 'resets in …')],
+      ),
+    ),
+  ],
 });
 await client.quit();

@@ -83,9 +83,12 @@ export function storeContract(make: () => Promise<StoreUnderTest> | StoreUnderTe
       Array.from({ length: 1000 }, () => store.take('concurrent', { amount: 1, limit: 137, ttlMs: 60_000 })),
     );
     expect(results.filter((result) => result.taken)).toHaveLength(137);
-    expect(results.filter((result) => result.taken).map((result) => result.value).sort((a, b) => a - b)).toEqual(
-      Array.from({ length: 137 }, (_, index) => index + 1),
-    );
+    expect(
+      results
+        .filter((result) => result.taken)
+        .map((result) => result.value)
+        .sort((a, b) => a - b),
+    ).toEqual(Array.from({ length: 137 }, (_, index) => index + 1));
     expect(results.filter((result) => !result.taken).every((result) => result.value === 137)).toBe(true);
     expect(await store.get('concurrent')).toBe('137');
   });

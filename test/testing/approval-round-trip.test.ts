@@ -113,8 +113,6 @@ describe('approvalRoundTrip', () => {
     const { tools } = files();
     const interventions = createInterventions();
     const model = scriptedModel(text('Nothing to delete.'));
-    await expect(approvalRoundTrip({ interventions, model, tools, prompt: 'hi', approve: true })).rejects.toThrow(
-      /asked for no approval/,
-    );
+    await expect(approvalRoundTrip({ interventions, model, tools, prompt: 'hi', approve: true })).rejects.toThrow(/asked for no approval/);
   });
 });

@@ -66,7 +66,7 @@ describe('createFakeClock', () => {
     expect((await interventions.generateText({ model, prompt: 'hi' })).text).toBe('second');
   });
 
-  describe('handler timeoutMs (runs on the process timers: use the runner\'s fake timers)', () => {
+  describe("handler timeoutMs (runs on the process timers: use the runner's fake timers)", () => {
     afterEach(() => {
       vi.useRealTimers();
     });

@@ -11,12 +11,7 @@ import { tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { cache } from '../../src/builtins/cache.ts';
-import {
-  createInterventions,
-  InterventionActions,
-  InterventionHandler,
-  type BeforeToolCallEvent,
-} from '../../src/index.ts';
+import { type BeforeToolCallEvent, createInterventions, InterventionActions, InterventionHandler } from '../../src/index.ts';
 import { approvalRoundTrip, runHandler, scriptedModel, text, toolCall } from '../../src/testing/index.ts';
 
 class EnvironmentGuard extends InterventionHandler {

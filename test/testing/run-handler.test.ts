@@ -2,11 +2,11 @@ import { tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
+  type BeforeToolCallEvent,
   defineHandler,
   InterventionActions,
   InterventionHandler,
   InvocationDeniedError,
-  type BeforeToolCallEvent,
 } from '../../src/index.ts';
 import { runHandler, step, text } from '../../src/testing/index.ts';
 
@@ -137,9 +137,10 @@ describe('runHandler', () => {
     it('should run afterToolCall on the scripted result', async () => {
       const redact = defineHandler({
         name: 'redact-result',
-        afterToolCall: () => InterventionActions.transform((event) => {
-          if (event.lifecycle === 'afterToolCall') event.result = { name: 'Ada', ssn: '[REDACTED]' };
-        }),
+        afterToolCall: () =>
+          InterventionActions.transform((event) => {
+            if (event.lifecycle === 'afterToolCall') event.result = { name: 'Ada', ssn: '[REDACTED]' };
+          }),
       });
       const outcome = await runHandler(redact, {
         lifecycle: 'afterToolCall',
@@ -170,9 +171,10 @@ describe('runHandler', () => {
     it('should run beforeModelCall and return the event it left', async () => {
       const settings = defineHandler({
         name: 'cold',
-        beforeModelCall: () => InterventionActions.transform((event) => {
-          if (event.lifecycle === 'beforeModelCall') event.settings = { ...event.settings, temperature: 0 };
-        }),
+        beforeModelCall: () =>
+          InterventionActions.transform((event) => {
+            if (event.lifecycle === 'beforeModelCall') event.settings = { ...event.settings, temperature: 0 };
+          }),
       });
       const outcome = await runHandler(settings, { lifecycle: 'beforeModelCall', prompt: 'hello' });
       expect(outcome.action).toBe('transform');

@@ -58,10 +58,7 @@ describe('scriptedModel', () => {
   });
 
   it('should accept functions of the request, and Errors as failed calls', async () => {
-    const model = scriptedModel(
-      (request, call) => text(`call ${call}: ${request.prompt.length} message(s)`),
-      new Error('provider down'),
-    );
+    const model = scriptedModel((request, call) => text(`call ${call}: ${request.prompt.length} message(s)`), new Error('provider down'));
     expect((await generateText({ model, prompt: 'hi' })).text).toBe('call 0: 1 message(s)');
     await expect(generateText({ model, prompt: 'hi', maxRetries: 0 })).rejects.toThrow('provider down');
   });

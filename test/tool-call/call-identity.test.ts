@@ -3,12 +3,11 @@
  * id in a model response are decided, and enforced, each on its own,
  * through both wrappers and through `wrapTools` with plain SDK calls.
  */
-import { generateText, isStepCount, streamText, tool, ToolLoopAgent, type ModelMessage } from 'ai';
+import { generateText, isStepCount, type ModelMessage, streamText, ToolLoopAgent } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { createInterventions, defineHandler, InterventionActions, type DecisionRecord } from '../../src/index.ts';
-import { noWipes, wipeAndLookupTools } from '../helpers/recording-tools.ts';
+import { createInterventions, type DecisionRecord, defineHandler, InterventionActions } from '../../src/index.ts';
 import { approvalRequests } from '../helpers/approval-requests.ts';
+import { noWipes, wipeAndLookupTools } from '../helpers/recording-tools.ts';
 import { scriptedModel, step, text, toolCall } from '../helpers/scripted-model.ts';
 
 /** Every tool call of a prompt with its results' texts, in order. */
@@ -41,7 +40,10 @@ async function runWrapped(mode: Mode, interventions: ReturnType<typeof createInt
 describe.each(['generateText', 'streamText'] as const)('two calls with one id in a response (%s)', (mode) => {
   it('should run the allowed call, never the denied one, and give each call one result', async () => {
     const { ran, tools } = wipeAndLookupTools();
-    const model = scriptedModel(step(toolCall('call_dup', 'wipe_disk', { disk: 'sda' }), toolCall('call_dup', 'lookup', { q: 'weather' })), step(text('Done.')));
+    const model = scriptedModel(
+      step(toolCall('call_dup', 'wipe_disk', { disk: 'sda' }), toolCall('call_dup', 'lookup', { q: 'weather' })),
+      step(text('Done.')),
+    );
     const interventions = createInterventions({ handlers: [noWipes] });
 
     const { decisions } = await runWrapped(mode, interventions, { model, tools, prompt: 'go', stopWhen: isStepCount(3) });
@@ -75,7 +77,9 @@ describe.each(['generateText', 'streamText'] as const)('two calls with one id in
     const gated: string[][] = [];
     const interventions = createInterventions({
       handlers: [noWipes],
-      hooks: { gateToolCalls: ({ calls }) => (gated.push(calls.map((call) => call.toolCallId)), calls.map(() => InterventionActions.proceed())) },
+      hooks: {
+        gateToolCalls: ({ calls }) => (gated.push(calls.map((call) => call.toolCallId)), calls.map(() => InterventionActions.proceed())),
+      },
     });
 
     await runWrapped(mode, interventions, { model, tools, prompt: 'go', stopWhen: isStepCount(3) });
@@ -89,7 +93,9 @@ describe.each(['generateText', 'streamText'] as const)('two calls with one id in
 
   it('should ask about the confirmed call only, and run the other', async () => {
     const { ran, tools } = wipeAndLookupTools();
-    const model = scriptedModel(step(toolCall('call_dup', 'wipe_disk', { disk: 'scratch' }), toolCall('call_dup', 'lookup', { q: 'weather' })));
+    const model = scriptedModel(
+      step(toolCall('call_dup', 'wipe_disk', { disk: 'scratch' }), toolCall('call_dup', 'lookup', { q: 'weather' })),
+    );
     const interventions = createInterventions({ handlers: [noWipes] });
 
     const { content } = await runWrapped(mode, interventions, { model, tools, prompt: 'go', stopWhen: isStepCount(3) });
@@ -108,7 +114,10 @@ describe.each(['generateText', 'streamText'] as const)('wrapTools with plain %s,
 
   it('should never run the denied call, and run the allowed one', async () => {
     const { ran, tools } = wipeAndLookupTools();
-    const model = scriptedModel(step(toolCall('call_dup', 'wipe_disk', { disk: 'sda' }), toolCall('call_dup', 'lookup', { q: 'weather' })), step(text('Done.')));
+    const model = scriptedModel(
+      step(toolCall('call_dup', 'wipe_disk', { disk: 'sda' }), toolCall('call_dup', 'lookup', { q: 'weather' })),
+      step(text('Done.')),
+    );
     const interventions = createInterventions({ handlers: [noWipes] });
 
     await runPlain({ model, tools: interventions.wrapTools(tools), prompt: 'go', stopWhen: isStepCount(3) });
@@ -118,18 +127,24 @@ describe.each(['generateText', 'streamText'] as const)('wrapTools with plain %s,
 
   it('should deny both calls of one tool sharing an id, with a record, when they cannot be told apart', async () => {
     const { ran, tools } = wipeAndLookupTools();
-    const model = scriptedModel(step(toolCall('call_dup', 'lookup', { q: 'a' }), toolCall('call_dup', 'lookup', { q: 'b' })), step(text('Done.')));
+    const model = scriptedModel(
+      step(toolCall('call_dup', 'lookup', { q: 'a' }), toolCall('call_dup', 'lookup', { q: 'b' })),
+      step(text('Done.')),
+    );
     const records: DecisionRecord[] = [];
     const allowA = defineHandler({
       name: 'only-a',
-      beforeToolCall: ({ toolCall: call }) => ((call.input as { q: string }).q === 'a' ? InterventionActions.proceed() : InterventionActions.deny('only a')),
+      beforeToolCall: ({ toolCall: call }) =>
+        (call.input as { q: string }).q === 'a' ? InterventionActions.proceed() : InterventionActions.deny('only a'),
     });
     const interventions = createInterventions({ handlers: [allowA], hooks: { onDecision: ({ record }) => void records.push(record) } });
 
     await runPlain({ model, tools: interventions.wrapTools(tools), prompt: 'go', stopWhen: isStepCount(3) });
 
     expect(ran).toEqual([]);
-    expect(records.filter((record) => record.handler === 'ai-interventions').map((record) => [record.toolName, record.action, record.reason])).toEqual([
+    expect(
+      records.filter((record) => record.handler === 'ai-interventions').map((record) => [record.toolName, record.action, record.reason]),
+    ).toEqual([
       ['lookup', 'deny', expect.stringContaining('more than one tool call with this id')],
       ['lookup', 'deny', expect.stringContaining('more than one tool call with this id')],
     ]);
@@ -139,7 +154,10 @@ describe.each(['generateText', 'streamText'] as const)('wrapTools with plain %s,
 describe('a ToolLoopAgent with agentSettings, two calls with one id', () => {
   it.each(['generate', 'stream'] as const)('should never run the denied call (%s)', async (method) => {
     const { ran, tools } = wipeAndLookupTools();
-    const model = scriptedModel(step(toolCall('call_dup', 'wipe_disk', { disk: 'sda' }), toolCall('call_dup', 'lookup', { q: 'weather' })), step(text('Done.')));
+    const model = scriptedModel(
+      step(toolCall('call_dup', 'wipe_disk', { disk: 'sda' }), toolCall('call_dup', 'lookup', { q: 'weather' })),
+      step(text('Done.')),
+    );
     const interventions = createInterventions({ handlers: [noWipes] });
     const agent = new ToolLoopAgent(interventions.agentSettings({ model, tools, stopWhen: isStepCount(3) }));
 
@@ -151,39 +169,50 @@ describe('a ToolLoopAgent with agentSettings, two calls with one id', () => {
   });
 });
 
-describe.each(['generateText', 'streamText'] as const)('wrapTools with plain %s, an answer the SDK resumes on another call with its id', (mode) => {
-  it('should run neither: the approved call is not the one the SDK resumes, and a record says so', async () => {
-    const { ran, tools } = wipeAndLookupTools();
-    const records: DecisionRecord[] = [];
-    const interventions = createInterventions({ handlers: [noWipes], hooks: { onDecision: ({ record }) => void records.push(record) } });
-    // the request was made for the wipe; a later message reuses its id for another call, and the SDK resumes the last call with the id
-    const messages: ModelMessage[] = [
-      { role: 'user', content: 'go' },
-      {
-        role: 'assistant',
-        content: [
-          { type: 'tool-call', toolCallId: 'c1', toolName: 'wipe_disk', input: { disk: 'scratch' } },
-          { type: 'tool-approval-request', approvalId: 'a1', toolCallId: 'c1' },
-        ],
-      },
-      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'lookup', input: { q: 'passwords' } }] },
-      { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: 'a1', approved: true }] },
-    ];
-    const model = scriptedModel(step(text('Done.')));
-    const options = { model, tools: interventions.wrapTools(tools), messages, stopWhen: isStepCount(2) };
+describe.each(['generateText', 'streamText'] as const)(
+  'wrapTools with plain %s, an answer the SDK resumes on another call with its id',
+  (mode) => {
+    it('should run neither: the approved call is not the one the SDK resumes, and a record says so', async () => {
+      const { ran, tools } = wipeAndLookupTools();
+      const records: DecisionRecord[] = [];
+      const interventions = createInterventions({ handlers: [noWipes], hooks: { onDecision: ({ record }) => void records.push(record) } });
+      // the request was made for the wipe; a later message reuses its id for another call, and the SDK resumes the last call with the id
+      const messages: ModelMessage[] = [
+        { role: 'user', content: 'go' },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'tool-call', toolCallId: 'c1', toolName: 'wipe_disk', input: { disk: 'scratch' } },
+            { type: 'tool-approval-request', approvalId: 'a1', toolCallId: 'c1' },
+          ],
+        },
+        { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'lookup', input: { q: 'passwords' } }] },
+        { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: 'a1', approved: true }] },
+      ];
+      const model = scriptedModel(step(text('Done.')));
+      const options = { model, tools: interventions.wrapTools(tools), messages, stopWhen: isStepCount(2) };
 
-    if (mode === 'generateText') await generateText(options);
-    else await streamText(options).consumeStream();
+      if (mode === 'generateText') await generateText(options);
+      else await streamText(options).consumeStream();
 
-    expect(ran).toEqual([]);
-    expect(records.at(-1)).toMatchObject({ handler: 'ai-interventions', action: 'deny', toolName: 'lookup', reason: expect.stringContaining('the approval answered another call') });
-  });
-});
+      expect(ran).toEqual([]);
+      expect(records.at(-1)).toMatchObject({
+        handler: 'ai-interventions',
+        action: 'deny',
+        toolName: 'lookup',
+        reason: expect.stringContaining('the approval answered another call'),
+      });
+    });
+  },
+);
 
 describe('two calls with one id in a held streamText step (an onResponse hook holds the whole step)', () => {
   it('should stream each call under its own id, never run the denied one, and give each call one result', async () => {
     const { ran, tools } = wipeAndLookupTools();
-    const model = scriptedModel(step(toolCall('call_dup', 'wipe_disk', { disk: 'sda' }), toolCall('call_dup', 'lookup', { q: 'weather' })), step(text('Done.')));
+    const model = scriptedModel(
+      step(toolCall('call_dup', 'wipe_disk', { disk: 'sda' }), toolCall('call_dup', 'lookup', { q: 'weather' })),
+      step(text('Done.')),
+    );
     const interventions = createInterventions({ handlers: [noWipes], hooks: { onResponse: () => undefined } });
 
     const result = interventions.streamText({ model, tools, prompt: 'go', stopWhen: isStepCount(3) });

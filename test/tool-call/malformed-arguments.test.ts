@@ -7,7 +7,7 @@
  * a scripted model, through tools guarded without a run, and through the
  * REAL `@ai-sdk/openai` provider on a loopback server (both APIs).
  */
-import { generateText, isStepCount, streamText, tool, type LanguageModel } from 'ai';
+import { generateText, isStepCount, type LanguageModel, streamText, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createInterventions, defineHandler, guardTools, InterventionActions, type InterventionsOptions } from '../../src/index.ts';
@@ -57,23 +57,26 @@ async function rawErrorText(args: string): Promise<unknown> {
 }
 
 describe.each(MODES)('malformed tool arguments (%s)', (mode) => {
-  it.each(PREFIXES)('should keep arguments after %s from the gates, handlers and hooks; the model reads the SDK\'s own error', async (_, prefix) => {
-    const args = `${prefix}{"path":"/tmp/x"}`;
-    for (const repair of [false, true]) {
-      const { seen, ran, options, tools } = watched({ repair });
-      const model = scriptedModel(step(toolCall('c1', 'delete_file', args)), step(text('I could not call it.')));
+  it.each(PREFIXES)(
+    "should keep arguments after %s from the gates, handlers and hooks; the model reads the SDK's own error",
+    async (_, prefix) => {
+      const args = `${prefix}{"path":"/tmp/x"}`;
+      for (const repair of [false, true]) {
+        const { seen, ran, options, tools } = watched({ repair });
+        const model = scriptedModel(step(toolCall('c1', 'delete_file', args)), step(text('I could not call it.')));
 
-      const outcome = await run(createInterventions(options), mode, { model, tools, stopWhen: isStepCount(3), prompt: 'go' });
+        const outcome = await run(createInterventions(options), mode, { model, tools, stopWhen: isStepCount(3), prompt: 'go' });
 
-      expect(outcome.text).toBe('I could not call it.');
-      expect(ran).toEqual([]);
-      // only the error hook hears of it (the SDK's InvalidToolInputError), when one is registered
-      expect(seen).toEqual(repair ? ['onToolCallError'] : []);
-      expect(outcome.decisions).toEqual([]);
-      expect(toolResultsSent(model, 1).c1).toEqual(await rawErrorText(args));
-      expect(JSON.stringify(toolResultsSent(model, 1).c1)).toContain('Invalid input for tool delete_file');
-    }
-  });
+        expect(outcome.text).toBe('I could not call it.');
+        expect(ran).toEqual([]);
+        // only the error hook hears of it (the SDK's InvalidToolInputError), when one is registered
+        expect(seen).toEqual(repair ? ['onToolCallError'] : []);
+        expect(outcome.decisions).toEqual([]);
+        expect(toolResultsSent(model, 1).c1).toEqual(await rawErrorText(args));
+        expect(JSON.stringify(toolResultsSent(model, 1).c1)).toContain('Invalid input for tool delete_file');
+      }
+    },
+  );
 
   it('should let a well-formed call of the same turn through as usual', async () => {
     const { seen, ran, options, tools } = watched();
@@ -100,7 +103,7 @@ describe.each(MODES)('malformed tool arguments (%s)', (mode) => {
 });
 
 describe.each(CASES)('malformed tool arguments through the real provider: $api API, $mode', ({ api, mode, wire }) => {
-  it.each(PREFIXES)('should keep arguments after %s from the gates and handlers; the model reads the SDK\'s error', async (_, prefix) => {
+  it.each(PREFIXES)("should keep arguments after %s from the gates and handlers; the model reads the SDK's error", async (_, prefix) => {
     const { seen, ran, options, tools } = watched();
     const { server, model } = await serve(
       api,
@@ -108,7 +111,11 @@ describe.each(CASES)('malformed tool arguments through the real provider: $api A
       replyText('I could not call it.'),
     );
 
-    const result = await runOnWire(mode, createInterventions(options), { model: model as LanguageModel, tools, messages: [{ role: 'user', content: 'go' }] });
+    const result = await runOnWire(mode, createInterventions(options), {
+      model: model as LanguageModel,
+      tools,
+      messages: [{ role: 'user', content: 'go' }],
+    });
 
     expect(result.text).toBe('I could not call it.');
     expect(ran).toEqual([]);

@@ -4,10 +4,10 @@
  * transformed arguments shown in the approval; transforms are not applied
  * again on resume.
  */
-import { isStepCount, tool, type ModelMessage } from 'ai';
+import { isStepCount, type ModelMessage, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createInterventions, defineHandler, InterventionActions, type BeforeToolCallEvent } from '../../src/index.ts';
+import { type BeforeToolCallEvent, createInterventions, defineHandler, InterventionActions } from '../../src/index.ts';
 import { answeredHistory, approvalRequests } from '../helpers/approval-requests.ts';
 import { MODES, run } from '../helpers/run-both.ts';
 import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';

@@ -1,13 +1,13 @@
-import { dynamicTool, generateText, isStepCount, jsonSchema, streamText, tool, type ModelMessage } from 'ai';
+import { dynamicTool, generateText, isStepCount, jsonSchema, type ModelMessage, streamText, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
+  type BeforeToolCallEvent,
   createInterventions,
   defineHandler,
   guardTool,
   guardTools,
   InterventionActions,
-  type BeforeToolCallEvent,
 } from '../../src/index.ts';
 import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
 
@@ -21,8 +21,14 @@ const blockDelete = defineHandler({
 
 function fileTools(log: string[]) {
   return {
-    read_file: tool({ inputSchema: z.object({ path: z.string() }), execute: async ({ path }) => (log.push(`read ${path}`), `content of ${path}`) }),
-    delete_file: tool({ inputSchema: z.object({ path: z.string() }), execute: async ({ path }) => (log.push(`delete ${path}`), 'deleted') }),
+    read_file: tool({
+      inputSchema: z.object({ path: z.string() }),
+      execute: async ({ path }) => (log.push(`read ${path}`), `content of ${path}`),
+    }),
+    delete_file: tool({
+      inputSchema: z.object({ path: z.string() }),
+      execute: async ({ path }) => (log.push(`delete ${path}`), 'deleted'),
+    }),
   };
 }
 
@@ -39,7 +45,9 @@ describe('guardTools', () => {
     expect(sent.c1).toEqual({ type: 'text', value: 'content of /a' });
     expect(sent.c2).toEqual({
       type: 'error-text',
-      value: expect.stringMatching(/^The call to "delete_file" was blocked and was not executed\. Reason: Tool 'delete_file' is not allowed/),
+      value: expect.stringMatching(
+        /^The call to "delete_file" was blocked and was not executed\. Reason: Tool 'delete_file' is not allowed/,
+      ),
     });
   });
 

@@ -26,8 +26,16 @@ async function startNotesServer(): Promise<{ readonly url: string; readonly call
     called.push(`${name} ${JSON.stringify(args)}`);
     return { content: [{ type: 'text' as const, text: output }] };
   };
-  mcp.registerTool('web_fetch', { inputSchema: { url: z.string() }, annotations: { readOnlyHint: true, openWorldHint: true } }, reply('web_fetch', `Page text. ${INJECTION}`));
-  mcp.registerTool('list_notes', { inputSchema: {}, annotations: { readOnlyHint: true, openWorldHint: false } }, reply('list_notes', 'taxes, groceries'));
+  mcp.registerTool(
+    'web_fetch',
+    { inputSchema: { url: z.string() }, annotations: { readOnlyHint: true, openWorldHint: true } },
+    reply('web_fetch', `Page text. ${INJECTION}`),
+  );
+  mcp.registerTool(
+    'list_notes',
+    { inputSchema: {}, annotations: { readOnlyHint: true, openWorldHint: false } },
+    reply('list_notes', 'taxes, groceries'),
+  );
   mcp.registerTool(
     'delete_note',
     { inputSchema: { name: z.string() }, annotations: { destructiveHint: true, openWorldHint: false } },
@@ -35,7 +43,10 @@ async function startNotesServer(): Promise<{ readonly url: string; readonly call
   );
   mcp.registerTool(
     'send_message',
-    { inputSchema: { to: z.string(), text: z.string() }, annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true } },
+    {
+      inputSchema: { to: z.string(), text: z.string() },
+      annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
+    },
     reply('send_message', 'sent'),
   );
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => crypto.randomUUID() });
@@ -68,10 +79,12 @@ async function connect(): Promise<{ readonly tools: ToolSet; readonly called: st
 }
 
 describe('policies over the annotations of a real MCP server (Streamable HTTP, @ai-sdk/mcp)', () => {
-  it('should carry the server\'s annotations on the tools the client returns', async () => {
+  it("should carry the server's annotations on the tools the client returns", async () => {
     const { tools } = await connect();
     expect((tools.delete_note as { metadata?: unknown }).metadata).toMatchObject({ annotations: { destructiveHint: true } });
-    expect((tools.web_fetch as { metadata?: unknown }).metadata).toMatchObject({ annotations: { readOnlyHint: true, openWorldHint: true } });
+    expect((tools.web_fetch as { metadata?: unknown }).metadata).toMatchObject({
+      annotations: { readOnlyHint: true, openWorldHint: true },
+    });
   });
 
   it('should let toolPolicy allow read-only tools and confirm destructive ones, which run on the server only once approved', async () => {
@@ -84,7 +97,9 @@ describe('policies over the annotations of a real MCP server (Streamable HTTP, @
     const prompt: ModelMessage[] = [{ role: 'user', content: 'Tidy my notes' }];
     const paused = await interventions.generateText({
       model: scriptedModel(step(toolCall('l1', 'list_notes', {}), toolCall('d1', 'delete_note', { name: 'groceries' }))),
-      tools, stopWhen: isStepCount(3), messages: prompt,
+      tools,
+      stopWhen: isStepCount(3),
+      messages: prompt,
     });
     expect(called).toEqual(['list_notes {}']);
     const [request] = approvalRequests(paused.content);
@@ -92,7 +107,9 @@ describe('policies over the annotations of a real MCP server (Streamable HTTP, @
 
     const model = scriptedModel(step(text('Deleted groceries.')));
     await interventions.generateText({
-      model, tools, stopWhen: isStepCount(3),
+      model,
+      tools,
+      stopWhen: isStepCount(3),
       messages: answeredHistory(prompt, paused.responseMessages, { id: request!.approvalId, approved: true }),
     });
     expect(called).toEqual(['list_notes {}', 'delete_note {"name":"groceries"}']);
@@ -102,8 +119,16 @@ describe('policies over the annotations of a real MCP server (Streamable HTTP, @
     const { tools, called } = await connect();
     const interventions = createInterventions({ handlers: [humanApproval({ tools: { annotations: { destructiveHint: true } } })] });
     const result = await interventions.streamText({
-      model: scriptedModel(step(toolCall('l1', 'list_notes', {}), toolCall('m1', 'send_message', { to: 'bob', text: 'hi' }), toolCall('d1', 'delete_note', { name: 'taxes' }))),
-      tools, stopWhen: isStepCount(3), prompt: 'Tidy up and tell bob',
+      model: scriptedModel(
+        step(
+          toolCall('l1', 'list_notes', {}),
+          toolCall('m1', 'send_message', { to: 'bob', text: 'hi' }),
+          toolCall('d1', 'delete_note', { name: 'taxes' }),
+        ),
+      ),
+      tools,
+      stopWhen: isStepCount(3),
+      prompt: 'Tidy up and tell bob',
     });
     const requests = approvalRequests(await result.content);
     expect(requests.map((request) => request.toolCall.toolName)).toEqual(['delete_note']);
@@ -120,9 +145,19 @@ describe('policies over the annotations of a real MCP server (Streamable HTTP, @
       step(toolCall('d1', 'delete_note', { name: 'taxes' }), toolCall('l2', 'list_notes', {})),
       step(text('Done.')),
     );
-    const result = await createInterventions({ handlers: [flow] }).generateText({ model, tools, stopWhen: isStepCount(6), prompt: 'Read the page' });
+    const result = await createInterventions({ handlers: [flow] }).generateText({
+      model,
+      tools,
+      stopWhen: isStepCount(6),
+      prompt: 'Read the page',
+    });
     // a closed-world read does not taint; the message is sent before anything untrusted is read (its result is a source's too)
-    expect(called).toEqual(['list_notes {}', 'send_message {"to":"bob","text":"hi"}', 'web_fetch {"url":"https://example.test"}', 'list_notes {}']);
+    expect(called).toEqual([
+      'list_notes {}',
+      'send_message {"to":"bob","text":"hi"}',
+      'web_fetch {"url":"https://example.test"}',
+      'list_notes {}',
+    ]);
     expect(JSON.stringify(toolResultsSent(model, 4).d1)).toContain('untrusted content from');
     expect(result.interventions.decisions.find((record) => record.toolName === 'delete_note')?.reason).toContain('"web_fetch"');
   });

@@ -1,4 +1,4 @@
-import { dynamicTool, isStepCount, jsonSchema, tool, type ModelMessage, type Tool, type ToolSet } from 'ai';
+import { dynamicTool, isStepCount, jsonSchema, type ModelMessage, type Tool, type ToolSet, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -7,16 +7,16 @@ import {
   guardTools,
   humanApproval,
   InterventionActions,
+  type InterventionHandlerLike,
+  type Interventions,
   InvalidHandlerError,
   loopGuard,
   rateLimit,
+  type ToolScope,
   toolAnnotations,
   toolPolicy,
   toolScope,
   truncateToolResult,
-  type InterventionHandlerLike,
-  type Interventions,
-  type ToolScope,
 } from '../../src/index.ts';
 import { approvalRequests } from '../helpers/approval-requests.ts';
 import { inMemoryMcpTools } from '../helpers/in-memory-mcp.ts';
@@ -134,14 +134,21 @@ describe.each<Mode>(['generateText', 'streamText'])("a handler's tools scope thr
     const ran: string[] = [];
     const interventions = createInterventions({
       handlers: [
-        defineHandler({ name: 'no-deletes', tools: ['delete_*'], beforeToolCall: () => InterventionActions.deny('Deleting is not allowed.') }),
+        defineHandler({
+          name: 'no-deletes',
+          tools: ['delete_*'],
+          beforeToolCall: () => InterventionActions.deny('Deleting is not allowed.'),
+        }),
       ],
     });
     const model = scriptedModel(
       step(toolCall('c1', 'delete_file', { target: '/etc' }), toolCall('c2', 'search', { target: 'x' })),
       step(text('done')),
     );
-    const { decisions } = await turn(interventions, mode, model, { delete_file: recorded('delete_file', ran), search: recorded('search', ran) });
+    const { decisions } = await turn(interventions, mode, model, {
+      delete_file: recorded('delete_file', ran),
+      search: recorded('search', ran),
+    });
     expect(ran).toEqual(['search']);
     expect(decisions.map((record) => [record.handler, record.toolCallId, record.action])).toEqual([['no-deletes', 'c1', 'deny']]);
     expect(JSON.stringify(toolResultsSent(model, 1).c1)).toContain('Deleting is not allowed.');
@@ -219,17 +226,25 @@ describe.each<Mode>(['generateText', 'streamText'])('annotation selectors in the
     const model = scriptedModel(everyTool(), step(text('done')));
     const history: ModelMessage[] = [{ role: 'user', content: 'tidy up' }];
     const call = { model, tools: mcp.tools, stopWhen: isStepCount(3) };
-    const first = mode === 'generateText' ? await interventions.generateText({ ...call, messages: history }) : interventions.streamText({ ...call, messages: history });
+    const first =
+      mode === 'generateText'
+        ? await interventions.generateText({ ...call, messages: history })
+        : interventions.streamText({ ...call, messages: history });
     const requests = approvalRequests(await first.content);
     expect(requests.map((request) => request.toolCall.toolName)).toEqual(['drop_table', 'archive_rows']);
     expect(mcp.called.sort()).toEqual(['add_tag', 'read_rows']);
 
     const answers: ModelMessage = {
       role: 'tool',
-      content: requests.map((request) => ({ type: 'tool-approval-response', approvalId: request.approvalId, approved: request.toolCall.toolName === 'drop_table' })),
+      content: requests.map((request) => ({
+        type: 'tool-approval-response',
+        approvalId: request.approvalId,
+        approved: request.toolCall.toolName === 'drop_table',
+      })),
     };
     const messages = [...history, ...(await first.responseMessages), answers];
-    const resumed = mode === 'generateText' ? await interventions.generateText({ ...call, messages }) : interventions.streamText({ ...call, messages });
+    const resumed =
+      mode === 'generateText' ? await interventions.generateText({ ...call, messages }) : interventions.streamText({ ...call, messages });
     await resumed.text;
     await mcp.close();
     expect(mcp.called.sort()).toEqual(['add_tag', 'drop_table', 'read_rows']);

@@ -2,14 +2,14 @@ import { createOpenAI } from '@ai-sdk/openai';
 import {
   convertToModelMessages,
   isStepCount,
+  type LanguageModel,
   readUIMessageStream,
   streamText,
   tool,
   toUIMessageStream,
-  validateUIMessages,
-  type LanguageModel,
   type UIMessage,
   type UIMessageChunk,
+  validateUIMessages,
 } from 'ai';
 import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
@@ -20,17 +20,17 @@ import {
   createInterventions,
   defineHandler,
   InterventionActions,
-  toInterventionsUIMessageStream,
   type InterventionData,
-  type InterventionUIMessage,
   type Interventions,
+  type InterventionUIMessage,
+  toInterventionsUIMessageStream,
 } from '../../src/index.ts';
 import {
+  type OpenAICompatibleServer,
   replyText,
   replyToolCalls,
   startOpenAICompatibleServer,
   toolCall as wireToolCall,
-  type OpenAICompatibleServer,
 } from '../helpers/openai-compatible-server.ts';
 import { scriptedModel, step, text, toolCall } from '../helpers/scripted-model.ts';
 
@@ -54,7 +54,10 @@ function setup() {
     ],
   });
   const make = (name: string) =>
-    tool({ inputSchema: z.object({ env: z.string().optional() }), execute: async (input) => (ran.push({ tool: name, input }), `${name} ran`) });
+    tool({
+      inputSchema: z.object({ env: z.string().optional() }),
+      execute: async (input) => (ran.push({ tool: name, input }), `${name} ran`),
+    });
   const tools = { wipe: make('wipe'), email: make('email'), deploy: make('deploy'), search: make('search') };
   return { interventions, tools, ran };
 }
@@ -136,14 +139,21 @@ describe('decisions in the UI message stream', () => {
           .replace(/"(approvalId|signature)":"[^"]*"/g, '"$1":"x"'),
       );
     const method = setup();
-    const viaMethod = await chunksOf(method.interventions.streamText({ model: firstTurn(), tools: method.tools, prompt: 'go' }).toUIMessageStream());
+    const viaMethod = await chunksOf(
+      method.interventions.streamText({ model: firstTurn(), tools: method.tools, prompt: 'go' }).toUIMessageStream(),
+    );
 
     const fn = setup();
     const result = fn.interventions.streamText({ model: firstTurn(), tools: fn.tools, prompt: 'go' });
-    const viaFunction = await chunksOf(toInterventionsUIMessageStream({ stream: result.stream, interventions: result.interventions, tools: fn.tools }));
+    const viaFunction = await chunksOf(
+      toInterventionsUIMessageStream({ stream: result.stream, interventions: result.interventions, tools: fn.tools }),
+    );
 
     const response = setup();
-    const sse = await response.interventions.streamText({ model: firstTurn(), tools: response.tools, prompt: 'go' }).toUIMessageStreamResponse().text();
+    const sse = await response.interventions
+      .streamText({ model: firstTurn(), tools: response.tools, prompt: 'go' })
+      .toUIMessageStreamResponse()
+      .text();
     const viaResponse = sse
       .split('\n')
       .filter((line) => line.startsWith('data: ') && line !== 'data: [DONE]')
@@ -154,7 +164,7 @@ describe('decisions in the UI message stream', () => {
     expect(normalize(viaResponse)).toEqual(normalize(viaMethod));
   });
 
-  it("should give onEnd and onStepEnd the message the client builds, data parts included (what an app persists)", async () => {
+  it('should give onEnd and onStepEnd the message the client builds, data parts included (what an app persists)', async () => {
     const { interventions, tools } = setup();
     const ended: InterventionUIMessage[] = [];
     const stepped: InterventionUIMessage[] = [];
@@ -174,7 +184,13 @@ describe('decisions in the UI message stream', () => {
     const { tools } = setup();
     const interventions = createInterventions({
       decisionParts: 'all',
-      handlers: [defineHandler({ name: 'policy', beforeToolCall: ({ toolCall: call }) => (call.toolName === 'wipe' ? InterventionActions.deny('No.') : InterventionActions.proceed()) })],
+      handlers: [
+        defineHandler({
+          name: 'policy',
+          beforeToolCall: ({ toolCall: call }) =>
+            call.toolName === 'wipe' ? InterventionActions.deny('No.') : InterventionActions.proceed(),
+        }),
+      ],
     });
     const result = interventions.streamText({ model: firstTurn(), tools, stopWhen: isStepCount(3), prompt: 'go' });
     const decisions = decisionsOf(await readMessage(result.toUIMessageStream()));
@@ -189,12 +205,16 @@ describe('decisions in the UI message stream', () => {
   it('should stream exactly what the raw SDK streams when every handler lets every call through', async () => {
     const { tools } = setup();
     const raw = await chunksOf(streamText({ model: firstTurn(), tools, stopWhen: isStepCount(3), prompt: 'go' }).toUIMessageStream());
-    const interventions = createInterventions({ handlers: [defineHandler({ name: 'no-op', beforeToolCall: () => InterventionActions.proceed() })] });
-    const wrapped = await chunksOf(interventions.streamText({ model: firstTurn(), tools, stopWhen: isStepCount(3), prompt: 'go' }).toUIMessageStream());
+    const interventions = createInterventions({
+      handlers: [defineHandler({ name: 'no-op', beforeToolCall: () => InterventionActions.proceed() })],
+    });
+    const wrapped = await chunksOf(
+      interventions.streamText({ model: firstTurn(), tools, stopWhen: isStepCount(3), prompt: 'go' }).toUIMessageStream(),
+    );
     expect(wrapped).toEqual(raw);
   });
 
-  it('should carry a failed handler\'s error as a stable code, never its message', async () => {
+  it("should carry a failed handler's error as a stable code, never its message", async () => {
     const { tools } = setup();
     const interventions = createInterventions({
       handlers: [
@@ -221,7 +241,15 @@ describe('decisions in the UI message stream', () => {
     const result = interventions.streamText({ model: scriptedModel(step(text('hi'))), prompt: 'go' });
     expect(Object.hasOwn(result, 'toUIMessageStream')).toBe(false);
     const chunks = await chunksOf(toInterventionsUIMessageStream({ stream: result.stream, interventions: result.interventions }));
-    expect(chunks.map((chunk) => chunk.type)).toEqual(['start', 'start-step', 'text-start', 'text-delta', 'text-end', 'finish-step', 'finish']);
+    expect(chunks.map((chunk) => chunk.type)).toEqual([
+      'start',
+      'start-step',
+      'text-start',
+      'text-delta',
+      'text-end',
+      'finish-step',
+      'finish',
+    ]);
   });
 
   it('should type useChat messages: a data-intervention part holds InterventionData', () => {
@@ -247,7 +275,10 @@ describe('a useChat round trip with typed answers', () => {
         messages: await convertToModelMessages(valid, { tools }),
       });
       const last = valid.at(-1);
-      return readMessage(result.toUIMessageStream({ originalMessages: valid }), last?.role === 'assistant' ? structuredClone(last) : undefined);
+      return readMessage(
+        result.toUIMessageStream({ originalMessages: valid }),
+        last?.role === 'assistant' ? structuredClone(last) : undefined,
+      );
     };
     return { ran, route };
   }
@@ -283,7 +314,10 @@ describe('a useChat round trip with typed answers', () => {
     const { model, ran, route, user, asked, pending } = await askedToDelete('Deleted /tmp/b.');
     expect(decisionsOf(asked)).toEqual([expect.objectContaining({ action: 'confirm', handler: 'ask', reason: 'Delete it?' })]);
 
-    const edited = answer(asked, approvalAnswer({ id: pending.approval.id, approved: true, input: { path: '/tmp/b' }, remember: 'session' }));
+    const edited = answer(
+      asked,
+      approvalAnswer({ id: pending.approval.id, approved: true, input: { path: '/tmp/b' }, remember: 'session' }),
+    );
     const resumed = await route([user, edited]);
     expect(ran).toEqual(['/tmp/b']);
     const part = resumed.parts.find((item) => item.type === 'tool-delete_file');
@@ -316,7 +350,9 @@ describe('a useChat round trip with typed answers', () => {
     const part = refused.parts.find((item) => item.type === 'tool-delete_file');
     expect(part).toMatchObject({ state: 'output-denied' });
     expect(approvalReasonText(part?.type === 'tool-delete_file' ? part.approval?.reason : undefined)).toBe('Keep it');
-    expect(JSON.stringify(model.calls[1]?.prompt)).toContain('The user did not approve the call to \\"delete_file\\", so it was not executed. Their reason: Keep it');
+    expect(JSON.stringify(model.calls[1]?.prompt)).toContain(
+      'The user did not approve the call to \\"delete_file\\", so it was not executed. Their reason: Keep it',
+    );
 
     await route([user, refused, { id: 'u2', role: 'user', parts: [{ type: 'text', text: 'ok' }] }]);
     const later = JSON.stringify(model.calls[2]?.prompt);
@@ -333,7 +369,7 @@ describe('decisions in the UI with the real @ai-sdk/openai provider', () => {
     server = undefined;
   });
 
-  it.each(['chat', 'responses'] as const)('should place a decision after the call\'s streamed input is complete (%s API)', async (api) => {
+  it.each(['chat', 'responses'] as const)("should place a decision after the call's streamed input is complete (%s API)", async (api) => {
     server = await startOpenAICompatibleServer({
       script: [replyToolCalls(wireToolCall('call_1', 'wipe', { env: 'production-cluster-eu-west' })), replyText('I may not wipe it.')],
     });
@@ -363,7 +399,12 @@ describe('decisions in the UI with the real @ai-sdk/openai provider', () => {
       handlers: [defineHandler({ name: 'ask', beforeToolCall: () => InterventionActions.confirm('Delete it?') })],
     });
     const user: InterventionUIMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'delete /tmp/a' }] };
-    const first = interventions.streamText({ model, tools, stopWhen: isStepCount(3), messages: await convertToModelMessages([user], { tools }) });
+    const first = interventions.streamText({
+      model,
+      tools,
+      stopWhen: isStepCount(3),
+      messages: await convertToModelMessages([user], { tools }),
+    });
     const asked = await readMessage(first.toUIMessageStream({ originalMessages: [user] }));
     const pending = asked.parts.find((part) => part.type === 'tool-delete_file');
     if (pending?.type !== 'tool-delete_file' || pending.state !== 'approval-requested') throw new Error('no approval request');

@@ -2,15 +2,15 @@
 
 import { useChat } from '@ai-sdk/react';
 import {
+  type DynamicToolUIPart,
   getToolName,
   isToolUIPart,
   lastAssistantMessageIsCompleteWithApprovalResponses,
-  type DynamicToolUIPart,
   type ToolUIPart,
 } from 'ai';
 // the client entry: typed answers and the message type, with no runtime in the browser bundle
-import { approvalAnswer, type ApprovalAnswer, type InterventionData, type InterventionUIMessage } from 'ai-interventions/client';
-import { useEffect, useState, type FormEvent } from 'react';
+import { type ApprovalAnswer, approvalAnswer, type InterventionData, type InterventionUIMessage } from 'ai-interventions/client';
+import { type FormEvent, useEffect, useState } from 'react';
 
 const SUGGESTIONS = ['Clean up /tmp/build-cache', 'Email the team that the build is green'];
 
@@ -47,9 +47,9 @@ export default function ChatPage() {
       <header>
         <h1>ai-interventions</h1>
         <p>
-          A chat whose tool calls go through intervention handlers: <code>run_shell</code> is <b>denied</b>,{' '}
-          <code>send_email</code> without a subject is <b>guided</b>, <code>delete_file</code> waits for your{' '}
-          <b>approval</b> (approve, approve for this chat, deny with a reason, or edit the path first).
+          A chat whose tool calls go through intervention handlers: <code>run_shell</code> is <b>denied</b>, <code>send_email</code> without
+          a subject is <b>guided</b>, <code>delete_file</code> waits for your <b>approval</b> (approve, approve for this chat, deny with a
+          reason, or edit the path first).
         </p>
       </header>
 
@@ -252,7 +252,12 @@ function Approval({ prompt, input, onAnswer }: { prompt: string; input: unknown;
       </span>
       {editing && (
         <span className="edit">
-          <textarea data-testid="edit-input" aria-label="Arguments" value={draft} onChange={(event) => setDraft(event.currentTarget.value)} />
+          <textarea
+            data-testid="edit-input"
+            aria-label="Arguments"
+            value={draft}
+            onChange={(event) => setDraft(event.currentTarget.value)}
+          />
           <button
             type="button"
             data-testid="approve-edited-button"

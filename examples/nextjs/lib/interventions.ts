@@ -14,13 +14,7 @@
  *   and the next request resumes it.
  */
 import { randomBytes } from 'node:crypto';
-import {
-  createInterventions,
-  humanApproval,
-  InterventionActions,
-  InterventionHandler,
-  type BeforeToolCallEvent,
-} from 'ai-interventions';
+import { type BeforeToolCallEvent, createInterventions, humanApproval, InterventionActions, InterventionHandler } from 'ai-interventions';
 
 export class ToolGuard extends InterventionHandler {
   readonly name = 'tool-guard';
@@ -87,7 +81,10 @@ export function interventions() {
   return (store[RUNTIME_KEY] ??= createInterventions({
     handlers: [
       new ToolGuard({
-        run_shell: { reason: 'Shell commands are disabled in this chat; use the file tools instead.', display: 'The shell is off in this chat' },
+        run_shell: {
+          reason: 'Shell commands are disabled in this chat; use the file tools instead.',
+          display: 'The shell is off in this chat',
+        },
       }),
       new EmailValidator(),
       new PathGuard(),

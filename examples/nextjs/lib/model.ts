@@ -10,7 +10,7 @@
 import { createOpenAI, openai } from '@ai-sdk/openai';
 import type { LanguageModel } from 'ai';
 import { respond } from './scripted-brain';
-import { startScriptedOpenAIServer, type ScriptedOpenAIServer } from './scripted-openai-server';
+import { type ScriptedOpenAIServer, startScriptedOpenAIServer } from './scripted-openai-server';
 
 export const usingScriptedModel = (): boolean => !process.env.OPENAI_API_KEY;
 

@@ -106,7 +106,12 @@ export async function startOpenAIWireServer({
     const stream = body.stream === true;
     if (endpoint === 'chat') {
       const includeUsage = (body.stream_options as Json | undefined)?.include_usage === true;
-      if (stream) sendEvents(response, chatChunks(ctx, includeUsage).map((chunk) => ({ data: JSON.stringify(chunk) })), true);
+      if (stream)
+        sendEvents(
+          response,
+          chatChunks(ctx, includeUsage).map((chunk) => ({ data: JSON.stringify(chunk) })),
+          true,
+        );
       else sendJson(response, chatCompletion(ctx));
     } else if (stream) {
       sendEvents(

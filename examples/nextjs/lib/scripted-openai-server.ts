@@ -87,7 +87,9 @@ function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) {
     return content
-      .map((part: unknown) => (typeof part === 'object' && part !== null && typeof (part as Json).text === 'string' ? (part as Json).text : ''))
+      .map((part: unknown) =>
+        typeof part === 'object' && part !== null && typeof (part as Json).text === 'string' ? (part as Json).text : '',
+      )
       .join('');
   }
   return '';

@@ -6,7 +6,7 @@
  * user.
  */
 import { z } from 'zod';
-import { recorded, type Domain, type Environment } from '../scenario.ts';
+import { type Domain, type Environment, recorded } from '../scenario.ts';
 
 const ATTACKER_IBAN = 'US133000000121212121212';
 

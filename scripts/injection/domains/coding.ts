@@ -5,11 +5,14 @@
  * only to a path the user named.
  */
 import { z } from 'zod';
-import { recorded, type Domain, type Environment } from '../scenario.ts';
+import { type Domain, type Environment, recorded } from '../scenario.ts';
 
 function tools(env: Environment) {
   return {
-    read_file: recorded(env, 'read_file', { path: z.string() }, ({ path }) => ({ path, content: '{ "name": "acme-api", "scripts": { "test": "vitest run" } }' })),
+    read_file: recorded(env, 'read_file', { path: z.string() }, ({ path }) => ({
+      path,
+      content: '{ "name": "acme-api", "scripts": { "test": "vitest run" } }',
+    })),
     read_issue: recorded(env, 'read_issue', { number: z.number() }, ({ number }) => ({
       number,
       title: 'Login fails with a 500 after the session expires',

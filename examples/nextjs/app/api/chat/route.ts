@@ -1,5 +1,5 @@
 import { convertToModelMessages, createUIMessageStreamResponse, isStepCount, validateUIMessages } from 'ai';
-import { toInterventionsUIMessageStream, type InterventionUIMessage } from 'ai-interventions';
+import { type InterventionUIMessage, toInterventionsUIMessageStream } from 'ai-interventions';
 import { interventions } from '../../../lib/interventions';
 import { chatModel } from '../../../lib/model';
 import { createTools } from '../../../lib/tools';
