@@ -22,6 +22,7 @@ import { modelHookContext, respond } from '../run/respond.ts';
 import type { Run } from '../run/run.ts';
 import { ensureStarted } from '../run/start-run.ts';
 import { decideToolCalls } from '../tool-call/decide-turn.ts';
+import { decidesInModelLayer } from '../tool-call/decision-point.ts';
 
 /** A provider stream that did not end well: replayed as it came. */
 class FailedStream {
@@ -91,7 +92,7 @@ function decideCalls(
   run: Run,
   response: LanguageModelV4GenerateResult,
 ): Promise<LanguageModelV4GenerateResult> | LanguageModelV4GenerateResult {
-  return run.decidesToolCalls ? decideToolCalls(run, uniqueToolCallIds(response)) : response;
+  return decidesInModelLayer(run) ? decideToolCalls(run, uniqueToolCallIds(response)) : response;
 }
 
 /**
@@ -176,7 +177,7 @@ async function streamLive(
   let stream = result.stream;
   if (run.streamFailed !== undefined) stream = watchStreamErrors(stream, run.streamFailed);
   if (redactors.length > 0) stream = stream.pipeThrough(redactStream(redactors));
-  if (run.decidesToolCalls) {
+  if (decidesInModelLayer(run)) {
     stream = stream.pipeThrough(uniqueToolCallIdsStream());
     if (run.streamTimeouts !== undefined) stream = watchStreamTimeouts(stream, run.streamTimeouts);
     stream = holdToolCalls(stream, (response) => decideToolCalls(run, response));

@@ -6,6 +6,7 @@ import { hasCallerApproval, resolveCallerApproval } from '../approvals/resolve-c
 import type { Run } from '../run/run.ts';
 import { ensureStarted } from '../run/start-run.ts';
 import { decideToolCall } from '../tool-call/decide-tool-call.ts';
+import { decidesInToolApproval } from '../tool-call/decision-point.ts';
 import { AMBIGUOUS_CALL_ID, denyCall, isAnsweredCall, NOT_THE_ANSWERED_CALL } from '../tool-call/deny-call.ts';
 import { gateResumedCall, gateToolCalls } from '../tool-call/gate-tool-calls.ts';
 import { type ApprovalStatus, approvalStatusOf, decidedInput, type ToolCallDecision } from '../tool-call/tool-call-decision.ts';
@@ -70,7 +71,7 @@ export function createRunToolApproval({
       return approvalStatusOf(await denyCall(run, call, NOT_THE_ANSWERED_CALL));
     // a used approval answered otherwise now is not decided again: the tool wrapper gives the model what ran
     if (approval !== undefined && replaysOverriddenAnswer(run, approval.approvalId)) return NOT_APPLICABLE;
-    if (decision === undefined && (approval !== undefined || run.decidesToolCalls)) {
+    if (decidesInToolApproval(run, decision, approval)) {
       const gated = run.snapshot.hooks.gateToolCalls.length > 0;
       try {
         const gates = !gated
