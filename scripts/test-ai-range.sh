@@ -31,18 +31,21 @@ fi
 ai_deps="$(npm view "ai@$version" dependencies --json)"
 openai_major="$(node -p 'require("./package.json").devDependencies["@ai-sdk/openai"].replace(/^\^/, "").split(".")[0]')"
 openai_deps="$(npm view "@ai-sdk/openai@$openai_major" version dependencies --json)"
-read -r provider utils openai < <(node -e '
+mcp_major="$(node -p 'require("./package.json").devDependencies["@ai-sdk/mcp"].replace(/^\^/, "").split(".")[0]')"
+mcp_deps="$(npm view "@ai-sdk/mcp@$mcp_major" version dependencies --json)"
+read -r provider utils openai mcp < <(node -e '
   const ai = JSON.parse(process.argv[1]);
   const provider = ai["@ai-sdk/provider"], utils = ai["@ai-sdk/provider-utils"];
   const releases = [JSON.parse(process.argv[2])].flat();
   const patch = (v) => v.split(".").map(Number);
   const newer = (a, b) => { const [x, y] = [patch(a), patch(b)]; return x[0] - y[0] || x[1] - y[1] || x[2] - y[2]; };
-  const openai = releases
+  const pinning = (list) => [list].flat()
     .filter((r) => r.dependencies["@ai-sdk/provider"] === provider && r.dependencies["@ai-sdk/provider-utils"] === utils)
     .map((r) => r.version).sort(newer).at(-1);
-  if (!provider || !utils || !openai) { console.error("no @ai-sdk/openai release pins", provider, utils); process.exit(1); }
-  console.log(provider, utils, openai);
-' "$ai_deps" "$openai_deps")
+  const openai = pinning(releases), mcp = pinning(JSON.parse(process.argv[3]));
+  if (!provider || !utils || !openai || !mcp) { console.error("no @ai-sdk/openai or @ai-sdk/mcp release pins", provider, utils); process.exit(1); }
+  console.log(provider, utils, openai, mcp);
+' "$ai_deps" "$openai_deps" "$mcp_deps")
 
 scratch="$(mktemp -d "${TMPDIR:-/tmp}/ai-range.XXXXXX")"
 trap 'rm -rf "$scratch"' EXIT
@@ -50,22 +53,22 @@ tar -C "$root" --exclude=node_modules --exclude=./dist --exclude=./.git --exclud
   --exclude=coverage -cf - . | tar -C "$scratch" -xf -
 cd "$scratch"
 
-echo "ai-range: ai@$version with @ai-sdk/provider@$provider @ai-sdk/provider-utils@$utils @ai-sdk/openai@$openai in $scratch"
+echo "ai-range: ai@$version with @ai-sdk/provider@$provider @ai-sdk/provider-utils@$utils @ai-sdk/openai@$openai @ai-sdk/mcp@$mcp in $scratch"
 npm ci --no-audit --no-fund --loglevel=error
 npm install --no-save --no-audit --no-fund --loglevel=error \
-  "ai@$version" "@ai-sdk/provider@$provider" "@ai-sdk/provider-utils@$utils" "@ai-sdk/openai@$openai"
+  "ai@$version" "@ai-sdk/provider@$provider" "@ai-sdk/provider-utils@$utils" "@ai-sdk/openai@$openai" "@ai-sdk/mcp@$mcp"
 # one copy of each, as a consumer's dedupe gives: ai and this package read the same provider types
 node -e '
   const fs = require("node:fs");
-  const want = { ai: process.argv[1], "@ai-sdk/provider": process.argv[2], "@ai-sdk/provider-utils": process.argv[3], "@ai-sdk/openai": process.argv[4] };
+  const want = { ai: process.argv[1], "@ai-sdk/provider": process.argv[2], "@ai-sdk/provider-utils": process.argv[3], "@ai-sdk/openai": process.argv[4], "@ai-sdk/mcp": process.argv[5] };
   for (const [name, version] of Object.entries(want)) {
     const got = require(`./node_modules/${name}/package.json`).version;
     if (got !== version) throw new Error(`${name}@${got} installed, not ${version}`);
   }
-  for (const dir of ["ai", "@ai-sdk/openai", "@ai-sdk/gateway"])
+  for (const dir of ["ai", "@ai-sdk/openai", "@ai-sdk/gateway", "@ai-sdk/mcp"])
     for (const nested of ["@ai-sdk/provider", "@ai-sdk/provider-utils"])
       if (fs.existsSync(`./node_modules/${dir}/node_modules/${nested}`)) throw new Error(`${dir} has its own ${nested}`);
-' "$version" "$provider" "$utils" "$openai"
+' "$version" "$provider" "$utils" "$openai" "$mcp"
 
 npm run typecheck
 npx vitest run
