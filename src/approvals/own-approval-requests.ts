@@ -6,10 +6,10 @@ import type { Run } from '../run/run.ts';
  * given; the runtime gives it its own only to bind its confirms. So the
  * signature stays on the requests a handler's `confirm` asked for, and the
  * app's own requests (`needsApproval`, its `toolApproval`) read exactly as
- * the raw SDK writes them without a secret. A request whose call is not in
+ * the raw SDK writes them without a secret. A request whose call is in
  * `run.approvalRequests.foreign` (made in this run, not by a confirm)
- * loses it, wherever it is read: the stream parts
- * (and so the UI message stream), each step's content and response
+ * loses it, wherever it is read: the stream parts (and so the UI message
+ * stream), each step's content and response
  * messages (and so the result, its `responseMessages` and `onEnd`), and
  * the history each next step starts with (`prepareStep`, `onStepStart`).
  */
