@@ -17,15 +17,18 @@ type ToolContent = Extract<Message, { role: 'tool' }>['content'];
  * runs). The same request comes back when none is encoded.
  */
 export function decodePromptAnswers(request: LanguageModelV4CallOptions, wording: Wording): LanguageModelV4CallOptions {
+  // plain loops: every model call reads the whole prompt, and allocates nothing unless an answer is encoded
   let prompt: LanguageModelV4Prompt | undefined;
-  request.prompt.forEach((message, index) => {
-    if (message.role !== 'tool') return;
+  for (let index = 0; index < request.prompt.length; index++) {
+    const message = request.prompt[index] as Message;
+    if (message.role !== 'tool') continue;
     let content: ToolContent | undefined;
-    message.content.forEach((part, position) => {
-      if (part.type !== 'tool-result') return;
+    for (let position = 0; position < message.content.length; position++) {
+      const part = message.content[position] as ToolContent[number];
+      if (part.type !== 'tool-result') continue;
       const { output } = part;
       const encoded = output.type === 'execution-denied' ? output.reason : output.type === 'error-text' ? output.value : undefined;
-      if (!isTypedAnswer(encoded)) return;
+      if (!isTypedAnswer(encoded)) continue;
       const call = { toolCallId: part.toolCallId, toolName: part.toolName, input: inputOf(request.prompt, part.toolCallId, index) };
       const text = deniedText(encoded, call, wording);
       content ??= [...message.content];
@@ -36,11 +39,11 @@ export function decodePromptAnswers(request: LanguageModelV4CallOptions, wording
             ? { ...output, value: text }
             : output;
       content[position] = { ...part, output: decoded };
-    });
-    if (content === undefined) return;
+    }
+    if (content === undefined) continue;
     prompt ??= [...request.prompt];
     prompt[index] = { ...message, content };
-  });
+  }
   return prompt === undefined ? request : { ...request, prompt };
 }
 

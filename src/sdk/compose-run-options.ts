@@ -120,15 +120,19 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
     afterResume: loop?.afterResume,
   });
 
-  if (hooks.onMessage.length > 0 || loop !== undefined || run.signsApprovals) {
-    const caller = options.onStepEnd ?? options.onStepFinish;
-    // every reader of a step (this callback, the result, onEnd) reads it with the app's own requests unsigned
-    const user = !run.signsApprovals
-      ? caller
-      : (step: StepResult<ToolSet>) => {
-          stripForeignSignatures(run, step);
-          return caller?.(step);
-        };
+  const caller = options.onStepEnd ?? options.onStepFinish;
+  // every reader of a step (this callback, the result, onEnd) reads it with the app's own requests unsigned
+  const user = !run.signsApprovals
+    ? caller
+    : (step: StepResult<ToolSet>) => {
+        stripForeignSignatures(run, step);
+        return caller?.(step);
+      };
+  if (hooks.onMessage.length === 0 && loop === undefined && run.signsApprovals) {
+    // only the signatures: a plain function, as light as the caller's own callback
+    composed.onStepEnd = user;
+    delete composed.onStepFinish;
+  } else if (hooks.onMessage.length > 0 || loop !== undefined) {
     composed.onStepEnd = async (step: StepResult<ToolSet>) => {
       try {
         await user?.(step);
