@@ -36,6 +36,13 @@ export function findToolCall(
   return found && { call: found.item as ToolCallPart, at: found.at };
 }
 
+/** How many tool calls with `toolCallId` a message holds. */
+export function countToolCalls(message: ModelMessage | undefined, toolCallId: string): number {
+  let count = 0;
+  for (const part of assistantParts(message) ?? []) if (part.type === 'tool-call' && part.toolCallId === toolCallId) count++;
+  return count;
+}
+
 /** The parts of an assistant message (`undefined` for any other message, or text content). */
 export function assistantParts(message: ModelMessage | undefined): AssistantParts | undefined {
   return message?.role === 'assistant' && typeof message.content !== 'string' ? message.content : undefined;

@@ -5,7 +5,7 @@ import type { Wording } from '../run/wording.ts';
 import { userMessage } from '../util/user-message.ts';
 import { type AnswerEdit, decodeAnswers, type EditTarget, type TypedAnswer } from './decode-answers.ts';
 import { type DroppedApproval, dropStaleApprovals } from './drop-stale-approvals.ts';
-import { findApprovalRequest, findToolCall } from './find-in-history.ts';
+import { countToolCalls, findApprovalRequest, findToolCall } from './find-in-history.ts';
 
 /**
  * A call the input history answers (approves or refuses), with the person's
@@ -27,6 +27,12 @@ export interface ResumedApproval extends ToolCallInfo {
   readonly edit: AnswerEdit | undefined;
   /** Why the typed answer could not be read, if it could not. */
   readonly problem: string | undefined;
+  /**
+   * Whether the call's message holds another tool call with its id (a
+   * provider repeated it, and the SDK's history keeps both): an answer that
+   * cannot be told to be this call's approves no call.
+   */
+  readonly shared: boolean;
 }
 
 /** What a run's input resumes. */
@@ -114,8 +120,9 @@ function answeredCalls(
     if (part.type !== 'tool-approval-response') continue;
     const found = findApprovalRequest(messages, part.approvalId);
     if (found === undefined) continue;
-    const call = findToolCall(messages, found.request.toolCallId, found.at.message + 1)?.call;
-    if (call === undefined || seen.has(call.toolCallId)) continue;
+    const located = findToolCall(messages, found.request.toolCallId, found.at.message + 1);
+    const call = located?.call;
+    if (located === undefined || call === undefined || seen.has(call.toolCallId)) continue;
     seen.add(call.toolCallId);
     const answer = typed.get(part.approvalId);
     answers.push({
@@ -131,6 +138,7 @@ function answeredCalls(
         typed: answer !== undefined,
         edit: answer?.edit,
         problem: answer?.problem,
+        shared: countToolCalls(messages[located.at.message], call.toolCallId) > 1,
       },
     });
   }

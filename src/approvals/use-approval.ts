@@ -4,6 +4,7 @@ import type { ToolCallInfo } from '../handlers/intervention-events.ts';
 import type { Run } from '../run/run.ts';
 import { isAsyncIterable, lastOf } from '../util/async-iterable.ts';
 import type { ApprovalLedger, ApprovalOutcome } from './approval-ledger.ts';
+import type { DroppedApproval } from './drop-stale-approvals.ts';
 import { claimOrReplay, executeOnce, recordOutcome } from './execute-once.ts';
 import { type Resume, type ResumedApproval, readResume } from './read-resume.ts';
 import { saysOtherThanApproval } from './replay-used-approvals.ts';
@@ -37,6 +38,20 @@ export function answerOf(run: Run, messages: ModelMessage[], toolCallId: string)
   const resume = resumeOf(messages, run);
   // an answer nobody can read is among the refusals, though the SDK, reading the raw response, executes the call
   return resume.approved.get(toolCallId) ?? resume.refused.get(toolCallId);
+}
+
+/**
+ * The approval response of the input's last message that answers a call
+ * (found by id) but was dropped as answering nothing a person may answer
+ * (the call already has its result, or its request was automatic). The plain
+ * SDK reads the raw responses and may still execute such a call (with a
+ * provider that repeated the id in one response, its history keeps one call
+ * twice): a tool guarded without a run refuses it.
+ */
+export function droppedAnswerOf(run: Run, messages: ModelMessage[], toolCallId: string): DroppedApproval | undefined {
+  const last = messages.at(-1);
+  if (last?.role !== 'tool' || !last.content.some((part) => part.type === 'tool-approval-response')) return undefined;
+  return resumeOf(messages, run).dropped.find((dropped) => dropped.toolCallId === toolCallId);
 }
 
 const resumes = new WeakMap<readonly ModelMessage[], Resume>();

@@ -4,13 +4,13 @@ import { EDIT_HANDLER } from '../approvals/apply-approval-edits.ts';
 import type { ApprovalLedger } from '../approvals/approval-ledger.ts';
 import { ANSWER_HANDLER, unreadable } from '../approvals/decode-answers.ts';
 import type { ResumedApproval } from '../approvals/read-resume.ts';
-import { answerOf } from '../approvals/use-approval.ts';
+import { answerOf, droppedAnswerOf } from '../approvals/use-approval.ts';
 import { ToolCallBlockedError } from '../errors/tool-call-blocked-error.ts';
 import type { ToolCallInfo } from '../handlers/intervention-events.ts';
 import { Run } from '../run/run.ts';
 import type { RuntimeSnapshot } from '../run/runtime-snapshot.ts';
 import { decideToolCall } from '../tool-call/decide-tool-call.ts';
-import { AMBIGUOUS_CALL_ID, denyCall, isAnsweredCall, NOT_THE_ANSWERED_CALL } from '../tool-call/deny-call.ts';
+import { AMBIGUOUS_CALL_ID, denyCall, isAnsweredCall, NOT_THE_ANSWERED_CALL, SHARED_ANSWERED_ID } from '../tool-call/deny-call.ts';
 import type { DecideInExecute } from '../tool-call/guard-execute.ts';
 import { Step } from '../tool-call/step.ts';
 import { decidedInput, type ToolCallDecision } from '../tool-call/tool-call-decision.ts';
@@ -48,6 +48,16 @@ export function guardToolsStandalone<TOOLS extends ToolSet>(
     const step = stepOf(options.messages);
     const answer = answerOf(run, options.messages, call.toolCallId);
     if (answer !== undefined) return applyAnswer(run, step, tool, call, answer);
+    // fail closed: the SDK resumes a call on an answer the runtime dropped (it answers nothing a person may answer)
+    const dropped = droppedAnswerOf(run, options.messages, call.toolCallId);
+    if (dropped !== undefined) {
+      return applyInExecute(
+        run,
+        call,
+        await denyCall(run, call, `the approval answer given for this call id was not used: ${dropped.reason}`),
+        false,
+      );
+    }
     const asked = step.take(call);
     // fail closed: two calls of one tool with one id cannot be told apart, so neither runs
     const decision =
@@ -58,7 +68,9 @@ export function guardToolsStandalone<TOOLS extends ToolSet>(
   return guardToolSet(tools, {
     runOf: () => Run.detached(snapshotOf(), approvalLedger),
     decide: (run, details) =>
-      run.snapshot.handlers.beforeToolCall.length > 0 || answerOf(run, details.options.messages, details.call.toolCallId) !== undefined
+      run.snapshot.handlers.beforeToolCall.length > 0 ||
+      answerOf(run, details.options.messages, details.call.toolCallId) !== undefined ||
+      droppedAnswerOf(run, details.options.messages, details.call.toolCallId) !== undefined
         ? decide(run, details)
         : Promise.resolve(details.call),
     extend: (toolName, tool) =>
@@ -94,6 +106,7 @@ async function applyAnswer(run: Run, step: Step, tool: Tool, call: ToolCallInfo,
   // a call that does not run is denied with a record, and `execute` throws the text the model reads
   const refuse = async (reason: string, options?: Parameters<typeof denyCall>[3]) =>
     applyInExecute(run, call, await denyCall(run, call, reason, options), false);
+  if (answer.shared) return refuse(SHARED_ANSWERED_ID);
   if (!isAnsweredCall(answer, call)) return refuse(NOT_THE_ANSWERED_CALL);
   if (answer.problem !== undefined) return refuse(unreadable(answer.problem), { handler: ANSWER_HANDLER });
   if (!answer.approved) {

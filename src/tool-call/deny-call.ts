@@ -39,6 +39,10 @@ export const AMBIGUOUS_CALL_ID =
 export const NOT_THE_ANSWERED_CALL =
   'the approval answered another call with this id (another tool or other arguments), so this call was not approved and was not run';
 
+/** Why a resumed call is denied when its history holds another call with its id. */
+export const SHARED_ANSWERED_ID =
+  "the history holds more than one tool call with the id this approval was given for, so the answer cannot be told to be this call's and nothing was run";
+
 /**
  * Whether `call` (as the SDK resumes it, found by its id) is the call an
  * answer was given for: the same tool, with the arguments of the history

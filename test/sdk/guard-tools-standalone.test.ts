@@ -1,0 +1,84 @@
+/**
+ * Tools guarded for the plain SDK, when a provider repeats a call id in one
+ * response: nothing renames it, and the SDK's own history keeps one of the
+ * calls twice (it keys calls, approvals and results by id). An approval
+ * given for one of them must not run another, nor run the model's arguments
+ * when the person approved an edit: the guard refuses, with a record.
+ */
+import { dynamicTool, generateText, isStepCount, type ModelMessage, type ToolSet, tool } from 'ai';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { approvalAnswer, type DecisionRecord, defineHandler, guardTools, InterventionActions } from '../../src/index.ts';
+import { approvalRequests } from '../helpers/approval-requests.ts';
+import { scriptedModel, step, text } from '../helpers/scripted-model.ts';
+
+const inputSchema = z.object({ tag: z.string() });
+
+/** Both calls of the first response share `call_0`; `ask` confirms calls to `asked`. */
+async function pausedWithRepeatedId(first: string, second: string, asked: string) {
+  const ran: string[] = [];
+  const decisions: DecisionRecord[] = [];
+  const execute = (name: string) => async (input: unknown) => {
+    ran.push(`${name}(${(input as { tag: string }).tag})`);
+    return `${name} ran`;
+  };
+  const tools: ToolSet = guardTools(
+    {
+      alpha: tool({ inputSchema, execute: execute('alpha') }),
+      beta: tool({ inputSchema, execute: execute('beta') }),
+      dyn: dynamicTool({ inputSchema, execute: execute('dyn') }),
+    },
+    {
+      handlers: [defineHandler({ name: 'ask', tools: [asked], beforeToolCall: () => InterventionActions.confirm('Run it?') })],
+      hooks: { onDecision: ({ record }) => void decisions.push(record) },
+    },
+  );
+  const model = scriptedModel(
+    step(
+      { type: 'tool-call', toolCallId: 'call_0', toolName: first, input: '{"tag":"x"}' },
+      { type: 'tool-call', toolCallId: 'call_0', toolName: second, input: '{"tag":"y"}' },
+    ),
+  );
+  const history: ModelMessage[] = [{ role: 'user', content: 'go' }];
+  const paused = await generateText({ model, tools, messages: history, stopWhen: isStepCount(2) });
+  const [request] = approvalRequests(paused.content);
+  if (request === undefined) throw new Error('no approval request');
+  const resume = async (answer: ReturnType<typeof approvalAnswer>) => {
+    const next = scriptedModel(step(text('done')));
+    const { approved, reason } = answer;
+    await generateText({
+      model: next,
+      tools,
+      stopWhen: isStepCount(2),
+      messages: [
+        ...history,
+        ...paused.responseMessages,
+        { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: request.approvalId, approved, reason }] },
+      ],
+    });
+    return next;
+  };
+  return { ran, decisions, request, resume };
+}
+
+describe('guardTools with the plain SDK, when a provider repeats a call id in one response', () => {
+  it('should not run another call under the approval given for one of them', async () => {
+    const { ran, decisions, request, resume } = await pausedWithRepeatedId('alpha', 'dyn', 'dyn');
+    expect(request.toolCall).toMatchObject({ toolName: 'dyn', input: { tag: 'y' } });
+    await resume(approvalAnswer({ id: request.approvalId, approved: true }));
+    // the SDK resumes the first call with that id (alpha, which nobody was asked about) on dyn's approval
+    expect(ran).toEqual([]);
+    expect(decisions.at(-1)).toMatchObject({ handler: 'ai-interventions', action: 'deny', toolName: 'alpha', enforced: true });
+    expect(decisions.at(-1)?.reason).toMatch(/more than one tool call with the id/);
+  });
+
+  it("should not run the model's arguments when the person approved an edit it cannot apply", async () => {
+    // the SDK's history turns the unknown tool's call into a second beta call, and answers it with an error
+    const { ran, decisions, request, resume } = await pausedWithRepeatedId('beta', 'ghost', 'beta');
+    const next = await resume(approvalAnswer({ id: request.approvalId, approved: true, input: { tag: 'edited' } }));
+    expect(ran).toEqual([]);
+    expect(decisions.at(-1)).toMatchObject({ handler: 'ai-interventions', action: 'deny', toolName: 'beta', enforced: true });
+    expect(decisions.at(-1)?.reason).toMatch(/was not used: the call already has its result/);
+    expect(JSON.stringify(next.calls[0]?.prompt)).toContain('was blocked and was not executed');
+  });
+});
