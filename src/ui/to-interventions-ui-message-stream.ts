@@ -10,7 +10,10 @@ import {
 import type { Resume, ResumedApproval } from '../approvals/read-resume.ts';
 import type { InterventionData, InterventionUIMessage } from '../client/intervention-data.ts';
 import type { DecisionRecord } from '../handlers/decision-record.ts';
+import { redactData } from '../redaction/redact-data.ts';
+import { redactionForPeople } from '../redaction/redaction-for-people.ts';
 import type { InterventionsReport } from '../run/interventions-report.ts';
+import type { RuntimeSnapshot } from '../run/runtime-snapshot.ts';
 import { getOwn } from '../util/get-own.ts';
 import { interventionDataOf } from './intervention-data-of.ts';
 
@@ -20,8 +23,8 @@ export interface DecisionSource {
   readonly decisions: readonly DecisionRecord[];
   readonly resume: Resume;
   readonly tools: ToolSet | undefined;
-  /** Which calls get a part: only those a handler acted on, or every decided one. */
-  readonly snapshot: { readonly decisionParts: 'acted' | 'all' };
+  /** Which calls get a part (only those a handler acted on, or every decided one), and the rules redacting what they show. */
+  readonly snapshot: Pick<RuntimeSnapshot, 'decisionParts' | 'redactors' | 'handlers'>;
 }
 
 const sources = new WeakMap<InterventionsReport, DecisionSource>();
@@ -160,6 +163,7 @@ function injectDecisions<TOOLS extends ToolSet>(
   tools: ToolSet | undefined,
   injected: WeakSet<object>,
 ): TransformStream<TextStreamPart<TOOLS>, TextStreamPart<TOOLS>> {
+  const redact = redactionForPeople(source.snapshot);
   // records not shown yet, by call: each record is read once, as the run writes it
   const unshown = new Map<string, DecisionRecord[]>();
   let read = 0;
@@ -210,13 +214,15 @@ function injectDecisions<TOOLS extends ToolSet>(
       if (answer !== undefined) answered.add(answer);
       const shown = source.snapshot.decisionParts === 'all' ? records.length > 0 || answer !== undefined : acted(records, edited);
       if (!shown) return;
-      const data: InterventionData = interventionDataOf({
+      const decided = interventionDataOf({
         toolCallId,
         toolName: answer?.toolName ?? records[0]?.toolName ?? 'unknown',
         records,
         answer,
         input: part.type === 'tool-result' || part.type === 'tool-error' ? edited : undefined,
       });
+      // people see nothing the registered redaction rules remove
+      const data = redact === undefined ? decided : (redactData(decided, redact) as InterventionData);
       add(controller, {
         type: 'custom',
         kind: KIND,

@@ -23,6 +23,8 @@ import {
   type InterventionData,
   type Interventions,
   type InterventionUIMessage,
+  redactPii,
+  redactSecrets,
   toInterventionsUIMessageStream,
 } from '../../src/index.ts';
 import {
@@ -234,6 +236,41 @@ describe('decisions in the UI message stream', () => {
     expect(JSON.stringify(message)).not.toContain('sk-live');
     // the server's own records keep the error
     expect(String(result.interventions.decisions[0]?.error)).toContain('token-check');
+  });
+
+  it('should show people nothing the registered redaction rules remove, in reasons, prompts and records', async () => {
+    const { tools } = setup();
+    const ssn = '123-45-6789';
+    const token = 'sk-live-0123456789abcdef0123';
+    const interventions = createInterventions({
+      // redactSecrets as a handler only, redactPii as a redactor only: both rules apply to what people see
+      handlers: [
+        redactSecrets(),
+        defineHandler({
+          name: 'policy',
+          beforeToolCall: ({ toolCall: call }) =>
+            call.toolName === 'wipe'
+              ? InterventionActions.deny(`Token ${token} may not wipe`)
+              : call.toolName === 'deploy'
+                ? InterventionActions.confirm(`Deploy for SSN ${ssn}?`)
+                : InterventionActions.proceed(),
+        }),
+      ],
+      redactors: [redactPii().redactor],
+      decisionParts: 'all',
+    });
+    const result = interventions.streamText({ model: firstTurn(), tools, stopWhen: isStepCount(3), prompt: 'go' });
+    const message = await readMessage(result.toUIMessageStream());
+    const shown = JSON.stringify(decisionsOf(message));
+    expect(shown).not.toContain(ssn);
+    expect(shown).not.toContain(token);
+    const [wipe, , , deploy] = decisionsOf(message);
+    expect(wipe).toMatchObject({ toolName: 'wipe', action: 'deny' });
+    expect(wipe?.reason).toBe('Token [API_KEY] may not wipe');
+    expect(deploy).toMatchObject({ toolName: 'deploy', action: 'confirm' });
+    expect(deploy?.reason).not.toBe(`Deploy for SSN ${ssn}?`);
+    // the server's own records keep the words
+    expect(result.interventions.decisions.some((record) => record.reason?.includes(token))).toBe(true);
   });
 
   it("should leave the SDK's result.toUIMessageStream as it is when nothing decides tool calls", async () => {
