@@ -2,7 +2,7 @@
 # Typechecks the package and runs its tests (npm test) against the
 # lowest `ai` it supports: the floor of peerDependencies.ai, with the
 # @ai-sdk/provider and @ai-sdk/provider-utils releases that `ai` pins (the
-# floors of this package's own ranges for them) and the @ai-sdk/openai release
+# floors of this package's own ranges for them) and the @ai-sdk/openai, @ai-sdk/mcp and @ai-sdk/anthropic releases
 # built on the same two. `npm test` covers the latest `ai` (devDependencies).
 #
 # It works in a scratch copy of the working tree, so this checkout's
@@ -33,7 +33,9 @@ openai_major="$(node -p 'require("./package.json").devDependencies["@ai-sdk/open
 openai_deps="$(npm view "@ai-sdk/openai@$openai_major" version dependencies --json)"
 mcp_major="$(node -p 'require("./package.json").devDependencies["@ai-sdk/mcp"].replace(/^\^/, "").split(".")[0]')"
 mcp_deps="$(npm view "@ai-sdk/mcp@$mcp_major" version dependencies --json)"
-read -r provider utils openai mcp < <(node -e '
+anthropic_major="$(node -p 'require("./package.json").devDependencies["@ai-sdk/anthropic"].replace(/^\^/, "").split(".")[0]')"
+anthropic_deps="$(npm view "@ai-sdk/anthropic@$anthropic_major" version dependencies --json)"
+read -r provider utils openai mcp anthropic < <(node -e '
   const ai = JSON.parse(process.argv[1]);
   const provider = ai["@ai-sdk/provider"], utils = ai["@ai-sdk/provider-utils"];
   const releases = [JSON.parse(process.argv[2])].flat();
@@ -42,10 +44,13 @@ read -r provider utils openai mcp < <(node -e '
   const pinning = (list) => [list].flat()
     .filter((r) => r.dependencies["@ai-sdk/provider"] === provider && r.dependencies["@ai-sdk/provider-utils"] === utils)
     .map((r) => r.version).sort(newer).at(-1);
-  const openai = pinning(releases), mcp = pinning(JSON.parse(process.argv[3]));
-  if (!provider || !utils || !openai || !mcp) { console.error("no @ai-sdk/openai or @ai-sdk/mcp release pins", provider, utils); process.exit(1); }
-  console.log(provider, utils, openai, mcp);
-' "$ai_deps" "$openai_deps" "$mcp_deps")
+  const openai = pinning(releases), mcp = pinning(JSON.parse(process.argv[3])), anthropic = pinning(JSON.parse(process.argv[4]));
+  if (!provider || !utils || !openai || !mcp || !anthropic) {
+    console.error("no @ai-sdk/openai, @ai-sdk/mcp or @ai-sdk/anthropic release pins", provider, utils);
+    process.exit(1);
+  }
+  console.log(provider, utils, openai, mcp, anthropic);
+' "$ai_deps" "$openai_deps" "$mcp_deps" "$anthropic_deps")
 
 scratch="$(mktemp -d "${TMPDIR:-/tmp}/ai-range.XXXXXX")"
 trap 'rm -rf "$scratch"' EXIT
@@ -53,22 +58,23 @@ tar -C "$root" --exclude=node_modules --exclude=./dist --exclude=./.git --exclud
   --exclude=coverage -cf - . | tar -C "$scratch" -xf -
 cd "$scratch"
 
-echo "ai-range: ai@$version with @ai-sdk/provider@$provider @ai-sdk/provider-utils@$utils @ai-sdk/openai@$openai @ai-sdk/mcp@$mcp in $scratch"
+echo "ai-range: ai@$version with @ai-sdk/provider@$provider @ai-sdk/provider-utils@$utils @ai-sdk/openai@$openai @ai-sdk/mcp@$mcp @ai-sdk/anthropic@$anthropic in $scratch"
 npm ci --no-audit --no-fund --loglevel=error
 npm install --no-save --no-audit --no-fund --loglevel=error \
-  "ai@$version" "@ai-sdk/provider@$provider" "@ai-sdk/provider-utils@$utils" "@ai-sdk/openai@$openai" "@ai-sdk/mcp@$mcp"
+  "ai@$version" "@ai-sdk/provider@$provider" "@ai-sdk/provider-utils@$utils" "@ai-sdk/openai@$openai" "@ai-sdk/mcp@$mcp" \
+  "@ai-sdk/anthropic@$anthropic"
 # one copy of each, as a consumer's dedupe gives: ai and this package read the same provider types
 node -e '
   const fs = require("node:fs");
-  const want = { ai: process.argv[1], "@ai-sdk/provider": process.argv[2], "@ai-sdk/provider-utils": process.argv[3], "@ai-sdk/openai": process.argv[4], "@ai-sdk/mcp": process.argv[5] };
+  const want = { ai: process.argv[1], "@ai-sdk/provider": process.argv[2], "@ai-sdk/provider-utils": process.argv[3], "@ai-sdk/openai": process.argv[4], "@ai-sdk/mcp": process.argv[5], "@ai-sdk/anthropic": process.argv[6] };
   for (const [name, version] of Object.entries(want)) {
     const got = require(`./node_modules/${name}/package.json`).version;
     if (got !== version) throw new Error(`${name}@${got} installed, not ${version}`);
   }
-  for (const dir of ["ai", "@ai-sdk/openai", "@ai-sdk/gateway", "@ai-sdk/mcp"])
+  for (const dir of ["ai", "@ai-sdk/openai", "@ai-sdk/gateway", "@ai-sdk/mcp", "@ai-sdk/anthropic"])
     for (const nested of ["@ai-sdk/provider", "@ai-sdk/provider-utils"])
       if (fs.existsSync(`./node_modules/${dir}/node_modules/${nested}`)) throw new Error(`${dir} has its own ${nested}`);
-' "$version" "$provider" "$utils" "$openai" "$mcp"
+' "$version" "$provider" "$utils" "$openai" "$mcp" "$anthropic"
 
 npm run typecheck
 npx vitest run

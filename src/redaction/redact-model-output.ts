@@ -1,6 +1,7 @@
 import type { LanguageModelV4GenerateResult, LanguageModelV4StreamPart, SharedV4ProviderMetadata } from '@ai-sdk/provider';
 import type { Redactor } from './create-redactor.ts';
 import { redactData } from './redact-data.ts';
+import type { RedactedBlock } from './redacted-originals.ts';
 import type { RedactionStream } from './redaction-stream.ts';
 
 /** `text` redacted by every redactor in order. */
@@ -12,10 +13,15 @@ function redactText(redactors: readonly Redactor[], text: string): string {
  * The text and reasoning parts of a whole response, redacted by every
  * redactor in order. A part whose text changed loses its provider metadata:
  * it can point at the provider's stored, unredacted copy (an OpenAI
- * Responses item id is sent back as an `item_reference`). The raw response
- * body, when the provider returns one, is redacted as data.
+ * Responses item id is sent back as an `item_reference`); `onChanged` is
+ * told the original, to give back to the provider (see `RedactedOriginals`).
+ * The raw response body, when the provider returns one, is redacted as data.
  */
-export function redactResponse(redactors: readonly Redactor[], response: LanguageModelV4GenerateResult): LanguageModelV4GenerateResult {
+export function redactResponse(
+  redactors: readonly Redactor[],
+  response: LanguageModelV4GenerateResult,
+  onChanged?: (block: RedactedBlock) => void,
+): LanguageModelV4GenerateResult {
   if (redactors.length === 0) return response;
   let changed = false;
   const content = response.content.map((part) => {
@@ -23,7 +29,8 @@ export function redactResponse(redactors: readonly Redactor[], response: Languag
     const text = redactText(redactors, part.text);
     if (text === part.text) return part;
     changed = true;
-    const { providerMetadata: _original, ...rest } = part;
+    const { providerMetadata, ...rest } = part;
+    if (providerMetadata !== undefined) onChanged?.({ kind: part.type, redacted: text, original: part.text, providerMetadata });
     return { ...rest, text };
   });
   const body = response.response?.body;
@@ -57,11 +64,15 @@ interface Block {
  * moves from the start (and deltas) to the end part: a block that did not
  * change ends with the metadata the SDK would have merged from the
  * provider's parts (the result, the response messages and the UI message
- * end up the same), a block that changed ends without it. Raw chunks
+ * end up the same), a block that changed ends without it, and `onChanged`
+ * is told the original (see `RedactedOriginals`). Raw chunks
  * (`includeRawChunks`) carry the provider's unredacted text and are not
  * passed on.
  */
-export function redactStream(redactors: readonly Redactor[]): TransformStream<LanguageModelV4StreamPart, LanguageModelV4StreamPart> {
+export function redactStream(
+  redactors: readonly Redactor[],
+  onChanged?: (block: RedactedBlock) => void,
+): TransformStream<LanguageModelV4StreamPart, LanguageModelV4StreamPart> {
   const blocks = new Map<string, Block>();
   const delta = ({ kind, id }: Block, text: string): LanguageModelV4StreamPart =>
     kind === 'text' ? { type: 'text-delta', id, delta: text } : { type: 'reasoning-delta', id, delta: text };
@@ -111,8 +122,11 @@ export function redactStream(redactors: readonly Redactor[]): TransformStream<La
           release(block, flush(block), controller);
           const { providerMetadata = block.providerMetadata, ...end } = part;
           // the metadata of a changed block may point at the provider's unredacted copy
-          const keep = block.released === block.received && providerMetadata !== undefined;
-          controller.enqueue(keep ? { ...end, providerMetadata } : end);
+          const changed = block.released !== block.received;
+          if (changed && providerMetadata !== undefined) {
+            onChanged?.({ kind: block.kind, redacted: block.released, original: block.received, providerMetadata });
+          }
+          controller.enqueue(!changed && providerMetadata !== undefined ? { ...end, providerMetadata } : end);
           return;
         }
         case 'raw':

@@ -37,7 +37,7 @@ export async function respond<RESPONSE extends LanguageModelV4GenerateResult>(
     }
     const raw = cached ?? (await call(sent));
     // redaction first: nothing downstream (hooks, handlers, caches, the client) sees what it removes
-    let response = redactResponse(run.snapshot.redactors, raw);
+    let response = redactResponse(run.snapshot.redactors, raw, (block) => run.redactedOriginals.note(block));
     if (hooks.onResponse.length > 0) {
       response = await runOnResponse(hooks.onResponse, { ...modelHookContext(run, sent, model), request: sent, response });
     }

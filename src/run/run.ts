@@ -9,6 +9,7 @@ import type { RegisteredHandler } from '../handlers/registered-handler.ts';
 import type { ChatResponse, RunStatus } from '../hooks/hook-types.ts';
 import { notifyObservers, runObservers } from '../hooks/run-hooks.ts';
 import type { StreamTimeouts } from '../model/stream-timeouts.ts';
+import { RedactedOriginals } from '../redaction/redacted-originals.ts';
 import { Step } from '../tool-call/step.ts';
 import { HistoryPatch } from './history-patch.ts';
 import type { InterventionsReport } from './interventions-report.ts';
@@ -46,6 +47,8 @@ export class Run {
   readonly resume: Resume;
   /** What the run adds to the history the SDK keeps (injected messages). */
   readonly patch = new HistoryPatch();
+  /** The blocks redaction changed, given back to the provider as it sent them in the run's later requests. */
+  readonly redactedOriginals = new RedactedOriginals();
   /** Told when a provider stream throws, which the SDK reports to no callback; set only when an end observer listens. */
   readonly streamFailed: ((error: unknown) => Promise<void>) | undefined;
   readonly approvalLedger: ApprovalLedger | undefined;

@@ -54,7 +54,11 @@ export function createModelMiddleware(runOf: () => Run): LanguageModelV4Middlewa
         const starting = ensureStarted(run);
         if (starting !== undefined) await starting;
         const first = withInvocationChanges(run.invocation, decodePromptAnswers(params, run.snapshot.wording));
-        const { final } = await respond(run, model, first, (request) => (request === params ? doGenerate() : model.doGenerate(request)));
+        const { final } = await respond(run, model, first, (request) => {
+          // the provider gets back what it sent (signed reasoning, stored items), though redaction changed it for everyone else
+          const sent = run.redactedOriginals.restore(request);
+          return sent === params ? doGenerate() : model.doGenerate(sent);
+        });
         return decideCalls(run, final);
       } catch (error) {
         // errors here reach the caller through the SDK; remember whose run they ended
@@ -69,7 +73,10 @@ export function createModelMiddleware(runOf: () => Run): LanguageModelV4Middlewa
         const starting = ensureStarted(run);
         if (starting !== undefined) await starting;
         const first = withInvocationChanges(run.invocation, decodePromptAnswers(params, run.snapshot.wording));
-        const open = (request: LanguageModelV4CallOptions) => (request === params ? doStream() : model.doStream(request));
+        const open = (request: LanguageModelV4CallOptions) => {
+          const sent = run.redactedOriginals.restore(request);
+          return sent === params ? doStream() : model.doStream(sent);
+        };
         const { hooks, handlers } = run.snapshot;
         return hooks.onResponse.length > 0 || handlers.afterModelCall.length > 0
           ? await streamHeldStep(run, model, first, open)
@@ -167,7 +174,10 @@ async function streamLive(
   if (hooks.preRequest.length > 0) {
     const pre = await runPreRequest(hooks.preRequest, { ...modelHookContext(run, first, model), request: first });
     if (pre.response !== undefined) {
-      const decided = await decideCalls(run, redactResponse(redactors, pre.response));
+      const decided = await decideCalls(
+        run,
+        redactResponse(redactors, pre.response, (block) => run.redactedOriginals.note(block)),
+      );
       return { stream: replayParts(responseToParts(decided)) };
     }
     request = pre.request;
@@ -176,7 +186,7 @@ async function streamLive(
   const result = await open(request);
   let stream = result.stream;
   if (run.streamFailed !== undefined) stream = watchStreamErrors(stream, run.streamFailed);
-  if (redactors.length > 0) stream = stream.pipeThrough(redactStream(redactors));
+  if (redactors.length > 0) stream = stream.pipeThrough(redactStream(redactors, (block) => run.redactedOriginals.note(block)));
   if (decidesInModelLayer(run)) {
     stream = stream.pipeThrough(uniqueToolCallIdsStream());
     if (run.streamTimeouts !== undefined) stream = watchStreamTimeouts(stream, run.streamTimeouts);

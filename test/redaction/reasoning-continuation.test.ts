@@ -1,0 +1,95 @@
+/**
+ * Redaction changes what people see, never what goes back to the provider:
+ * a tool loop whose reasoning the redactors change (an SSN in the thinking)
+ * sends the same continuation wrapped as raw, through the REAL
+ * `@ai-sdk/anthropic` (extended thinking: the signed `thinking` block before
+ * the `tool_use`) and `@ai-sdk/openai` Responses (`store` on: the
+ * `item_reference` to the reasoning item), both wrappers, on a loopback
+ * server that rejects a continuation without them, as the real APIs do.
+ */
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createOpenAI } from '@ai-sdk/openai';
+import { generateText, isStepCount, type LanguageModel, streamText, tool } from 'ai';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createInterventions, redactPii } from '../../src/index.ts';
+import { type ReasoningServer, startReasoningServer } from '../helpers/reasoning-wire-server.ts';
+
+const SSN = '123-45-6789';
+const THINKING = `The user asks about the customer with SSN ${SSN}; I should look the record up.`;
+
+const PROVIDERS = {
+  anthropic: {
+    model: (baseURL: string): LanguageModel => createAnthropic({ baseURL, apiKey: 'test' })('claude-sonnet-4-5'),
+    providerOptions: { anthropic: { thinking: { type: 'enabled', budgetTokens: 1024 } } },
+  },
+  responses: {
+    model: (baseURL: string): LanguageModel => createOpenAI({ baseURL, apiKey: 'test' }).responses('gpt-5'),
+    providerOptions: { openai: { store: true, reasoningSummary: 'auto' } },
+  },
+} as const;
+
+const servers: ReasoningServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+/** How the wrapped run is set up: redaction alone (a stream redacted as it comes), or with a hook holding each step whole. */
+type Setup = 'redaction' | 'redaction, step held';
+
+async function loop(provider: keyof typeof PROVIDERS, mode: 'generateText' | 'streamText', wrapped: Setup | undefined) {
+  const server = await startReasoningServer([
+    { reasoning: THINKING, call: { name: 'lookup', input: { customer: 'c-1' } } },
+    { text: 'The customer is on the gold plan.' },
+  ]);
+  servers.push(server);
+  const { model, providerOptions } = PROVIDERS[provider];
+  const options = {
+    model: model(server.baseURL),
+    tools: { lookup: tool({ inputSchema: z.object({ customer: z.string() }), execute: async () => ({ plan: 'gold' }) }) },
+    stopWhen: isStepCount(3),
+    prompt: 'Which plan is customer c-1 on?',
+    providerOptions,
+  };
+  const pii = redactPii();
+  const interventions = createInterventions({
+    handlers: [pii],
+    redactors: [pii.redactor],
+    ...(wrapped === 'redaction, step held' ? { hooks: { onResponse: () => undefined } } : {}),
+  });
+  let reasoningText: string | undefined;
+  let text: string;
+  if (mode === 'generateText') {
+    const result = await (wrapped !== undefined ? interventions.generateText(options) : generateText(options));
+    ({ text } = result);
+    reasoningText = result.steps[0]?.reasoningText;
+  } else {
+    const result = wrapped !== undefined ? interventions.streamText(options) : streamText(options);
+    text = await result.text;
+    reasoningText = (await result.steps)[0]?.reasoningText;
+  }
+  return { bodies: server.bodies, text, reasoningText };
+}
+
+describe.each(['anthropic', 'responses'] as const)('reasoning under redaction through the real %s provider', (provider) => {
+  it.each([
+    ['generateText', 'redaction'],
+    ['streamText', 'redaction'],
+    ['streamText', 'redaction, step held'],
+  ] as const)(
+    'should send the continuation of a %s tool loop (%s) exactly as raw, and show people the redacted reasoning',
+    async (mode, setup) => {
+      const raw = await loop(provider, mode, undefined);
+      const wrapped = await loop(provider, mode, setup);
+      expect(raw.text).toBe('The customer is on the gold plan.');
+      expect(wrapped.text).toBe(raw.text);
+      expect(wrapped.bodies).toHaveLength(2);
+      // what goes back to the provider: the block it signed, or the item it stored, as raw sends it
+      expect(wrapped.bodies[1]).toEqual(raw.bodies[1]);
+      expect(raw.reasoningText).toContain(SSN);
+      // what people see is redacted
+      expect(wrapped.reasoningText).not.toContain(SSN);
+      expect(wrapped.reasoningText).toContain('customer with SSN');
+    },
+  );
+});
