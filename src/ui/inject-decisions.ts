@@ -1,0 +1,203 @@
+import type { InferUIMessageChunk, TextStreamPart, ToolSet, UIMessage, UIMessageChunk, UIMessageStreamOptions } from 'ai';
+import type { Resume, ResumedApproval } from '../approvals/read-resume.ts';
+import type { InterventionData } from '../client/intervention-data.ts';
+import type { DecisionRecord } from '../handlers/decision-record.ts';
+import { redactData } from '../redaction/redact-data.ts';
+import { redactionForPeople } from '../redaction/redaction-for-people.ts';
+import type { RuntimeSnapshot } from '../run/runtime-snapshot.ts';
+import { getOwn } from '../util/get-own.ts';
+import { interventionDataOf } from './intervention-data-of.ts';
+
+/** What the UI stream reads from a run: its records as they are written, and what its input resumed. */
+export interface DecisionSource {
+  readonly runId: string | undefined;
+  readonly decisions: readonly DecisionRecord[];
+  readonly resume: Resume;
+  readonly tools: ToolSet | undefined;
+  /** Which calls get a part (only those a handler acted on, or every decided one), and the rules redacting what they show. */
+  readonly snapshot: Pick<RuntimeSnapshot, 'decisionParts' | 'redactors' | 'handlers'>;
+}
+
+// how a decision travels through the SDK's own conversion, before it becomes a data part
+const KIND = 'ai-interventions.decision';
+const NAMESPACE = 'aiInterventions';
+
+/** A run's stream prepared for the SDK's UI conversion, and what turns the conversion's output into the caller's. */
+export interface DecisionStream<TOOLS extends ToolSet, UI_MESSAGE extends UIMessage> {
+  /** The stream with a custom part after each decided call (the SDK's conversion passes it on). */
+  readonly stream: ReadableStream<TextStreamPart<TOOLS>>;
+  /** `messageMetadata` that never describes an added part. */
+  readonly messageMetadata: UIMessageStreamOptions<UI_MESSAGE>['messageMetadata'];
+  /** A message callback (`onEnd`, `onStepEnd`) given the messages with their decisions as data parts. */
+  withDataParts<EVENT extends { readonly responseMessage: UI_MESSAGE; readonly messages: UI_MESSAGE[] }, RESULT>(
+    callback: ((event: EVENT) => RESULT) | undefined,
+  ): ((event: EVENT) => RESULT) | undefined;
+  /** Turns the carried parts of the converted stream into `data-intervention` chunks. */
+  readonly toData: TransformStream<InferUIMessageChunk<UI_MESSAGE>, InferUIMessageChunk<UI_MESSAGE>>;
+}
+
+/**
+ * The decisions of a run (`source`), on their way through the SDK's own UI
+ * conversion (`toUIMessageStream`, and the one `createAgentUIStream` calls):
+ * the stream to convert, the caller's options to give it, and the transform
+ * of its output.
+ */
+export function decisionStream<TOOLS extends ToolSet, UI_MESSAGE extends UIMessage>(
+  source: DecisionSource,
+  stream: ReadableStream<TextStreamPart<TOOLS>>,
+  {
+    tools,
+    messageMetadata,
+  }: { readonly tools: ToolSet | undefined; readonly messageMetadata: UIMessageStreamOptions<UI_MESSAGE>['messageMetadata'] },
+): DecisionStream<TOOLS, UI_MESSAGE> {
+  const injected = new WeakSet<object>();
+  return {
+    stream: stream.pipeThrough(injectDecisions<TOOLS>(source, tools, injected)),
+    // the parts the runtime added are not the caller's to describe
+    messageMetadata: messageMetadata === undefined ? undefined : ({ part }) => (injected.has(part) ? undefined : messageMetadata({ part })),
+    withDataParts: (callback) =>
+      callback === undefined
+        ? undefined
+        : (event) => callback({ ...event, responseMessage: withData(event.responseMessage), messages: event.messages.map(withData) }),
+    toData: new TransformStream({
+      transform(chunk, controller) {
+        controller.enqueue((dataChunk(chunk) ?? chunk) as typeof chunk);
+      },
+    }),
+  };
+}
+
+/**
+ * Adds, after each part about a tool call, the decisions recorded for it
+ * since (one custom part each, which the SDK converts and the caller's
+ * stream turns into a data part). A resumed call's decision carries the
+ * person's answer; a call that runs with their edit is shown with it first.
+ */
+function injectDecisions<TOOLS extends ToolSet>(
+  source: DecisionSource,
+  tools: ToolSet | undefined,
+  injected: WeakSet<object>,
+): TransformStream<TextStreamPart<TOOLS>, TextStreamPart<TOOLS>> {
+  const redact = redactionForPeople(source.snapshot);
+  // records not shown yet, by call: each record is read once, as the run writes it
+  const unshown = new Map<string, DecisionRecord[]>();
+  let read = 0;
+  const takeRecords = (toolCallId: string): DecisionRecord[] => {
+    for (; read < source.decisions.length; read++) {
+      const record = source.decisions[read];
+      if (record?.toolCallId === undefined || record.lifecycle !== 'beforeToolCall') continue;
+      const waiting = unshown.get(record.toolCallId);
+      if (waiting === undefined) unshown.set(record.toolCallId, [record]);
+      else waiting.push(record);
+    }
+    const records = unshown.get(toolCallId) ?? [];
+    unshown.delete(toolCallId);
+    return records;
+  };
+  const answered = new Set<ResumedApproval>();
+  let resuming = true;
+  let sequence = 0;
+  const add = (controller: TransformStreamDefaultController<TextStreamPart<TOOLS>>, part: object) => {
+    injected.add(part);
+    controller.enqueue(part as TextStreamPart<TOOLS>);
+  };
+  return new TransformStream({
+    transform(part, controller) {
+      if (part.type === 'start-step') resuming = false;
+      const toolCallId = toolCallIdOf(part);
+      // a decision follows the call once its input is complete, never between its input's chunks
+      if (toolCallId === undefined || isInputChunk(part)) {
+        controller.enqueue(part);
+        return;
+      }
+      // approved calls run (or are denied) before the first step: their parts carry the answer
+      const answer = resuming ? source.resume.answers.find((item) => item.toolCallId === toolCallId && !answered.has(item)) : undefined;
+      const edited = answer?.edit !== undefined && source.resume.approved.get(toolCallId) === answer ? { value: answer.input } : undefined;
+      if (edited !== undefined && (part.type === 'tool-result' || part.type === 'tool-error')) {
+        // the tool part shows the arguments that ran, not the model's
+        const dynamic = getOwn(tools, answer?.toolName ?? '')?.type === 'dynamic';
+        add(controller, {
+          type: 'tool-call',
+          toolCallId,
+          toolName: answer?.toolName,
+          input: edited.value,
+          ...(dynamic ? { dynamic } : {}),
+        });
+      }
+      controller.enqueue(part);
+      const records = takeRecords(toolCallId);
+      if (answer !== undefined) answered.add(answer);
+      const shown = source.snapshot.decisionParts === 'all' ? records.length > 0 || answer !== undefined : acted(records, edited);
+      if (!shown) return;
+      const decided = interventionDataOf({
+        toolCallId,
+        toolName: answer?.toolName ?? records[0]?.toolName ?? 'unknown',
+        records,
+        answer,
+        input: part.type === 'tool-result' || part.type === 'tool-error' ? edited : undefined,
+      });
+      // people see nothing the registered redaction rules remove
+      const data = redact === undefined ? decided : (redactData(decided, redact) as InterventionData);
+      add(controller, {
+        type: 'custom',
+        kind: KIND,
+        providerMetadata: { [NAMESPACE]: { id: `${source.runId ?? 'run'}-${sequence++}`, data: data as never } },
+      });
+    },
+  });
+}
+
+/** Whether a part streams a call's input (its decision waits for the input to be complete). */
+function isInputChunk(part: TextStreamPart<ToolSet>): boolean {
+  return part.type === 'tool-input-start' || part.type === 'tool-input-delta' || part.type === 'tool-input-end';
+}
+
+/**
+ * Whether a handler acted on the call: an enforced deny, guide, confirm or
+ * transform, a failure, a proceed that says why (a remembered answer, a
+ * replayed approval), or a person's edit it runs with. A call every handler
+ * let through, and a person's plain answer (the SDK's own parts show it),
+ * get no part.
+ */
+function acted(records: readonly DecisionRecord[], edited: { readonly value: unknown } | undefined): boolean {
+  if (edited !== undefined) return true;
+  return records.some(
+    (record) =>
+      record.error !== undefined ||
+      (record.enforced && record.action !== 'proceed') ||
+      (record.action === 'proceed' && record.reason !== undefined),
+  );
+}
+
+/** The tool call a stream part is about. */
+function toolCallIdOf(part: TextStreamPart<ToolSet>): string | undefined {
+  switch (part.type) {
+    case 'tool-input-start':
+    case 'tool-input-delta':
+    case 'tool-input-end':
+      return part.id;
+    case 'tool-call':
+    case 'tool-result':
+    case 'tool-error':
+    case 'tool-output-denied':
+      return part.toolCallId;
+    case 'tool-approval-request':
+    case 'tool-approval-response':
+      return part.toolCall.toolCallId;
+    default:
+      return undefined;
+  }
+}
+
+/** The data part a decision's custom chunk (or message part) stands for. */
+function dataChunk(chunk: { type: string }): UIMessageChunk | undefined {
+  if (chunk.type !== 'custom' || (chunk as { kind?: unknown }).kind !== KIND) return undefined;
+  const carried = (chunk as { providerMetadata?: Record<string, { id?: unknown; data?: unknown }> }).providerMetadata?.[NAMESPACE];
+  return { type: 'data-intervention', id: String(carried?.id), data: carried?.data };
+}
+
+/** A message with its decisions as data parts (what the client builds from the stream). */
+function withData<UI_MESSAGE extends UIMessage>(message: UI_MESSAGE): UI_MESSAGE {
+  if (!message.parts.some((part) => dataChunk(part) !== undefined)) return message;
+  return { ...message, parts: message.parts.map((part) => (dataChunk(part) as typeof part | undefined) ?? part) };
+}
