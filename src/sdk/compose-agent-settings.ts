@@ -22,13 +22,16 @@ type Callback = ((event: never) => unknown) | undefined;
  * The agent owns its abort signal, so a hook that fails inside a tool ends
  * the run at the next step boundary (or with `onChatError` when the run ends
  * there anyway), and runs are matched to `onEnd` / `onError` through a
- * per-run copy of `runtimeContext` and the errors the run raised.
+ * per-run copy of `runtimeContext` and the errors the run raised. A run is
+ * also filed in `runsByInput` under the prompt (or messages) the agent was
+ * called with, for the agent's UI stream to show its decisions.
  */
 export function composeAgentSettings<SETTINGS>(
   settings: SETTINGS,
   snapshotOf: () => RuntimeSnapshot,
   isIdle: (snapshot: RuntimeSnapshot) => boolean,
   approvalLedger?: ApprovalLedger,
+  runsByInput?: WeakMap<object, Run>,
 ): SETTINGS {
   const user = settings as unknown as AnySettings;
   const runs = new WeakMap<object, Run>();
@@ -49,6 +52,9 @@ export function composeAgentSettings<SETTINGS>(
         approvalLedger,
       });
       runs.set(runtimeContext, run);
+      // the agent's UI stream finds the run by the prompt it was called with (see agentUIStream)
+      const input = options.prompt ?? options.messages;
+      if (runsByInput !== undefined && typeof input === 'object' && input !== null) runsByInput.set(input, run);
       run.onRuntimeContext = (context) => runs.set(context, run);
       const runOptions = composeRunOptions(run, { ...prepared, runtimeContext });
       // the agent may not pass our onStart on: the edits are prepared here already

@@ -1,4 +1,4 @@
-import type { Tool, ToolSet } from 'ai';
+import { createUIMessageStreamResponse, type Tool, type ToolSet } from 'ai';
 import { createApprovalLedger } from '../approvals/approval-ledger.ts';
 import { generateApprovalSecret } from '../approvals/approval-secret.ts';
 import { InvalidHandlerError } from '../errors/invalid-handler-error.ts';
@@ -8,6 +8,7 @@ import { HookRegistry } from '../hooks/hook-registry.ts';
 import { Run } from '../run/run.ts';
 import { buildHandlerLists, type HandlerLists, type RuntimeSnapshot } from '../run/runtime-snapshot.ts';
 import { defaultWording, type Wording } from '../run/wording.ts';
+import { agentUIStream } from './agent-ui-stream.ts';
 import type { CallOptions } from './call-options.ts';
 import { composeAgentSettings } from './compose-agent-settings.ts';
 import { createModelMiddleware } from './create-model-middleware.ts';
@@ -75,6 +76,10 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
   };
   for (const [index, handler] of (options.handlers ?? []).entries()) use(handler, `handlers[${index}]`);
 
+  // the runs of agents built with agentSettings, by the prompt each call was given: their UI streams show the decisions
+  const agentRuns = new WeakMap<object, Run>();
+  const runOfAgentInput = (input: unknown) => (typeof input === 'object' && input !== null ? agentRuns.get(input) : undefined);
+
   const snapshot = (): RuntimeSnapshot => ({
     handlers: lists,
     hooks: hooks.snapshot(),
@@ -117,7 +122,25 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
       }
       return wrapped;
     },
-    agentSettings: (settings) => composeAgentSettings(settings, snapshot, isIdle, approvalLedger),
+    agentSettings: (settings) => composeAgentSettings(settings, snapshot, isIdle, approvalLedger, agentRuns),
+    createAgentUIStream: ((options: Parameters<typeof agentUIStream>[0]) =>
+      agentUIStream(options, runOfAgentInput)) as Interventions['createAgentUIStream'],
+    createAgentUIStreamResponse: (async ({
+      headers,
+      status,
+      statusText,
+      keepAliveMs,
+      consumeSseStream,
+      ...options
+    }: Parameters<Interventions['createAgentUIStreamResponse']>[0]) =>
+      createUIMessageStreamResponse({
+        headers,
+        status,
+        statusText,
+        keepAliveMs,
+        consumeSseStream,
+        stream: await agentUIStream(options as Parameters<typeof agentUIStream>[0], runOfAgentInput),
+      })) as Interventions['createAgentUIStreamResponse'],
     middleware: createModelMiddleware(() => Run.detached(snapshot())),
     get handlers() {
       return registered.map((entry) => entry.handler);

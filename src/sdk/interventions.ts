@@ -1,6 +1,16 @@
 import type { LanguageModelV4Middleware } from '@ai-sdk/provider';
 import type { Context } from '@ai-sdk/provider-utils';
-import type { GenerateTextResult, generateText, OutputInterface, StreamTextResult, streamText, ToolLoopAgentSettings, ToolSet } from 'ai';
+import type {
+  createAgentUIStream,
+  createAgentUIStreamResponse,
+  GenerateTextResult,
+  generateText,
+  OutputInterface,
+  StreamTextResult,
+  streamText,
+  ToolLoopAgentSettings,
+  ToolSet,
+} from 'ai';
 import type { ApprovalLedger } from '../approvals/approval-ledger.ts';
 import type { InterventionHandlerLike } from '../handlers/intervention-handler.ts';
 import type { HookName, HooksConfig, InterventionHooks } from '../hooks/hook-types.ts';
@@ -245,6 +255,38 @@ export interface Interventions {
   >(
     settings: ToolLoopAgentSettings<CALL_OPTIONS, TOOLS, RUNTIME_CONTEXT, OUTPUT>,
   ): ToolLoopAgentSettings<CALL_OPTIONS, TOOLS, RUNTIME_CONTEXT, OUTPUT>;
+  /**
+   * The AI SDK's `createAgentUIStreamResponse` (same options, same
+   * response) with the decisions of an agent built with
+   * {@link Interventions.agentSettings} as `data-intervention` parts, as
+   * `interventions.streamText`'s `toUIMessageStreamResponse()` has them.
+   * With nothing acting, or an agent whose settings are not this runtime's,
+   * the response is the SDK's own, chunk for chunk.
+   *
+   * @example
+   * ```ts
+   * // app/api/agent/route.ts
+   * const agent = new ToolLoopAgent(interventions.agentSettings({ model, tools, instructions }));
+   *
+   * export async function POST(request: Request) {
+   *   const { messages } = (await request.json()) as { messages: InterventionUIMessage[] };
+   *   return interventions.createAgentUIStreamResponse({ agent, uiMessages: messages });
+   * }
+   * ```
+   */
+  readonly createAgentUIStreamResponse: typeof createAgentUIStreamResponse;
+  /**
+   * The AI SDK's `createAgentUIStream` with the agent's decisions as
+   * `data-intervention` parts (see
+   * {@link Interventions.createAgentUIStreamResponse}).
+   *
+   * @example
+   * ```ts
+   * const agent = new ToolLoopAgent(interventions.agentSettings({ model, tools, instructions }));
+   * const stream = await interventions.createAgentUIStream({ agent, uiMessages: [] });
+   * ```
+   */
+  readonly createAgentUIStream: typeof createAgentUIStream;
   /** The registered handlers, in evaluation order. */
   readonly handlers: readonly InterventionHandlerLike[];
 }

@@ -22,11 +22,15 @@ export interface DecisionSource {
 const KIND = 'ai-interventions.decision';
 const NAMESPACE = 'aiInterventions';
 
-/** A run's stream prepared for the SDK's UI conversion, and what turns the conversion's output into the caller's. */
-export interface DecisionStream<TOOLS extends ToolSet, UI_MESSAGE extends UIMessage> {
-  /** The stream with a custom part after each decided call (the SDK's conversion passes it on). */
-  readonly stream: ReadableStream<TextStreamPart<TOOLS>>;
-  /** `messageMetadata` that never describes an added part. */
+/** How a run's decisions go through the SDK's own UI conversion, and come out of it as data parts. */
+export interface DecisionConversion<UI_MESSAGE extends UIMessage> {
+  /** The run's stream with a custom part after each decided call (the SDK's conversion passes it on). */
+  inject<TOOLS extends ToolSet>(
+    source: DecisionSource,
+    stream: ReadableStream<TextStreamPart<TOOLS>>,
+    tools: ToolSet | undefined,
+  ): ReadableStream<TextStreamPart<TOOLS>>;
+  /** The caller's `messageMetadata`, never asked about an added part. */
   readonly messageMetadata: UIMessageStreamOptions<UI_MESSAGE>['messageMetadata'];
   /** A message callback (`onEnd`, `onStepEnd`) given the messages with their decisions as data parts. */
   withDataParts<EVENT extends { readonly responseMessage: UI_MESSAGE; readonly messages: UI_MESSAGE[] }, RESULT>(
@@ -37,22 +41,18 @@ export interface DecisionStream<TOOLS extends ToolSet, UI_MESSAGE extends UIMess
 }
 
 /**
- * The decisions of a run (`source`), on their way through the SDK's own UI
- * conversion (`toUIMessageStream`, and the one `createAgentUIStream` calls):
- * the stream to convert, the caller's options to give it, and the transform
- * of its output.
+ * The decisions of a run on their way through the SDK's own UI conversion
+ * (`toUIMessageStream`, and the one `createAgentUIStream` calls): what to
+ * give it (the stream, once the run is known, and the caller's options),
+ * and the transform of its output. With no stream injected, the output is
+ * the SDK's own, chunk for chunk.
  */
-export function decisionStream<TOOLS extends ToolSet, UI_MESSAGE extends UIMessage>(
-  source: DecisionSource,
-  stream: ReadableStream<TextStreamPart<TOOLS>>,
-  {
-    tools,
-    messageMetadata,
-  }: { readonly tools: ToolSet | undefined; readonly messageMetadata: UIMessageStreamOptions<UI_MESSAGE>['messageMetadata'] },
-): DecisionStream<TOOLS, UI_MESSAGE> {
+export function decisionConversion<UI_MESSAGE extends UIMessage>(
+  messageMetadata: UIMessageStreamOptions<UI_MESSAGE>['messageMetadata'],
+): DecisionConversion<UI_MESSAGE> {
   const injected = new WeakSet<object>();
   return {
-    stream: stream.pipeThrough(injectDecisions<TOOLS>(source, tools, injected)),
+    inject: (source, stream, tools) => stream.pipeThrough(injectDecisions(source, tools, injected)),
     // the parts the runtime added are not the caller's to describe
     messageMetadata: messageMetadata === undefined ? undefined : ({ part }) => (injected.has(part) ? undefined : messageMetadata({ part })),
     withDataParts: (callback) =>

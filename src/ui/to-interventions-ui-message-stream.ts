@@ -8,7 +8,8 @@ import {
 } from 'ai';
 import type { InterventionUIMessage } from '../client/intervention-data.ts';
 import type { InterventionsReport } from '../run/interventions-report.ts';
-import { type DecisionSource, decisionStream } from './inject-decisions.ts';
+import { asyncIterable } from '../util/async-iterable.ts';
+import { type DecisionSource, decisionConversion } from './inject-decisions.ts';
 
 const sources = new WeakMap<InterventionsReport, DecisionSource>();
 
@@ -81,16 +82,17 @@ export function toInterventionsUIMessageStream<TOOLS extends ToolSet = ToolSet, 
   const source = sources.get(interventions);
   if (source === undefined) return toUIMessageStream<TOOLS, UI_MESSAGE>({ stream, ...options });
   const { messageMetadata, onEnd, onFinish, onStepEnd, onStepFinish } = options;
-  const decided = decisionStream<TOOLS, UI_MESSAGE>(source, stream, { tools: options.tools, messageMetadata });
+  const conversion = decisionConversion<UI_MESSAGE>(messageMetadata);
   const sdkOptions: UIMessageStreamOptions<UI_MESSAGE> = {
     ...options,
-    messageMetadata: decided.messageMetadata,
-    onEnd: decided.withDataParts(onEnd ?? onFinish),
-    onStepEnd: decided.withDataParts(onStepEnd ?? onStepFinish),
+    messageMetadata: conversion.messageMetadata,
+    onEnd: conversion.withDataParts(onEnd ?? onFinish),
+    onStepEnd: conversion.withDataParts(onStepEnd ?? onStepFinish),
   };
   delete sdkOptions.onFinish;
   delete sdkOptions.onStepFinish;
-  return toUIMessageStream<TOOLS, UI_MESSAGE>({ stream: decided.stream, ...sdkOptions }).pipeThrough(decided.toData);
+  const withDecisions = conversion.inject(source, stream, options.tools);
+  return toUIMessageStream<TOOLS, UI_MESSAGE>({ stream: withDecisions, ...sdkOptions }).pipeThrough(conversion.toData);
 }
 
 /**
@@ -113,19 +115,4 @@ export function attachDecisionStream(result: object, report: InterventionsReport
       return asyncIterable(stream);
     },
   });
-}
-
-function asyncIterable<T>(stream: ReadableStream<T>): ReadableStream<T> & AsyncIterable<T> {
-  if (typeof (stream as Partial<AsyncIterable<T>>)[Symbol.asyncIterator] === 'function') {
-    return stream as ReadableStream<T> & AsyncIterable<T>;
-  }
-  const iterate = async function* (): AsyncGenerator<T> {
-    const reader = stream.getReader();
-    try {
-      for (let next = await reader.read(); !next.done; next = await reader.read()) yield next.value;
-    } finally {
-      reader.releaseLock();
-    }
-  };
-  return Object.assign(stream, { [Symbol.asyncIterator]: iterate });
 }
