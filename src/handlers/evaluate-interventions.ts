@@ -2,8 +2,8 @@ import { isThenable } from '../util/is-thenable.ts';
 import type { DecisionRecord } from './decision-record.ts';
 import type { InterventionEvent } from './intervention-events.ts';
 import type { RegisteredHandler } from './registered-handler.ts';
-import { type Effect, type PendingRecord, reportOutcome } from './report-outcome.ts';
-import { type Draft, type Outcome, settleHandler } from './settle-handler.ts';
+import { type Effect, type PendingRecord, type ReportOptions, reportOutcome } from './report-outcome.ts';
+import { type Draft, type Outcome, type SettleOptions, settleHandler } from './settle-handler.ts';
 
 /**
  * One handler's guide feedback, as a custom {@link Wording} receives it
@@ -115,35 +115,69 @@ export function evaluateInterventions<EVENT extends InterventionEvent>(
   handlers: readonly RegisteredHandler[],
   sinks: EvaluationSinks,
 ): Verdict<EVENT> | Promise<Verdict<EVENT>> {
-  const { event, frozen, answered = frozen, downgradeGuide } = options;
-  const tally: Tally<EVENT> = { draft: { event, drafted: false }, transformed: false };
-  const settling = { makeDraft: options.makeDraft, frozen, abortSignal: event.abortSignal, onPending: sinks.onPending };
-  const records = sinks.reported === undefined ? [sinks.records] : [sinks.records, sinks.reported];
-  // the call's tool lifecycles are scoped by name and by the tool's annotations
-  const toolEvent: InterventionEvent | undefined =
-    event.lifecycle === 'beforeToolCall' || event.lifecycle === 'afterToolCall' ? event : undefined;
+  return new Evaluation(options, handlers, sinks).from(0);
+}
 
-  const conclude = (registered: RegisteredHandler, startedAt: number, outcome: Outcome): Verdict<EVENT> | undefined => {
-    const { record, effect } = reportOutcome(registered, now() - startedAt, outcome, { event, frozen, answered, downgradeGuide }, records);
-    return foldEffect(tally, effect, record, registered.name);
-  };
-  const evaluateFrom = (start: number): Verdict<EVENT> | Promise<Verdict<EVENT>> => {
+/**
+ * One evaluation's state: what settling and recording each handler need, and
+ * the {@link Tally} so far. One object per evaluation (a point with handlers
+ * runs it for every model call and tool call).
+ */
+class Evaluation<EVENT extends InterventionEvent> implements SettleOptions<EVENT>, ReportOptions, Tally<EVENT> {
+  readonly event: EVENT;
+  readonly makeDraft: (event: EVENT) => EVENT;
+  readonly frozen: boolean | undefined;
+  readonly answered: boolean | undefined;
+  readonly downgradeGuide: string | undefined;
+  readonly abortSignal: AbortSignal | undefined;
+  readonly onPending: EvaluationSinks['onPending'];
+  readonly draft: Draft<EVENT>;
+  transformed = false;
+  guidance?: GuideFeedback[];
+  prompts?: string[];
+  provisional?: PendingRecord[];
+  private readonly handlers: readonly RegisteredHandler[];
+  private readonly sinks: EvaluationSinks;
+  /** The call of a tool lifecycle point: handlers are scoped by its name and its tool's annotations. */
+  private readonly toolEvent: Extract<InterventionEvent, { toolCall: unknown }> | undefined;
+
+  constructor(options: EvaluateOptions<EVENT>, handlers: readonly RegisteredHandler[], sinks: EvaluationSinks) {
+    const { event, frozen } = options;
+    this.event = event;
+    this.makeDraft = options.makeDraft;
+    this.frozen = frozen;
+    this.answered = options.answered ?? frozen;
+    this.downgradeGuide = options.downgradeGuide;
+    this.abortSignal = event.abortSignal;
+    this.onPending = sinks.onPending;
+    this.draft = { event, drafted: false };
+    this.handlers = handlers;
+    this.sinks = sinks;
+    this.toolEvent = event.lifecycle === 'beforeToolCall' || event.lifecycle === 'afterToolCall' ? event : undefined;
+  }
+
+  /** Evaluates the handlers from `start` on, until a deny or the last one. */
+  from(start: number): Verdict<EVENT> | Promise<Verdict<EVENT>> {
+    const { handlers, toolEvent } = this;
     for (let index = start; index < handlers.length; index++) {
       const registered = handlers[index] as RegisteredHandler;
-      const method = registered.handler[event.lifecycle] as ((event: EVENT) => unknown) | undefined;
+      const method = registered.handler[this.event.lifecycle] as ((event: EVENT) => unknown) | undefined;
       if (method === undefined) continue;
       // a handler scoped to some tools is not evaluated for the others
-      if (toolEvent !== undefined && 'toolCall' in toolEvent && registered.inScope?.(toolEvent.toolCall.toolName, toolEvent.tool) === false)
-        continue;
+      if (toolEvent !== undefined && registered.inScope?.(toolEvent.toolCall.toolName, toolEvent.tool) === false) continue;
       const startedAt = now();
-      const outcome = settleHandler(registered, method, tally.draft, settling);
-      if (isThenable(outcome)) return outcome.then((settled) => conclude(registered, startedAt, settled) ?? evaluateFrom(index + 1));
-      const verdict = conclude(registered, startedAt, outcome);
+      const outcome = settleHandler(registered, method, this.draft, this);
+      if (isThenable(outcome)) return outcome.then((settled) => this.conclude(registered, startedAt, settled) ?? this.from(index + 1));
+      const verdict = this.conclude(registered, startedAt, outcome);
       if (verdict !== undefined) return verdict;
     }
-    return finish(tally);
-  };
-  return evaluateFrom(0);
+    return finish(this);
+  }
+
+  private conclude(registered: RegisteredHandler, startedAt: number, outcome: Outcome): Verdict<EVENT> | undefined {
+    const { record, effect } = reportOutcome(registered, now() - startedAt, outcome, this, this.sinks);
+    return foldEffect(this, effect, record, registered.name);
+  }
 }
 
 /** What the handlers evaluated so far decided, short of a deny. */

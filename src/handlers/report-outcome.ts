@@ -18,6 +18,12 @@ export type Effect =
 
 const NONE: Effect = Object.freeze({ type: 'none' });
 
+/** One handler's record, and what its outcome does to the verdict. */
+export interface Reported {
+  readonly record: PendingRecord;
+  readonly effect: Effect;
+}
+
 /** What the record of one evaluation is written with. */
 export interface ReportOptions {
   readonly event: InterventionEvent;
@@ -43,8 +49,8 @@ export function reportOutcome(
   durationMs: number,
   outcome: Outcome,
   { event, frozen, answered, downgradeGuide }: ReportOptions,
-  records: readonly DecisionRecord[][],
-): { readonly record: PendingRecord; readonly effect: Effect } {
+  { records, reported }: { readonly records: DecisionRecord[]; readonly reported?: DecisionRecord[] | undefined },
+): Reported {
   const { lifecycle } = event;
   const shadow = registered.mode === 'shadow';
   const record: PendingRecord = {
@@ -61,14 +67,14 @@ export function reportOutcome(
     record.toolName = event.toolCall.toolName;
   }
   if ('stepNumber' in event && event.stepNumber !== undefined) record.stepNumber = event.stepNumber;
-  for (const list of records) list.push(record);
-  const recorded = (effect: Effect = NONE) => ({ record, effect });
+  records.push(record);
+  reported?.push(record);
 
   let action: InterventionAction;
   if (outcome instanceof Failure) {
     record.error = outcome.error;
     if (shadow || registered.onError === 'throw') record.action = 'error';
-    if (shadow || registered.onError === 'proceed') return recorded();
+    if (shadow || registered.onError === 'proceed') return { record, effect: NONE };
     if (registered.onError === 'throw') throw outcome.error;
     // fail closed: the failure becomes a deny that names the handler
     action = InterventionActions.deny(`The "${registered.name}" check failed, so this was blocked (fail closed).`);
@@ -79,33 +85,37 @@ export function reportOutcome(
   if (action.type !== 'transform') describe(record, action);
   if (shadow) {
     if (action.type === 'transform') describe(record, action);
-    return recorded();
+    return { record, effect: NONE };
   }
-  const unenforced = (warning: string) => {
-    record.enforced = false;
-    record.warning = warning;
-    return recorded();
-  };
   if (ACTION_EFFECTS[lifecycle][action.type] === 'warn') {
     if (action.type === 'transform') describe(record, action);
-    return unenforced(`${action.type} has no effect in ${lifecycle}`);
+    return unenforced(record, `${action.type} has no effect in ${lifecycle}`);
   }
   switch (action.type) {
     case 'proceed':
-      return recorded();
+      return { record, effect: NONE };
     case 'deny':
-      return recorded({ type: 'deny', reason: action.reason });
+      return { record, effect: { type: 'deny', reason: action.reason } };
     case 'guide':
-      return downgradeGuide === undefined ? recorded({ type: 'guide', feedback: action.feedback }) : unenforced(downgradeGuide);
+      return downgradeGuide === undefined
+        ? { record, effect: { type: 'guide', feedback: action.feedback } }
+        : unenforced(record, downgradeGuide);
     case 'confirm':
       return answered === true
-        ? unenforced('already answered: a human approved this call')
-        : recorded({ type: 'confirm', prompt: action.prompt });
+        ? unenforced(record, 'already answered: a human approved this call')
+        : { record, effect: { type: 'confirm', prompt: action.prompt } };
     case 'transform':
       return frozen === true
-        ? unenforced('transform not applied: the arguments were fixed when the call was approved')
-        : recorded({ type: 'transform' });
+        ? unenforced(record, 'transform not applied: the arguments were fixed when the call was approved')
+        : { record, effect: { type: 'transform' } };
   }
+}
+
+/** A record whose action has no effect, and why. */
+function unenforced(record: PendingRecord, warning: string): Reported {
+  record.enforced = false;
+  record.warning = warning;
+  return { record, effect: NONE };
 }
 
 /** The words of an action, on its record. */
