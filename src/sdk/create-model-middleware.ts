@@ -190,7 +190,7 @@ async function streamLive(
   if (decidesInModelLayer(run)) {
     stream = stream.pipeThrough(uniqueToolCallIdsStream());
     if (run.streamTimeouts !== undefined) stream = watchStreamTimeouts(stream, run.streamTimeouts);
-    stream = holdToolCalls(stream, (response) => decideToolCalls(run, response));
+    stream = holdToolCalls(stream, async (response) => decideToolCalls(run, response));
   }
   return stream === result.stream ? result : { ...result, stream };
 }
