@@ -4,15 +4,17 @@
  * sends the same continuation wrapped as raw, through the REAL
  * `@ai-sdk/anthropic` (extended thinking: the signed `thinking` block before
  * the `tool_use`) and `@ai-sdk/openai` Responses (`store` on: the
- * `item_reference` to the reasoning item), both wrappers, on a loopback
- * server that rejects a continuation without them, as the real APIs do.
+ * `item_reference` to the reasoning item; `store` off: the reasoning item
+ * itself), both wrappers, on a loopback server that rejects a continuation
+ * without them, as the real APIs do. With a no-op handler and no redaction,
+ * every request is the raw SDK's.
  */
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { generateText, isStepCount, type LanguageModel, streamText, tool } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createInterventions, redactPii } from '../../src/index.ts';
+import { createInterventions, defineHandler, InterventionActions, redactPii } from '../../src/index.ts';
 import { type ReasoningServer, startReasoningServer } from '../helpers/reasoning-wire-server.ts';
 
 const SSN = '123-45-6789';
@@ -27,6 +29,10 @@ const PROVIDERS = {
     model: (baseURL: string): LanguageModel => createOpenAI({ baseURL, apiKey: 'test' }).responses('gpt-5'),
     providerOptions: { openai: { store: true, reasoningSummary: 'auto' } },
   },
+  'responses (store off)': {
+    model: (baseURL: string): LanguageModel => createOpenAI({ baseURL, apiKey: 'test' }).responses('gpt-5'),
+    providerOptions: { openai: { store: false, reasoningSummary: 'auto' } },
+  },
 } as const;
 
 const servers: ReasoningServer[] = [];
@@ -34,8 +40,8 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
-/** How the wrapped run is set up: redaction alone (a stream redacted as it comes), or with a hook holding each step whole. */
-type Setup = 'redaction' | 'redaction, step held';
+/** How the wrapped run is set up: a no-op handler, redaction alone (a stream redacted as it comes), or with a hook holding each step whole. */
+type Setup = 'no redaction' | 'redaction' | 'redaction, step held';
 
 async function loop(provider: keyof typeof PROVIDERS, mode: 'generateText' | 'streamText', wrapped: Setup | undefined) {
   const server = await startReasoningServer([
@@ -52,9 +58,10 @@ async function loop(provider: keyof typeof PROVIDERS, mode: 'generateText' | 'st
     providerOptions,
   };
   const pii = redactPii();
+  const noop = defineHandler({ name: 'no-op', beforeToolCall: () => InterventionActions.proceed() });
   const interventions = createInterventions({
-    handlers: [pii],
-    redactors: [pii.redactor],
+    handlers: wrapped === 'no redaction' ? [noop] : [pii],
+    redactors: wrapped === 'no redaction' ? [] : [pii.redactor],
     ...(wrapped === 'redaction, step held' ? { hooks: { onResponse: () => undefined } } : {}),
   });
   let reasoningText: string | undefined;
@@ -71,25 +78,39 @@ async function loop(provider: keyof typeof PROVIDERS, mode: 'generateText' | 'st
   return { bodies: server.bodies, text, reasoningText };
 }
 
-describe.each(['anthropic', 'responses'] as const)('reasoning under redaction through the real %s provider', (provider) => {
-  it.each([
-    ['generateText', 'redaction'],
-    ['streamText', 'redaction'],
-    ['streamText', 'redaction, step held'],
-  ] as const)(
-    'should send the continuation of a %s tool loop (%s) exactly as raw, and show people the redacted reasoning',
-    async (mode, setup) => {
-      const raw = await loop(provider, mode, undefined);
-      const wrapped = await loop(provider, mode, setup);
-      expect(raw.text).toBe('The customer is on the gold plan.');
-      expect(wrapped.text).toBe(raw.text);
-      expect(wrapped.bodies).toHaveLength(2);
-      // what goes back to the provider: the block it signed, or the item it stored, as raw sends it
-      expect(wrapped.bodies[1]).toEqual(raw.bodies[1]);
-      expect(raw.reasoningText).toContain(SSN);
-      // what people see is redacted
-      expect(wrapped.reasoningText).not.toContain(SSN);
-      expect(wrapped.reasoningText).toContain('customer with SSN');
-    },
-  );
-});
+describe.each(['anthropic', 'responses', 'responses (store off)'] as const)(
+  'reasoning under redaction through the real %s provider',
+  (provider) => {
+    it.each(['generateText', 'streamText'] as const)(
+      'should send the continuation of a %s tool loop exactly as raw with a no-op handler',
+      async (mode) => {
+        const raw = await loop(provider, mode, undefined);
+        const wrapped = await loop(provider, mode, 'no redaction');
+        expect(wrapped.bodies).toHaveLength(2);
+        expect(wrapped.bodies).toEqual(raw.bodies);
+        expect(wrapped.reasoningText).toBe(raw.reasoningText);
+      },
+    );
+
+    it.each([
+      ['generateText', 'redaction'],
+      ['streamText', 'redaction'],
+      ['streamText', 'redaction, step held'],
+    ] as const)(
+      'should send the continuation of a %s tool loop (%s) exactly as raw, and show people the redacted reasoning',
+      async (mode, setup) => {
+        const raw = await loop(provider, mode, undefined);
+        const wrapped = await loop(provider, mode, setup);
+        expect(raw.text).toBe('The customer is on the gold plan.');
+        expect(wrapped.text).toBe(raw.text);
+        expect(wrapped.bodies).toHaveLength(2);
+        // what goes back to the provider: the block it signed, or the item it stored, as raw sends it
+        expect(wrapped.bodies[1]).toEqual(raw.bodies[1]);
+        expect(raw.reasoningText).toContain(SSN);
+        // what people see is redacted
+        expect(wrapped.reasoningText).not.toContain(SSN);
+        expect(wrapped.reasoningText).toContain('customer with SSN');
+      },
+    );
+  },
+);

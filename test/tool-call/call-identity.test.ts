@@ -206,6 +206,39 @@ describe.each(['generateText', 'streamText'] as const)(
   },
 );
 
+describe.each(['generateText', 'streamText'] as const)('a resumed history holding two calls with the answered id (%s)', (mode) => {
+  it('should run neither: the answer cannot be told to be either call, and a record says so', async () => {
+    const { ran, tools } = wipeAndLookupTools();
+    const interventions = createInterventions({
+      approvalSecret: 'secret',
+      handlers: [defineHandler({ name: 'ask', beforeToolCall: () => InterventionActions.confirm('Run it?') })],
+    });
+    // a client (or a history written by the plain SDK) keeps two calls with one id in one message
+    const messages: ModelMessage[] = [
+      { role: 'user', content: 'go' },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'tool-call', toolCallId: 'c1', toolName: 'lookup', input: { q: 'weather' } },
+          { type: 'tool-call', toolCallId: 'c1', toolName: 'wipe_disk', input: { disk: 'scratch' } },
+          { type: 'tool-approval-request', approvalId: 'a1', toolCallId: 'c1' },
+        ],
+      },
+      { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: 'a1', approved: true }] },
+    ];
+    const { decisions } = await runWrapped(mode, interventions, {
+      model: scriptedModel(step(text('Done.'))),
+      tools,
+      messages,
+      stopWhen: isStepCount(2),
+    }).catch(() => ({ decisions: [] as DecisionRecord[] }));
+    expect(ran).toEqual([]);
+    expect(decisions.some((record) => record.action === 'deny' && record.reason?.includes('more than one tool call with the id'))).toBe(
+      true,
+    );
+  });
+});
+
 describe('two calls with one id in a held streamText step (an onResponse hook holds the whole step)', () => {
   it('should stream each call under its own id, never run the denied one, and give each call one result', async () => {
     const { ran, tools } = wipeAndLookupTools();
