@@ -7,7 +7,8 @@
  * unknown tools, a dynamic tool, arguments that are not JSON, calls the app
  * repairs) and a person's answers (approve, refuse, approve an edit; then the
  * same resume again with other answers) through `generateText`,
- * `streamText`, `ToolLoopAgent` and `guardTools` with the plain SDK. What ran
+ * `streamText`, `ToolLoopAgent` and `guardTools` with plain `generateText`
+ * and `streamText`. What ran
  * is recorded by the tools themselves and judged against the oracle in
  * `guard-oracle.ts`:
  *
@@ -37,7 +38,7 @@ import {
   scenarioArb,
   transformSuffix,
 } from './guard-oracle.ts';
-import { type Phase, play, type Ran, WRAPPERS, type Wrapper } from './guard-play.ts';
+import { isPlain, type Phase, play, type Ran, WRAPPERS, type Wrapper } from './guard-play.ts';
 
 const RUNS = Number(process.env.GUARD_RUNS ?? 100);
 const SEED = process.env.GUARD_SEED === undefined ? 20261126 : Number(process.env.GUARD_SEED);
@@ -130,10 +131,10 @@ async function check(wrapper: Wrapper, scenario: Scenario) {
   // With the plain SDK nothing renames an id a provider repeats in one response, and the SDK keys
   // approvals and results by id: there, what runs is bounded (no call runs that was not allowed or
   // approved, none twice), and an approved call may be refused as one its answer cannot be told apart from.
-  const plainRepeats = wrapper === 'guardTools' && turns.some((calls) => new Set(calls.map((call) => call.id)).size < calls.length);
+  const plainRepeats = isPlain(wrapper) && turns.some((calls) => new Set(calls.map((call) => call.id)).size < calls.length);
   const [first, resume, replay] = phases;
   if (first === undefined) throw new Error('no first phase');
-  const expected = expectedOf(handlers, turns.slice(0, first.prompts.length), repair, wrapper === 'guardTools');
+  const expected = expectedOf(handlers, turns.slice(0, first.prompts.length), repair, isPlain(wrapper));
   if (first.error !== undefined) {
     // only a handler failing with onError: 'throw' may end the run, and what ran before it was allowed
     expect(expected.throws, `the run failed: ${String(first.error)}`).toBe(true);
@@ -153,7 +154,7 @@ async function check(wrapper: Wrapper, scenario: Scenario) {
 
   // the resume: each approved request runs once, as approved; the provider's later turns as before
   const later = turns.slice(first.prompts.length);
-  const next = expectedOf(handlers, later.slice(0, resume.prompts.length), repair, wrapper === 'guardTools');
+  const next = expectedOf(handlers, later.slice(0, resume.prompts.length), repair, isPlain(wrapper));
   const approved = first.requests.map((request, index) => approvedRun(handlers, request, scenario.answers[index]));
   if (resume.error === undefined || !next.throws) {
     expect(resume.error, `the resume failed: ${String(resume.error)}`).toBeUndefined();
@@ -181,7 +182,13 @@ async function check(wrapper: Wrapper, scenario: Scenario) {
 describe('guard coverage: a call a handler stops never runs, whatever the provider sends', () => {
   for (const wrapper of WRAPPERS) {
     const name =
-      wrapper === 'agent' ? 'a ToolLoopAgent' : wrapper === 'guardTools' ? 'guardTools with the plain SDK' : `interventions.${wrapper}`;
+      wrapper === 'agent'
+        ? 'a ToolLoopAgent'
+        : wrapper === 'guardTools'
+          ? 'guardTools with plain generateText'
+          : wrapper === 'guardTools-stream'
+            ? 'guardTools with plain streamText'
+            : `interventions.${wrapper}`;
     it(`through ${name} (${RUNS} random scenarios)`, async () => {
       await fc.assert(
         fc.asyncProperty(scenarioArb, (scenario) => check(wrapper, scenario)),

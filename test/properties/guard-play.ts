@@ -9,6 +9,7 @@ import {
   generateText,
   isStepCount,
   type ModelMessage,
+  streamText,
   type ToolCallRepairFunction,
   ToolLoopAgent,
   type ToolSet,
@@ -28,7 +29,10 @@ import { type ApprovalRequestPart, approvalRequests } from '../helpers/approval-
 import { scriptedModel, step, text } from '../helpers/scripted-model.ts';
 import { type CallSpec, type HandlerSpec, type Answer as PersonAnswer, patternOf, type Scenario, TOOLS } from './guard-oracle.ts';
 
-export const WRAPPERS = ['generateText', 'streamText', 'agent', 'guardTools'] as const;
+export const WRAPPERS = ['generateText', 'streamText', 'agent', 'guardTools', 'guardTools-stream'] as const;
+
+/** Whether a wrapper is tools guarded for the plain SDK (`guardTools` with `generateText` or `streamText`). */
+export const isPlain = (wrapper: Wrapper) => wrapper === 'guardTools' || wrapper === 'guardTools-stream';
 export type Wrapper = (typeof WRAPPERS)[number];
 
 /** One execution, as the tool saw it. */
@@ -149,7 +153,7 @@ export async function play(wrapper: Wrapper, scenario: Scenario): Promise<Played
     hooks: { onDecision: ({ record: decision }: { record: DecisionRecord }) => void decisions.push(decision) },
   };
   const interventions = createInterventions(options);
-  const guarded = wrapper === 'guardTools' ? guardTools(tools, options) : tools;
+  const guarded = isPlain(wrapper) ? guardTools(tools, options) : tools;
   const repairToolCall: ToolCallRepairFunction<ToolSet> | undefined = scenario.repair
     ? async ({ toolCall }) => ({
         ...toolCall,
@@ -174,8 +178,9 @@ export async function play(wrapper: Wrapper, scenario: Scenario): Promise<Played
       if (wrapper === 'generateText' || wrapper === 'guardTools') {
         const result = await (wrapper === 'guardTools' ? generateText(call) : interventions.generateText(call));
         ({ content, responseMessages } = result);
-      } else if (wrapper === 'streamText') {
-        const result = interventions.streamText({ ...call, onError: () => {} });
+      } else if (wrapper === 'streamText' || wrapper === 'guardTools-stream') {
+        const streaming = { ...call, onError: () => {} };
+        const result = wrapper === 'streamText' ? interventions.streamText(streaming) : streamText(streaming);
         for await (const part of result.fullStream) if (part.type === 'error') error ??= part.error;
         content = await result.content;
         responseMessages = await result.responseMessages;
