@@ -27,14 +27,13 @@ export function approvalOf(run: Run, { toolCallId, messages }: ToolExecutionOpti
 /**
  * The answer a plain SDK call resumes for a call (tools guarded without a
  * run): the approval response of the input's last message whose request
- * was made for this call, decoded (`approved` is what the person decided:
- * a typed refusal, or an answer that cannot be read, is a refusal, even
- * where the SDK reads the response as an approval). `undefined` when the
- * messages resume nothing for it.
+ * was made for this call (and that holds no result for it), decoded
+ * (`approved` is what the person decided: a typed refusal, or an answer
+ * that cannot be read, is a refusal, even where the SDK reads the response
+ * as an approval). `undefined` when the messages resume nothing for it.
  */
 export function answerOf(run: Run, messages: ModelMessage[], toolCallId: string): ResumedApproval | undefined {
-  const last = messages.at(-1);
-  if (last?.role !== 'tool' || !last.content.some((part) => part.type === 'tool-approval-response')) return undefined;
+  if (!resumesCall(messages, toolCallId)) return undefined;
   const resume = resumeOf(messages, run);
   // an answer nobody can read is among the refusals, though the SDK, reading the raw response, executes the call
   return resume.approved.get(toolCallId) ?? resume.refused.get(toolCallId);
@@ -46,12 +45,28 @@ export function answerOf(run: Run, messages: ModelMessage[], toolCallId: string)
  * (the call already has its result, or its request was automatic). The plain
  * SDK reads the raw responses and may still execute such a call (with a
  * provider that repeated the id in one response, its history keeps one call
- * twice): a tool guarded without a run refuses it.
+ * twice, and the result it has sits in an earlier message): a tool guarded
+ * without a run refuses it.
  */
 export function droppedAnswerOf(run: Run, messages: ModelMessage[], toolCallId: string): DroppedApproval | undefined {
-  const last = messages.at(-1);
-  if (last?.role !== 'tool' || !last.content.some((part) => part.type === 'tool-approval-response')) return undefined;
+  if (!resumesCall(messages, toolCallId)) return undefined;
   return resumeOf(messages, run).dropped.find((dropped) => dropped.toolCallId === toolCallId);
+}
+
+/**
+ * Whether the SDK may be resuming a call with `toolCallId` from `messages`
+ * (a plain call's input): their last message answers approvals, and holds
+ * no result for that id. The SDK resumes no call whose result that message
+ * holds (it ended the request that ran it), so a call with that id is a new
+ * one, from a provider reusing ids.
+ */
+function resumesCall(messages: readonly ModelMessage[], toolCallId: string): boolean {
+  const last = messages.at(-1);
+  return (
+    last?.role === 'tool' &&
+    last.content.some((part) => part.type === 'tool-approval-response') &&
+    !last.content.some((part) => part.type === 'tool-result' && part.toolCallId === toolCallId)
+  );
 }
 
 const resumes = new WeakMap<readonly ModelMessage[], Resume>();

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { approvalAnswer, type DecisionRecord, defineHandler, guardTools, InterventionActions } from '../../src/index.ts';
 import { approvalRequests } from '../helpers/approval-requests.ts';
-import { scriptedModel, step, text } from '../helpers/scripted-model.ts';
+import { scriptedModel, step, text, toolCall } from '../helpers/scripted-model.ts';
 
 const inputSchema = z.object({ tag: z.string() });
 
@@ -80,5 +80,34 @@ describe('guardTools with the plain SDK, when a provider repeats a call id in on
     expect(decisions.at(-1)).toMatchObject({ handler: 'ai-interventions', action: 'deny', toolName: 'beta', enforced: true });
     expect(decisions.at(-1)?.reason).toMatch(/was not used: the call already has its result/);
     expect(JSON.stringify(next.calls[0]?.prompt)).toContain('was blocked and was not executed');
+  });
+
+  it('should run a new call that reuses the id of an answered call whose result the history already holds', async () => {
+    const ran: string[] = [];
+    const tools = guardTools({ lookup: tool({ inputSchema, execute: async ({ tag }) => (ran.push(tag), `found ${tag}`) }) }, [
+      defineHandler({ name: 'look', beforeToolCall: () => InterventionActions.proceed() }),
+    ]);
+    // the last request ended right after an approved call ran: its answer and its result share the last message
+    const messages: ModelMessage[] = [
+      { role: 'user', content: 'go' },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'tool-call', toolCallId: 'call_0', toolName: 'lookup', input: { tag: 'old' } },
+          { type: 'tool-approval-request', approvalId: 'a1', toolCallId: 'call_0' },
+        ],
+      },
+      {
+        role: 'tool',
+        content: [
+          { type: 'tool-approval-response', approvalId: 'a1', approved: true },
+          { type: 'tool-result', toolCallId: 'call_0', toolName: 'lookup', output: { type: 'text', value: 'found old' } },
+        ],
+      },
+    ];
+    // the provider numbers calls call_0 every turn
+    const model = scriptedModel(step(toolCall('call_0', 'lookup', { tag: 'new' })), step(text('done')));
+    await generateText({ model, tools, messages, stopWhen: isStepCount(3) });
+    expect(ran).toEqual(['new']);
   });
 });
