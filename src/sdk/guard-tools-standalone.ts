@@ -10,7 +10,7 @@ import type { ToolCallInfo } from '../handlers/intervention-events.ts';
 import { Run } from '../run/run.ts';
 import type { RuntimeSnapshot } from '../run/runtime-snapshot.ts';
 import { decideToolCall } from '../tool-call/decide-tool-call.ts';
-import { AMBIGUOUS_CALL_ID, denyCall, isAnsweredCall, NOT_THE_ANSWERED_CALL, SHARED_ANSWERED_ID } from '../tool-call/deny-call.ts';
+import { AMBIGUOUS_CALL_ID, denyCall, notTheAnsweredCall } from '../tool-call/deny-call.ts';
 import type { DecideInExecute } from '../tool-call/guard-execute.ts';
 import { Step } from '../tool-call/step.ts';
 import { decidedInput, type ToolCallDecision } from '../tool-call/tool-call-decision.ts';
@@ -106,8 +106,8 @@ async function applyAnswer(run: Run, step: Step, tool: Tool, call: ToolCallInfo,
   // a call that does not run is denied with a record, and `execute` throws the text the model reads
   const refuse = async (reason: string, options?: Parameters<typeof denyCall>[3]) =>
     applyInExecute(run, call, await denyCall(run, call, reason, options), false);
-  if (answer.shared) return refuse(SHARED_ANSWERED_ID);
-  if (!isAnsweredCall(answer, call)) return refuse(NOT_THE_ANSWERED_CALL);
+  const another = notTheAnsweredCall(answer, call);
+  if (another !== undefined) return refuse(another);
   if (answer.problem !== undefined) return refuse(unreadable(answer.problem), { handler: ANSWER_HANDLER });
   if (!answer.approved) {
     const text = run.snapshot.wording.rejectedCall({ toolCall: call, reason: answer.reason });

@@ -7,7 +7,7 @@ import type { Run } from '../run/run.ts';
 import { ensureStarted } from '../run/start-run.ts';
 import { decideToolCall } from '../tool-call/decide-tool-call.ts';
 import { decidesInToolApproval } from '../tool-call/decision-point.ts';
-import { AMBIGUOUS_CALL_ID, denyCall, isAnsweredCall, NOT_THE_ANSWERED_CALL, SHARED_ANSWERED_ID } from '../tool-call/deny-call.ts';
+import { AMBIGUOUS_CALL_ID, denyCall, notTheAnsweredCall } from '../tool-call/deny-call.ts';
 import { gateResumedCall, gateToolCalls } from '../tool-call/gate-tool-calls.ts';
 import { type ApprovalStatus, approvalStatusOf, decidedInput, type ToolCallDecision } from '../tool-call/tool-call-decision.ts';
 import { getOwn } from '../util/get-own.ts';
@@ -67,9 +67,8 @@ export function createRunToolApproval({
     let decision: ToolCallDecision | undefined = taken;
     const approval = step.number === undefined ? run.resume.approved.get(toolCall.toolCallId) : undefined;
     // fail closed: the SDK resumes a call by its id; an answer is for the call its request was made for, and for no other
-    if (approval?.shared === true) return approvalStatusOf(await denyCall(run, call, SHARED_ANSWERED_ID));
-    if (approval !== undefined && !isAnsweredCall(approval, call))
-      return approvalStatusOf(await denyCall(run, call, NOT_THE_ANSWERED_CALL));
+    const another = approval === undefined ? undefined : notTheAnsweredCall(approval, call);
+    if (another !== undefined) return approvalStatusOf(await denyCall(run, call, another));
     // a used approval answered otherwise now is not decided again: the tool wrapper gives the model what ran
     if (approval !== undefined && replaysOverriddenAnswer(run, approval.approvalId)) return NOT_APPLICABLE;
     if (decidesInToolApproval(run, decision, approval)) {

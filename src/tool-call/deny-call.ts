@@ -35,25 +35,24 @@ export async function denyCall(
 export const AMBIGUOUS_CALL_ID =
   'the provider sent more than one tool call with this id in one response, so this call cannot be told apart from the other and was not run';
 
-/** Why a resumed call that is not the one its answer was given for is denied. */
-export const NOT_THE_ANSWERED_CALL =
-  'the approval answered another call with this id (another tool or other arguments), so this call was not approved and was not run';
-
-/** Why a resumed call is denied when its history holds another call with its id. */
-export const SHARED_ANSWERED_ID =
-  "the history holds more than one tool call with the id this approval was given for, so the answer cannot be told to be this call's and nothing was run";
-
 /**
- * Whether `call` (as the SDK resumes it, found by its id) is the call an
- * answer was given for: the same tool, with the arguments of the history
- * the answer approved (a person's edit is the model's arguments until it is
- * checked and written).
+ * Why `call` (as the SDK resumes it, found by its id) is not the call an
+ * answer was given for, or `undefined` when it is: the same tool, with the
+ * arguments of the history the answer approved (a person's edit is the
+ * model's arguments until it is checked and written), the only call with
+ * that id in its message (a provider repeated the id, and the history keeps
+ * both calls: the answer cannot be told to be either's).
  */
-export function isAnsweredCall(answer: ResumedApproval, call: ToolCallInfo): boolean {
-  return (
+export function notTheAnsweredCall(answer: ResumedApproval, call: ToolCallInfo): string | undefined {
+  if (answer.shared) {
+    return "the history holds more than one tool call with the id this approval was given for, so the answer cannot be told to be this call's and nothing was run";
+  }
+  const same =
     answer.toolName === call.toolName &&
-    (isDeepEqual(answer.input, call.input) || (answer.edit !== undefined && isDeepEqual(answer.edit.original, call.input)))
-  );
+    (isDeepEqual(answer.input, call.input) || (answer.edit !== undefined && isDeepEqual(answer.edit.original, call.input)));
+  return same
+    ? undefined
+    : 'the approval answered another call with this id (another tool or other arguments), so this call was not approved and was not run';
 }
 
 const HANDLER = 'ai-interventions';
