@@ -37,19 +37,25 @@ export class RedactedOriginals {
   }
 
   /**
-   * `request` with each assistant reasoning part that holds a
-   * remembered block's redacted text (and no provider options of its own)
-   * given back the original and its metadata; `request` itself when there
-   * is none.
+   * `request` with each assistant reasoning part that holds a remembered
+   * block's redacted text (and no provider options of its own) given back
+   * the original and its metadata; `request` itself when there is none. The
+   * history keeps the run's responses in order, so the n-th part with a
+   * redacted text is the n-th block remembered with it (two blocks may
+   * redact to the same text, each with its own signature).
    */
   restore(request: LanguageModelV4CallOptions): LanguageModelV4CallOptions {
     if (this.blocks.length === 0) return request;
+    const seen = new Map<string, number>();
     let changed = false;
     const prompt = request.prompt.map((message) => {
       if (message.role !== 'assistant') return message;
       let content: AssistantPart[] | undefined;
       message.content.forEach((part, index) => {
-        const original = this.originalOf(part);
+        if (part.type !== 'reasoning' || part.providerOptions !== undefined) return;
+        const nth = seen.get(part.text) ?? 0;
+        seen.set(part.text, nth + 1);
+        const original = this.blocks.filter((block) => block.redacted === part.text)[nth];
         if (original === undefined) return;
         content ??= [...message.content];
         content[index] = {
@@ -63,10 +69,5 @@ export class RedactedOriginals {
       return { ...message, content };
     });
     return changed ? { ...request, prompt } : request;
-  }
-
-  private originalOf(part: AssistantPart): RedactedBlock | undefined {
-    if (part.type !== 'reasoning' || part.providerOptions !== undefined) return undefined;
-    return this.blocks.find((block) => block.redacted === part.text);
   }
 }

@@ -15,7 +15,7 @@ import { generateText, isStepCount, type LanguageModel, streamText, tool } from 
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createInterventions, defineHandler, InterventionActions, redactPii } from '../../src/index.ts';
-import { type ReasoningServer, startReasoningServer } from '../helpers/reasoning-wire-server.ts';
+import { type ReasoningServer, type ReasoningTurn, startReasoningServer } from '../helpers/reasoning-wire-server.ts';
 
 const SSN = '123-45-6789';
 const THINKING = `The user asks about the customer with SSN ${SSN}; I should look the record up.`;
@@ -43,17 +43,24 @@ afterEach(async () => {
 /** How the wrapped run is set up: a no-op handler, redaction alone (a stream redacted as it comes), or with a hook holding each step whole. */
 type Setup = 'no redaction' | 'redaction' | 'redaction, step held';
 
-async function loop(provider: keyof typeof PROVIDERS, mode: 'generateText' | 'streamText', wrapped: Setup | undefined) {
-  const server = await startReasoningServer([
-    { reasoning: THINKING, call: { name: 'lookup', input: { customer: 'c-1' } } },
-    { text: 'The customer is on the gold plan.' },
-  ]);
+const ONE_LOOKUP: readonly ReasoningTurn[] = [
+  { reasoning: THINKING, call: { name: 'lookup', input: { customer: 'c-1' } } },
+  { text: 'The customer is on the gold plan.' },
+];
+
+async function loop(
+  provider: keyof typeof PROVIDERS,
+  mode: 'generateText' | 'streamText',
+  wrapped: Setup | undefined,
+  script: readonly ReasoningTurn[] = ONE_LOOKUP,
+) {
+  const server = await startReasoningServer(script);
   servers.push(server);
   const { model, providerOptions } = PROVIDERS[provider];
   const options = {
     model: model(server.baseURL),
     tools: { lookup: tool({ inputSchema: z.object({ customer: z.string() }), execute: async () => ({ plan: 'gold' }) }) },
-    stopWhen: isStepCount(3),
+    stopWhen: isStepCount(script.length + 1),
     prompt: 'Which plan is customer c-1 on?',
     providerOptions,
   };
@@ -114,3 +121,20 @@ describe.each(['anthropic', 'responses', 'responses (store off)'] as const)(
     );
   },
 );
+
+describe.each(['generateText', 'streamText'] as const)('two thinking blocks redacted to the same text (%s)', (mode) => {
+  it('should give each block back its own original and signature', async () => {
+    // different SSNs, the same redacted text: each continuation must carry its own signed block
+    const script: ReasoningTurn[] = [
+      { reasoning: 'Customer SSN 123-45-6789 first; look it up.', call: { name: 'lookup', input: { customer: 'c-1' } } },
+      { reasoning: 'Customer SSN 987-65-4321 first; look it up.', call: { name: 'lookup', input: { customer: 'c-2' } } },
+      { text: 'Both are on the gold plan.' },
+    ];
+    const raw = await loop('anthropic', mode, undefined, script);
+    const wrapped = await loop('anthropic', mode, 'redaction', script);
+    expect(wrapped.text).toBe('Both are on the gold plan.');
+    expect(wrapped.bodies).toHaveLength(3);
+    expect(wrapped.bodies[1]).toEqual(raw.bodies[1]);
+    expect(wrapped.bodies[2]).toEqual(raw.bodies[2]);
+  });
+});
