@@ -2,6 +2,7 @@ import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4Genera
 import type { AfterModelCallEvent } from '../handlers/intervention-events.ts';
 import { runOnResponse, runPreRequest } from '../hooks/run-hooks.ts';
 import { redactResponse } from '../redaction/redact-model-output.ts';
+import type { RedactedBlock } from '../redaction/redacted-originals.ts';
 import { cloneResponseEvent } from '../tool-call/drafts.ts';
 import { isThenable } from '../util/is-thenable.ts';
 import { evaluate } from './evaluate-and-report.ts';
@@ -37,11 +38,19 @@ export async function respond<RESPONSE extends LanguageModelV4GenerateResult>(
     }
     const raw = cached ?? (await call(sent));
     // redaction first: nothing downstream (hooks, handlers, caches, the client) sees what it removes
-    let response = redactResponse(run.snapshot.redactors, raw, (block) => run.redactedOriginals.note(block));
+    const changed: RedactedBlock[] = [];
+    let response = redactResponse(run.snapshot.redactors, raw, (block) => changed.push(block));
+    // the provider gets back the blocks of the response the run keeps, not of one a guide discards
+    const keep = () => {
+      for (const block of changed) run.redactedOriginals.note(block);
+    };
     if (hooks.onResponse.length > 0) {
       response = await runOnResponse(hooks.onResponse, { ...modelHookContext(run, sent, model), request: sent, response });
     }
-    if (handlers.afterModelCall.length === 0) return { raw, final: withUsage(forgetChangedItems(raw, response), discarded) };
+    if (handlers.afterModelCall.length === 0) {
+      keep();
+      return { raw, final: withUsage(forgetChangedItems(raw, response), discarded) };
+    }
 
     const exhausted = attempt >= maxGuideRetries;
     const event: AfterModelCallEvent = {
@@ -77,6 +86,7 @@ export async function respond<RESPONSE extends LanguageModelV4GenerateResult>(
       continue;
     }
     const final = verdict.type === 'deny' || verdict.type === 'proceed' ? response : verdict.event.response;
+    keep();
     return { raw, final: withUsage(forgetChangedItems(raw, final), discarded) };
   }
 }

@@ -11,7 +11,7 @@
  */
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
-import { generateText, isStepCount, type LanguageModel, streamText, tool } from 'ai';
+import { generateText, isStepCount, type LanguageModel, type ModelMessage, streamText, tool } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createInterventions, defineHandler, InterventionActions, redactPii } from '../../src/index.ts';
@@ -53,6 +53,7 @@ async function loop(
   mode: 'generateText' | 'streamText',
   wrapped: Setup | undefined,
   script: readonly ReasoningTurn[] = ONE_LOOKUP,
+  history?: readonly ModelMessage[],
 ) {
   const server = await startReasoningServer(script);
   servers.push(server);
@@ -61,7 +62,7 @@ async function loop(
     model: model(server.baseURL),
     tools: { lookup: tool({ inputSchema: z.object({ customer: z.string() }), execute: async () => ({ plan: 'gold' }) }) },
     stopWhen: isStepCount(script.length + 1),
-    prompt: 'Which plan is customer c-1 on?',
+    ...(history === undefined ? { prompt: 'Which plan is customer c-1 on?' } : { messages: [...history] }),
     providerOptions,
   };
   const pii = redactPii();
@@ -136,5 +137,79 @@ describe.each(['generateText', 'streamText'] as const)('two thinking blocks reda
     expect(wrapped.bodies).toHaveLength(3);
     expect(wrapped.bodies[1]).toEqual(raw.bodies[1]);
     expect(wrapped.bodies[2]).toEqual(raw.bodies[2]);
+  });
+});
+
+/** A chat's history as the client sends it back: an earlier turn's reasoning as people saw it (redacted, no signature), then a new question. */
+function clientHistory(reasoning: string): ModelMessage[] {
+  return [
+    { role: 'user', content: 'Which plan is customer c-0 on?' },
+    {
+      role: 'assistant',
+      content: [
+        { type: 'reasoning', text: reasoning },
+        { type: 'text', text: 'c-0 is on the gold plan.' },
+      ],
+    },
+    { role: 'user', content: 'And customer c-1?' },
+  ];
+}
+
+describe.each([
+  ['anthropic', 'generateText'],
+  ['anthropic', 'streamText'],
+  ['responses', 'generateText'],
+  ['responses', 'streamText'],
+] as const)('a later turn whose reasoning redacts to a text already in the client history (%s, %s)', (provider, mode) => {
+  it('should give the original back to the later turn only, leaving the history the client sent as it is', async () => {
+    // the client's history holds an earlier turn's reasoning as people saw it: redacted, without its signature
+    const earlier = redactPii().redactor.redact('Customer SSN 123-45-6789 first; look it up.');
+    const history = clientHistory(earlier);
+    // this turn's reasoning redacts to the same text
+    const script: ReasoningTurn[] = [
+      { reasoning: 'Customer SSN 987-65-4321 first; look it up.', call: { name: 'lookup', input: { customer: 'c-1' } } },
+      { text: 'c-1 is on the gold plan too.' },
+    ];
+    expect(redactPii().redactor.redact('Customer SSN 987-65-4321 first; look it up.')).toBe(earlier);
+    const raw = await loop(provider, mode, undefined, script, history);
+    const wrapped = await loop(provider, mode, 'redaction', script, history);
+    expect(raw.text).toBe('c-1 is on the gold plan too.');
+    expect(wrapped.text).toBe(raw.text);
+    expect(wrapped.bodies).toHaveLength(2);
+    // the continuation carries this turn's signed thinking (its stored reasoning item), the earlier turn as the client sent it
+    expect(wrapped.bodies[1]).toEqual(raw.bodies[1]);
+    expect(JSON.stringify(wrapped.bodies[1])).not.toContain('123-45-6789');
+  });
+});
+
+describe.each(['generateText', 'streamText'] as const)('reasoning of a response an afterModelCall guide discarded (%s)', (mode) => {
+  it('should give nothing of it back to the provider, in the history the client sent either', async () => {
+    const server = await startReasoningServer([
+      { reasoning: 'Customer SSN 123-45-6789 first; look it up.', call: { name: 'lookup', input: { customer: 'c-9' } } },
+      { reasoning: 'Looking up customer c-1.', call: { name: 'lookup', input: { customer: 'c-1' } } },
+      { text: 'c-1 is on the gold plan too.' },
+    ]);
+    servers.push(server);
+    const pii = redactPii();
+    const earlier = pii.redactor.redact('Customer SSN 123-45-6789 first; look it up.');
+    // the first response is discarded (a guide), the retry is kept
+    let attempts = 0;
+    const retryOnce = defineHandler({
+      name: 'retry-once',
+      afterModelCall: () => (attempts++ === 0 ? InterventionActions.guide('Use customer c-1.') : InterventionActions.proceed()),
+    });
+    const interventions = createInterventions({ handlers: [pii, retryOnce], redactors: [pii.redactor] });
+    const options = {
+      model: PROVIDERS.anthropic.model(server.baseURL),
+      tools: { lookup: tool({ inputSchema: z.object({ customer: z.string() }), execute: async () => ({ plan: 'gold' }) }) },
+      stopWhen: isStepCount(3),
+      providerOptions: PROVIDERS.anthropic.providerOptions,
+      messages: clientHistory(earlier),
+    };
+    const text = mode === 'generateText' ? (await interventions.generateText(options)).text : await interventions.streamText(options).text;
+    expect(text).toBe('c-1 is on the gold plan too.');
+    expect(server.bodies).toHaveLength(3);
+    // the continuation: the kept turn's signed thinking, and the client's earlier turn without the discarded one's original
+    expect(JSON.stringify(server.bodies[2])).not.toContain('123-45-6789');
   });
 });
