@@ -209,4 +209,6 @@ export {
   type ToolSelector,
   toolScope,
 } from './tools/tool-scope.ts';
+// trust: which tools' own annotations count
+export { trustToolAnnotations } from './tools/trust-tool-annotations.ts';
 export { toInterventionsUIMessageStream } from './ui/to-interventions-ui-message-stream.ts';

@@ -1,4 +1,5 @@
 import type { Tool } from 'ai';
+import { hasTrustedAnnotations } from './trust-tool-annotations.ts';
 
 /**
  * The behaviour hints of an MCP tool (the MCP specification's
@@ -6,8 +7,9 @@ import type { Tool } from 'ai';
  * on `tool.metadata.annotations`. Give your own tools the same hints with
  * `tool({ …, metadata: { annotations: { readOnlyHint: true } } })`.
  *
- * Hints are what the tool's author claims: trust them as far as you trust
- * the server that sent them.
+ * Hints are what the tool's author claims: the library reads them only on
+ * tools the app declared trusted ({@link trustToolAnnotations}); any other
+ * tool is read as declaring none (see {@link toolAnnotations}).
  *
  * @example
  * ```ts
@@ -37,23 +39,33 @@ export const TOOL_ANNOTATION_HINTS = ['readOnlyHint', 'destructiveHint', 'idempo
 export type ToolAnnotationHint = (typeof TOOL_ANNOTATION_HINTS)[number];
 
 /**
- * A tool's hints with the MCP specification's defaults filled in for the
- * ones it does not give: `readOnlyHint` false, `destructiveHint` true,
- * `idempotentHint` false, `openWorldHint` true. For a read-only tool,
- * `destructiveHint` and `idempotentHint` (which the specification says are
- * meaningful only for tools that modify their environment) default to
- * `false` and `true`. A tool with no hints at all, one that is not an MCP
- * tool, or a tool the run does not have (`undefined`), gets every default:
- * it counts as possibly destructive and open-world, never as read-only.
+ * The hints the library's policies act on for `tool`: the ones it declares,
+ * when the app trusts its annotations ({@link trustToolAnnotations}), with the
+ * MCP specification's defaults filled in for the ones it does not give:
+ * `readOnlyHint` false, `destructiveHint` true, `idempotentHint` false,
+ * `openWorldHint` true. For a read-only tool, `destructiveHint` and
+ * `idempotentHint` (which the specification says are meaningful only for
+ * tools that modify their environment) default to `false` and `true`.
+ *
+ * A tool whose annotations the app has not declared trusted (an MCP server's
+ * tools, unless passed through `trustToolAnnotations`), a tool with no hints,
+ * one that is not an MCP tool, or a tool the run does not have (`undefined`)
+ * gets every default, whatever it declares: it counts as possibly destructive
+ * and open-world, never as read-only. That is the strictest reading, so a
+ * server's own claims never loosen a policy.
  *
  * @example
  * ```ts
  * const { destructiveHint } = toolAnnotations(tools.delete_file);
- * if (destructiveHint) console.log('delete_file may destroy data');
+ * if (destructiveHint) console.log('delete_file may destroy data (or its server is not trusted to say otherwise)');
  * ```
  */
 export function toolAnnotations(tool: Tool | undefined): Required<ToolAnnotationHints> {
-  const given = declaredHints(tool);
+  return withDefaults(hasTrustedAnnotations(tool) ? declaredHints(tool) : {});
+}
+
+/** `given` with the specification's defaults for the hints it does not give. */
+export function withDefaults(given: ToolAnnotationHints): Required<ToolAnnotationHints> {
   const readOnlyHint = given.readOnlyHint ?? false;
   return {
     readOnlyHint,
@@ -63,8 +75,8 @@ export function toolAnnotations(tool: Tool | undefined): Required<ToolAnnotation
   };
 }
 
-/** The boolean hints a tool declares on `metadata.annotations` (others are ignored). */
-function declaredHints(tool: Tool | undefined): ToolAnnotationHints {
+/** The boolean hints a tool declares on `metadata.annotations` (others are ignored), trusted or not. */
+export function declaredHints(tool: Tool | undefined): ToolAnnotationHints {
   const metadata: unknown = (tool as { readonly metadata?: unknown } | undefined)?.metadata;
   if (!isRecord(metadata)) return {};
   const annotations = metadata.annotations;

@@ -11,6 +11,13 @@ import { TOOL_ANNOTATION_HINTS, type ToolAnnotationHint, type ToolAnnotationHint
  * it may be destructive), and `{ annotations: { readOnlyHint: true } }`
  * matches only tools that declare themselves read-only.
  *
+ * Only tools whose annotations the app trusts ({@link trustToolAnnotations})
+ * are read as they declare; any other tool is read as declaring nothing, the
+ * strictest reading. So a server's own annotations never take a tool out of
+ * a scope that restricts it (`sinks`, a `deny` or `confirm` rule, a
+ * handler's `tools`) nor put it into one that relaxes it (`trusted`, an
+ * `allow` rule).
+ *
  * @example
  * ```ts
  * const destructive: ToolAnnotationSelector = { annotations: { destructiveHint: true } };

@@ -26,6 +26,7 @@ import {
   humanApproval,
   InvalidHandlerError,
   toolPolicy,
+  trustToolAnnotations,
 } from '../../src/index.ts';
 import { answeredHistory, approvalRequests } from '../helpers/approval-requests.ts';
 import { MODES, run } from '../helpers/run-both.ts';
@@ -206,11 +207,12 @@ describe('flowPolicy sources and sinks', () => {
     const ran: string[] = [];
     const make = (name: string, annotations: Record<string, boolean>) =>
       tool({ inputSchema: z.object({}), execute: async () => (ran.push(name), `${name}: ${INJECTION}`), metadata: { annotations } });
-    const tools = {
+    // the app's own tools: it trusts what they declare
+    const tools = trustToolAnnotations({
       fetch_page: make('fetch_page', { readOnlyHint: true, openWorldHint: true }),
       read_notes: make('read_notes', { readOnlyHint: true, openWorldHint: false }),
       wipe_disk: make('wipe_disk', { destructiveHint: true, openWorldHint: false }),
-    };
+    });
     const policy = flowPolicy({ sources: { annotations: { openWorldHint: true } }, sinks: { annotations: { readOnlyHint: false } } });
     const clean = scriptedModel(step(toolCall('n', 'read_notes', {})), step(toolCall('w', 'wipe_disk', {})), step(text('ok')));
     await createInterventions({ handlers: [policy] }).generateText({ model: clean, tools, stopWhen: isStepCount(5), prompt: 'go' });

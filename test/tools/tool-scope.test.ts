@@ -17,6 +17,7 @@ import {
   toolPolicy,
   toolScope,
   truncateToolResult,
+  trustToolAnnotations,
 } from '../../src/index.ts';
 import { approvalRequests } from '../helpers/approval-requests.ts';
 import { inMemoryMcpTools } from '../helpers/in-memory-mcp.ts';
@@ -44,7 +45,10 @@ async function turn(interventions: Interventions, mode: Mode, model: ReturnType<
   return { content: await result.content, decisions: result.interventions.decisions };
 }
 
-const withAnnotations = (annotations: Record<string, boolean>) => ({ metadata: { annotations } }) as unknown as Tool;
+/** A tool declaring `annotations`, from a server the app does not trust. */
+const declaring = (annotations: Record<string, boolean>) => ({ metadata: { annotations } }) as unknown as Tool;
+/** The same, from a server the app trusts (`trustToolAnnotations`). */
+const withAnnotations = (annotations: Record<string, boolean>) => trustToolAnnotations({ tool: declaring(annotations) }).tool;
 
 describe('toolScope', () => {
   it('should match names, globs and negations, one syntax', () => {
@@ -94,6 +98,25 @@ describe('toolScope', () => {
     const destructiveButDrafts = toolScope([{ annotations: { destructiveHint: true } }, 'search', '!delete_draft']);
     expect(destructiveButDrafts('delete_draft', withAnnotations({}))).toBe(false);
     expect(destructiveButDrafts('search', withAnnotations({ readOnlyHint: true }))).toBe(true);
+  });
+
+  it("should read a tool the app does not trust as declaring nothing: its server's claims never loosen a scope", () => {
+    const destructive = toolScope({ annotations: { destructiveHint: true } });
+    const readOnly = toolScope({ annotations: { readOnlyHint: true } });
+    const closedWorld = toolScope({ annotations: { openWorldHint: false } });
+    const claims = declaring({ readOnlyHint: true, destructiveHint: false, openWorldHint: false, idempotentHint: true });
+    expect(destructive('wipe_disk', claims)).toBe(true);
+    expect(readOnly('wipe_disk', claims)).toBe(false);
+    expect(closedWorld('wipe_disk', claims)).toBe(false);
+    expect(toolAnnotations(claims)).toEqual(toolAnnotations(undefined));
+    // the same claims, trusted, count
+    const trusted = trustToolAnnotations({ wipe_disk: claims }).wipe_disk;
+    expect(readOnly('wipe_disk', trusted)).toBe(true);
+    expect(toolAnnotations(trusted)).toEqual({ readOnlyHint: true, destructiveHint: false, openWorldHint: false, idempotentHint: true });
+    // the mark is the app's: a copy of the tool keeps it, the tool's data cannot carry it, the input is left as it was
+    expect(readOnly('wipe_disk', { ...trusted })).toBe(true);
+    expect(readOnly('wipe_disk', JSON.parse(JSON.stringify(trusted)) as Tool)).toBe(false);
+    expect(readOnly('wipe_disk', claims)).toBe(false);
   });
 
   it('should reject a scope that cannot be valid with an InvalidHandlerError naming its owner', () => {
@@ -194,7 +217,7 @@ describe.each<Mode>(['generateText', 'streamText'])("a handler's tools scope thr
       ),
       step(text('done')),
     );
-    const { decisions } = await turn(interventions, mode, model, mcp.tools);
+    const { decisions } = await turn(interventions, mode, model, trustToolAnnotations(mcp.tools));
     await mcp.close();
     expect(mcp.called.sort()).toEqual(['add_tag', 'read_rows']);
     expect(decisions.map((record) => [record.toolCallId, record.action])).toEqual([
@@ -225,7 +248,7 @@ describe.each<Mode>(['generateText', 'streamText'])('annotation selectors in the
     const interventions = createInterventions({ handlers: [humanApproval({ tools: { annotations: { destructiveHint: true } } })] });
     const model = scriptedModel(everyTool(), step(text('done')));
     const history: ModelMessage[] = [{ role: 'user', content: 'tidy up' }];
-    const call = { model, tools: mcp.tools, stopWhen: isStepCount(3) };
+    const call = { model, tools: trustToolAnnotations(mcp.tools), stopWhen: isStepCount(3) };
     const first =
       mode === 'generateText'
         ? await interventions.generateText({ ...call, messages: history })
@@ -261,11 +284,37 @@ describe.each<Mode>(['generateText', 'streamText'])('annotation selectors in the
       ],
     });
     const model = scriptedModel(everyTool(), step(text('done')));
-    const { content, decisions } = await turn(interventions, mode, model, mcp.tools);
+    const { content, decisions } = await turn(interventions, mode, model, trustToolAnnotations(mcp.tools));
     await mcp.close();
     expect(approvalRequests(content).map((request) => request.toolCall.toolName)).toEqual(['drop_table', 'archive_rows']);
     expect(mcp.called).toEqual(['read_rows']);
     expect(decisions.filter((record) => record.action === 'deny').map((record) => record.toolCallId)).toEqual(['c4']);
+  });
+
+  it('should read a server the app does not trust as declaring nothing: humanApproval asks for all its tools, an allow-read-only rule allows none', async () => {
+    const policy = toolPolicy({
+      rules: [{ allow: { annotations: { readOnlyHint: true } } }, { confirm: { annotations: { destructiveHint: true } } }],
+      default: 'deny',
+    });
+    const mcp = await server();
+    const byPolicy = await turn(
+      createInterventions({ handlers: [policy] }),
+      mode,
+      scriptedModel(everyTool(), step(text('done'))),
+      mcp.tools,
+    );
+    expect(mcp.called).toEqual([]);
+    expect(approvalRequests(byPolicy.content).map((request) => request.toolCall.toolName)).toEqual([
+      'drop_table',
+      'read_rows',
+      'archive_rows',
+      'add_tag',
+    ]);
+    const asking = createInterventions({ handlers: [humanApproval({ tools: { annotations: { destructiveHint: true } } })] });
+    const byApproval = await turn(asking, mode, scriptedModel(everyTool(), step(text('done'))), mcp.tools);
+    await mcp.close();
+    expect(mcp.called).toEqual([]);
+    expect(approvalRequests(byApproval.content)).toHaveLength(4);
   });
 });
 
