@@ -83,6 +83,7 @@ export { InvalidHookError } from './errors/invalid-hook-error.ts';
 export { InvalidHookResultError } from './errors/invalid-hook-result-error.ts';
 export { InvocationDeniedError } from './errors/invocation-denied-error.ts';
 export { ToolCallBlockedError } from './errors/tool-call-blocked-error.ts';
+export { UnknownOptionError } from './errors/unknown-option-error.ts';
 export type { DecisionRecord } from './handlers/decision-record.ts';
 export { defineHandler } from './handlers/define-handler.ts';
 export {

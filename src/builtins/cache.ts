@@ -1,5 +1,6 @@
 import type { Awaitable } from '../handlers/intervention-handler.ts';
 import type { HooksConfig, ModelHookContext, ProviderRequest, ProviderResponse } from '../hooks/hook-types.ts';
+import { knownOptions } from '../util/known-options.ts';
 import { sha256, stableJson } from '../util/stable-json.ts';
 
 /**
@@ -29,6 +30,14 @@ export interface CacheOptions {
   /** The clock for `ttlMs`, in milliseconds. Default `Date.now`. */
   readonly now?: () => number;
 }
+
+/** The keys of {@link CacheOptions}: `cache` checks its options against them. */
+export const CACHE_OPTIONS = knownOptions<CacheOptions>({
+  maxEntries: true,
+  ttlMs: true,
+  key: true,
+  now: true,
+});
 
 /**
  * What a {@link cache} did so far.
@@ -109,7 +118,9 @@ interface Entry {
  * console.log(await again.text, responses.stats); // { hits: 1, misses: 1, stores: 1, ... }
  * ```
  */
-export function cache({ maxEntries = 500, ttlMs, key = defaultKey, now = Date.now }: CacheOptions = {}): CacheHooks {
+export function cache(options: CacheOptions = {}): CacheHooks {
+  CACHE_OPTIONS.check(options, 'cache');
+  const { maxEntries = 500, ttlMs, key = defaultKey, now = Date.now } = options;
   if (!Number.isInteger(maxEntries) || maxEntries < 1) {
     throw new TypeError(`cache: expected \`maxEntries\` to be a positive integer, received ${String(maxEntries)}.`);
   }

@@ -13,6 +13,7 @@ import type {
 import { createMemoryStore } from '../store/create-memory-store.ts';
 import type { Store } from '../store/store.ts';
 import { durationOf } from '../util/duration-of.ts';
+import { knownOptions } from '../util/known-options.ts';
 import { defaultUser, noUserReason } from './run-user.ts';
 
 /**
@@ -87,6 +88,23 @@ export interface CallBudgetOptions {
   readonly mode?: HandlerMode;
 }
 
+/** The keys of {@link CallBudgetOptions}: `callBudget` checks its options against them. */
+export const CALL_BUDGET_OPTIONS = knownOptions<CallBudgetOptions>({
+  name: true,
+  maxToolCalls: true,
+  maxTokens: true,
+  maxCost: true,
+  cost: true,
+  per: true,
+  user: true,
+  windowMs: true,
+  store: true,
+  exit: true,
+  onError: true,
+  timeoutMs: true,
+  mode: true,
+});
+
 const RUN_TTL_MS = 86_400_000;
 const REMEMBERED_RUNS = 10_000;
 
@@ -119,6 +137,7 @@ const REMEMBERED_RUNS = 10_000;
  * ```
  */
 export function callBudget(options: CallBudgetOptions): InterventionHandlerLike {
+  CALL_BUDGET_OPTIONS.check(options, `callBudget "${options.name ?? 'call-budget'}"`);
   const {
     name = 'call-budget',
     maxToolCalls,

@@ -1,6 +1,7 @@
 import type { Tool } from 'ai';
 import type { HandlerMode, OnError } from '../handlers/intervention-handler.ts';
 import type { ToolScope } from '../tools/tool-scope.ts';
+import { knownOptions } from '../util/known-options.ts';
 
 /**
  * Which tools return untrusted content: a {@link ToolScope} (names, globs,
@@ -78,3 +79,17 @@ export interface FlowPolicyOptions {
   readonly timeoutMs?: number;
   readonly mode?: HandlerMode;
 }
+
+/** The keys of {@link FlowPolicyOptions}: `flowPolicy` checks its options against them. */
+export const FLOW_POLICY_OPTIONS = knownOptions<FlowPolicyOptions>({
+  name: true,
+  sources: true,
+  trusted: true,
+  sinks: true,
+  onTainted: true,
+  arguments: true,
+  argumentTools: true,
+  onError: true,
+  timeoutMs: true,
+  mode: true,
+});

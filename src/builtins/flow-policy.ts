@@ -4,7 +4,7 @@ import type { BeforeToolCallEvent } from '../handlers/intervention-events.ts';
 import type { BeforeToolCallAction, InterventionHandlerLike } from '../handlers/intervention-handler.ts';
 import { type ToolScopeMatcher, toolScope } from '../tools/tool-scope.ts';
 import { unreachable } from '../util/unreachable.ts';
-import type { FlowDecision, FlowPolicyOptions } from './flow-policy-options.ts';
+import { FLOW_POLICY_OPTIONS, type FlowDecision, type FlowPolicyOptions } from './flow-policy-options.ts';
 import { attackerControlled, type ControlledArgument, type UntrustedResult, untrustedResults } from './untrusted-results.ts';
 
 /**
@@ -59,18 +59,20 @@ import { attackerControlled, type ControlledArgument, type UntrustedResult, untr
  * const interventions = createInterventions({ handlers: [flow] });
  * ```
  */
-export function flowPolicy({
-  name = 'flow-policy',
-  sources = { annotations: { openWorldHint: true } },
-  trusted,
-  sinks = { annotations: { readOnlyHint: false } },
-  onTainted = 'deny',
-  arguments: checkedArguments = [],
-  argumentTools,
-  onError = 'deny',
-  timeoutMs,
-  mode,
-}: FlowPolicyOptions): InterventionHandlerLike {
+export function flowPolicy(options: FlowPolicyOptions): InterventionHandlerLike {
+  FLOW_POLICY_OPTIONS.check(options, `flowPolicy "${options.name ?? 'flow-policy'}"`);
+  const {
+    name = 'flow-policy',
+    sources = { annotations: { openWorldHint: true } },
+    trusted,
+    sinks = { annotations: { readOnlyHint: false } },
+    onTainted = 'deny',
+    arguments: checkedArguments = [],
+    argumentTools,
+    onError = 'deny',
+    timeoutMs,
+    mode,
+  } = options;
   if (!(['deny', 'confirm', 'guide'] as const).includes(onTainted)) {
     throw new TypeError(`flowPolicy "${name}": onTainted must be 'deny', 'confirm' or 'guide', received ${String(onTainted)}`);
   }

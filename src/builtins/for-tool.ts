@@ -10,6 +10,7 @@ import type {
   OnError,
 } from '../handlers/intervention-handler.ts';
 import { getOwn } from '../util/get-own.ts';
+import { knownOptions } from '../util/known-options.ts';
 
 /**
  * A call to one of the tools `NAME` of `TOOLS`, with its input typed from
@@ -95,6 +96,16 @@ export interface TypedToolHandler<TOOLS extends ToolSet, NAME extends keyof TOOL
   afterToolCall?(event: TypedAfterToolCallEvent<TOOLS, NAME>): Awaitable<Proceed | Deny | Transform<TypedAfterToolCallEvent<TOOLS, NAME>>>;
 }
 
+/** The keys of {@link TypedToolHandler}: `forTool` checks the handler it is given against them. */
+const TYPED_TOOL_HANDLER = knownOptions<TypedToolHandler<ToolSet, string>>({
+  name: true,
+  onError: true,
+  timeoutMs: true,
+  mode: true,
+  beforeToolCall: true,
+  afterToolCall: true,
+});
+
 /**
  * Scopes a handler to some tools of a `ToolSet`, with their inputs (and
  * results) typed from the tools' schemas, instead of branching on
@@ -128,6 +139,7 @@ export function forTool<TOOLS extends ToolSet, const NAME extends keyof TOOLS & 
   names: NAME | readonly NAME[],
   handler: TypedToolHandler<TOOLS, NAME>,
 ): InterventionHandlerLike {
+  TYPED_TOOL_HANDLER.check(handler, `forTool "${handler.name}"`);
   const list: readonly string[] = typeof names === 'string' ? [names] : names;
   if (list.length === 0) throw new TypeError(`forTool "${handler.name}": name at least one tool`);
   for (const toolName of list) {

@@ -2,6 +2,7 @@ import type { ApprovalRemember } from '../client/approval-answer.ts';
 import type { BeforeToolCallEvent, RunEventContext, ToolCallInfo } from '../handlers/intervention-events.ts';
 import type { Store } from '../store/store.ts';
 import type { ToolScope } from '../tools/tool-scope.ts';
+import { knownOptions } from '../util/known-options.ts';
 
 /**
  * Options of {@link humanApproval}.
@@ -64,3 +65,22 @@ export interface HumanApprovalOptions {
    */
   readonly timeoutMs?: number;
 }
+
+/** The keys of `remember` in {@link HumanApprovalOptions}. */
+export const HUMAN_APPROVAL_REMEMBER = knownOptions<NonNullable<HumanApprovalOptions['remember']>>({
+  store: true,
+  scope: true,
+  session: true,
+  key: true,
+  accept: true,
+  sessionTtlMs: true,
+});
+
+/** The keys of {@link HumanApprovalOptions}: `humanApproval` checks its options against them. */
+export const HUMAN_APPROVAL_OPTIONS = knownOptions<HumanApprovalOptions>({
+  name: true,
+  tools: true,
+  prompt: true,
+  remember: true,
+  timeoutMs: true,
+});

@@ -4,7 +4,7 @@ import type { BeforeToolCallEvent, RunEventContext, ToolCallInfo } from '../hand
 import type { BeforeToolCallAction, InterventionHandlerLike } from '../handlers/intervention-handler.ts';
 import { createMemoryStore } from '../store/create-memory-store.ts';
 import { toolScope } from '../tools/tool-scope.ts';
-import type { HumanApprovalOptions } from './human-approval-options.ts';
+import { HUMAN_APPROVAL_OPTIONS, HUMAN_APPROVAL_REMEMBER, type HumanApprovalOptions } from './human-approval-options.ts';
 import {
   ANSWERED_TTL_MS,
   type Answered,
@@ -86,16 +86,13 @@ import {
  * // the UI: addToolApprovalResponse(approvalAnswer({ id: part.approval.id, approved: true, remember: 'session' }))
  * ```
  */
-export function humanApproval({
-  name = 'human-approval',
-  tools,
-  prompt = defaultPrompt,
-  remember = {},
-  timeoutMs,
-}: HumanApprovalOptions): InterventionHandlerLike {
+export function humanApproval(options: HumanApprovalOptions): InterventionHandlerLike {
+  HUMAN_APPROVAL_OPTIONS.check(options, `humanApproval "${options.name ?? 'human-approval'}"`);
+  const { name = 'human-approval', tools, prompt = defaultPrompt, remember = {}, timeoutMs } = options;
   if (timeoutMs !== undefined && !(timeoutMs > 0)) {
     throw new TypeError(`humanApproval "${name}": timeoutMs must be a positive number, received ${String(timeoutMs)}.`);
   }
+  HUMAN_APPROVAL_REMEMBER.check(remember, `humanApproval "${name}" remember`);
   const {
     store = createMemoryStore(),
     scope: customScope,

@@ -11,6 +11,7 @@ import type {
   InterventionHandlerLike,
   OnError,
 } from '../handlers/intervention-handler.ts';
+import { knownOptions } from '../util/known-options.ts';
 
 /**
  * Where {@link llmSteering} reviews: each tool call before it runs
@@ -64,6 +65,17 @@ export interface LlmSteeringOptions {
   readonly mode?: HandlerMode;
 }
 
+/** The keys of {@link LlmSteeringOptions}: `llmSteering` checks its options against them. */
+export const LLM_STEERING_OPTIONS = knownOptions<LlmSteeringOptions>({
+  name: true,
+  model: true,
+  instructions: true,
+  on: true,
+  onError: true,
+  timeoutMs: true,
+  mode: true,
+});
+
 const verdictSchema = z.object({
   decision: z.enum(['proceed', 'guide', 'deny']),
   reason: z.string(),
@@ -96,15 +108,9 @@ const verdictSchema = z.object({
  * await interventions.generateText({ model, tools: { search, send_email }, prompt });
  * ```
  */
-export function llmSteering({
-  name = 'llm-steering',
-  model,
-  instructions,
-  on = ['beforeToolCall'],
-  onError = 'proceed',
-  timeoutMs,
-  mode,
-}: LlmSteeringOptions): InterventionHandlerLike {
+export function llmSteering(options: LlmSteeringOptions): InterventionHandlerLike {
+  LLM_STEERING_OPTIONS.check(options, `llmSteering "${options.name ?? 'llm-steering'}"`);
+  const { name = 'llm-steering', model, instructions, on = ['beforeToolCall'], onError = 'proceed', timeoutMs, mode } = options;
   const system = judgeInstructions(instructions);
 
   /** Asks the judge; past `timeoutMs` its request is aborted and this rejects with a `HandlerTimeoutError`. */

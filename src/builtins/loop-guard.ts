@@ -3,6 +3,7 @@ import { InterventionActions } from '../actions/intervention-actions.ts';
 import type { BeforeToolCallEvent } from '../handlers/intervention-events.ts';
 import type { BeforeToolCallAction, HandlerMode, InterventionHandlerLike, OnError } from '../handlers/intervention-handler.ts';
 import { type ToolScope, toolScope } from '../tools/tool-scope.ts';
+import { knownOptions } from '../util/known-options.ts';
 import { pairToolCalls } from '../util/pair-tool-calls.ts';
 import { sha256, stableJson } from '../util/stable-json.ts';
 
@@ -64,6 +65,20 @@ export interface LoopGuardOptions {
   readonly mode?: HandlerMode;
 }
 
+/** The keys of {@link LoopGuardOptions}: `loopGuard` checks its options against them. */
+export const LOOP_GUARD_OPTIONS = knownOptions<LoopGuardOptions>({
+  name: true,
+  maxRepeats: true,
+  // biome-ignore lint/suspicious/noThenProperty: loopGuard's own option, listed as a key (never awaited)
+  then: true,
+  tools: true,
+  maxRuns: true,
+  message: true,
+  onError: true,
+  timeoutMs: true,
+  mode: true,
+});
+
 /**
  * Breaks degenerate tool loops (opencode's `doom_loop`, user asks 12 and 13):
  * the same tool called with the same arguments over and over, and the retry
@@ -122,17 +137,19 @@ export interface LoopGuardOptions {
  * // the 5th (or a retry of a call the policy denied twice) is denied.
  * ```
  */
-export function loopGuard({
-  name = 'loop-guard',
-  maxRepeats = 3,
-  then = 'deny',
-  tools,
-  maxRuns = 1_000,
-  message = defaultMessage,
-  onError,
-  timeoutMs,
-  mode,
-}: LoopGuardOptions = {}): InterventionHandlerLike {
+export function loopGuard(options: LoopGuardOptions = {}): InterventionHandlerLike {
+  LOOP_GUARD_OPTIONS.check(options, `loopGuard "${options.name ?? 'loop-guard'}"`);
+  const {
+    name = 'loop-guard',
+    maxRepeats = 3,
+    then = 'deny',
+    tools,
+    maxRuns = 1_000,
+    message = defaultMessage,
+    onError,
+    timeoutMs,
+    mode,
+  } = options;
   if (!Number.isInteger(maxRepeats) || maxRepeats < 1) {
     throw new RangeError(`loopGuard "${name}": maxRepeats must be an integer >= 1, got ${String(maxRepeats)}`);
   }

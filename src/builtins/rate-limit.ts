@@ -7,6 +7,7 @@ import { createMemoryStore } from '../store/create-memory-store.ts';
 import type { Store } from '../store/store.ts';
 import { type ToolScope, toolScope } from '../tools/tool-scope.ts';
 import { durationOf } from '../util/duration-of.ts';
+import { knownOptions } from '../util/known-options.ts';
 import { sha256, stableJson } from '../util/stable-json.ts';
 import { defaultUser, noUserReason } from './run-user.ts';
 
@@ -81,6 +82,21 @@ export interface RateLimitOptions {
   readonly mode?: HandlerMode;
 }
 
+/** The keys of {@link RateLimitOptions}: `rateLimit` checks its options against them. */
+export const RATE_LIMIT_OPTIONS = knownOptions<RateLimitOptions>({
+  name: true,
+  limit: true,
+  windowMs: true,
+  per: true,
+  user: true,
+  tools: true,
+  store: true,
+  exit: true,
+  onError: true,
+  timeoutMs: true,
+  mode: true,
+});
+
 /**
  * A `beforeToolCall` handler limiting tool calls in fixed windows: at most
  * `limit` calls per `windowMs` for each key `per` makes (run, user, tool,
@@ -107,6 +123,7 @@ export interface RateLimitOptions {
  * ```
  */
 export function rateLimit(options: RateLimitOptions): InterventionHandlerLike {
+  RATE_LIMIT_OPTIONS.check(options, `rateLimit "${options.name ?? 'rate-limit'}"`);
   const {
     name = 'rate-limit',
     limit,

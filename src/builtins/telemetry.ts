@@ -1,6 +1,7 @@
 import { type Attributes, context as otelContext, type Span, SpanKind, SpanStatusCode, type Tracer, trace } from '@opentelemetry/api';
 import type { DecisionRecord } from '../handlers/decision-record.ts';
 import type { HooksConfig, OnChatStartContext } from '../hooks/hook-types.ts';
+import { knownOptions } from '../util/known-options.ts';
 
 /**
  * Options of {@link telemetry}.
@@ -27,6 +28,13 @@ export interface TelemetryOptions {
    */
   readonly decisionsAs?: 'spans' | 'events';
 }
+
+/** The keys of {@link TelemetryOptions}: `telemetry` checks its options against them. */
+export const TELEMETRY_OPTIONS = knownOptions<TelemetryOptions>({
+  tracer: true,
+  attributes: true,
+  decisionsAs: true,
+});
 
 /** The name of the span of a run (one `generateText` / `streamText` / agent call). */
 const RUN_SPAN = 'ai_interventions.run';
@@ -89,11 +97,9 @@ interface OpenRun {
  * await interventions.generateText({ model, tools, prompt }); // one run span, one decision span per record
  * ```
  */
-export function telemetry({
-  tracer = trace.getTracer('ai-interventions'),
-  attributes,
-  decisionsAs = 'spans',
-}: TelemetryOptions = {}): HooksConfig {
+export function telemetry(options: TelemetryOptions = {}): HooksConfig {
+  TELEMETRY_OPTIONS.check(options, 'telemetry');
+  const { tracer = trace.getTracer('ai-interventions'), attributes, decisionsAs = 'spans' } = options;
   /** Open runs by id, in start order. */
   const runs = new Map<string, OpenRun>();
 

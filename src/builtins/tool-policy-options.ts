@@ -1,6 +1,7 @@
 import type { BeforeToolCallEvent, ToolCallInfo } from '../handlers/intervention-events.ts';
 import type { Awaitable, HandlerMode, OnError } from '../handlers/intervention-handler.ts';
 import type { ToolScope } from '../tools/tool-scope.ts';
+import { knownOptions } from '../util/known-options.ts';
 
 /**
  * A deny reason or confirm prompt: a fixed string, or a function of the call
@@ -108,3 +109,26 @@ export interface ToolPolicyOptions {
   readonly timeoutMs?: number;
   readonly mode?: HandlerMode;
 }
+
+/** The keys of {@link ToolPolicyRule} (of each of its forms): every rule is checked against them. */
+export const TOOL_POLICY_RULE = knownOptions<ToolPolicyRule>({
+  allow: true,
+  deny: true,
+  confirm: true,
+  when: true,
+  reason: true,
+  prompt: true,
+});
+
+/** The keys of an object {@link ToolPolicyDefault}. */
+export const TOOL_POLICY_DEFAULT = knownOptions<Extract<ToolPolicyDefault, object>>({ action: true, reason: true, prompt: true });
+
+/** The keys of {@link ToolPolicyOptions}: `toolPolicy` checks its options against them. */
+export const TOOL_POLICY_OPTIONS = knownOptions<ToolPolicyOptions>({
+  name: true,
+  rules: true,
+  default: true,
+  onError: true,
+  timeoutMs: true,
+  mode: true,
+});

@@ -2,12 +2,15 @@ import { InterventionActions } from '../actions/intervention-actions.ts';
 import type { BeforeToolCallEvent, ToolCallInfo } from '../handlers/intervention-events.ts';
 import type { BeforeToolCallAction, InterventionHandlerLike } from '../handlers/intervention-handler.ts';
 import { type ToolScope, type ToolScopeMatcher, type ToolSelector, toolScope } from '../tools/tool-scope.ts';
-import type {
-  ToolPolicyCondition,
-  ToolPolicyDefault,
-  ToolPolicyMessage,
-  ToolPolicyOptions,
-  ToolPolicyRule,
+import {
+  TOOL_POLICY_DEFAULT,
+  TOOL_POLICY_OPTIONS,
+  TOOL_POLICY_RULE,
+  type ToolPolicyCondition,
+  type ToolPolicyDefault,
+  type ToolPolicyMessage,
+  type ToolPolicyOptions,
+  type ToolPolicyRule,
 } from './tool-policy-options.ts';
 
 /**
@@ -96,14 +99,9 @@ export function toolMatcher(patterns: ToolScope): ToolScopeMatcher {
  * const interventions = createInterventions({ handlers: [policy] });
  * ```
  */
-export function toolPolicy({
-  name = 'tool-policy',
-  rules,
-  default: fallback,
-  onError = 'deny',
-  timeoutMs,
-  mode,
-}: ToolPolicyOptions): InterventionHandlerLike {
+export function toolPolicy(options: ToolPolicyOptions): InterventionHandlerLike {
+  TOOL_POLICY_OPTIONS.check(options, `toolPolicy "${options.name ?? 'tool-policy'}"`);
+  const { name = 'tool-policy', rules, default: fallback, onError = 'deny', timeoutMs, mode } = options;
   if (!Array.isArray(rules)) throw new TypeError(`toolPolicy "${name}": rules must be an array`);
   const compiled = rules.map((rule, index) => compileRule(name, rule, index));
   const otherwise = compileDefault(name, fallback);
@@ -134,6 +132,7 @@ interface CompiledRule {
 }
 
 function compileRule(policy: string, rule: ToolPolicyRule, index: number): CompiledRule {
+  TOOL_POLICY_RULE.check(rule, `toolPolicy "${policy}" rule ${index}`);
   const keys = (['allow', 'deny', 'confirm'] as const).filter((key) => rule[key] !== undefined);
   if (keys.length !== 1) {
     throw new TypeError(
@@ -158,6 +157,7 @@ function compileDefault(policy: string, fallback: ToolPolicyDefault): Decide {
   if (fallback === 'deny') return denyWith(notCovered(policy));
   if (fallback === 'confirm') return confirmWith(askToAllow);
   if (typeof fallback === 'object' && fallback !== null) {
+    TOOL_POLICY_DEFAULT.check(fallback, `toolPolicy "${policy}" default`);
     if (fallback.action === 'deny') return denyWith(fallback.reason);
     if (fallback.action === 'confirm') return confirmWith(fallback.prompt);
   }

@@ -2,6 +2,7 @@ import { InterventionActions } from '../actions/intervention-actions.ts';
 import type { AfterToolCallEvent, ToolCallInfo } from '../handlers/intervention-events.ts';
 import type { AfterToolCallAction, HandlerMode, InterventionHandlerLike, OnError } from '../handlers/intervention-handler.ts';
 import { type ToolScope, toolScope } from '../tools/tool-scope.ts';
+import { knownOptions } from '../util/known-options.ts';
 
 /**
  * What {@link truncateToolResult} tells its `onTruncate` callback: the call,
@@ -57,6 +58,20 @@ export interface TruncateToolResultOptions {
   readonly mode?: HandlerMode;
 }
 
+/** The keys of {@link TruncateToolResultOptions}: `truncateToolResult` checks its options against them. */
+export const TRUNCATE_TOOL_RESULT_OPTIONS = knownOptions<TruncateToolResultOptions>({
+  name: true,
+  maxChars: true,
+  maxTokens: true,
+  charsPerToken: true,
+  tools: true,
+  headShare: true,
+  onTruncate: true,
+  onError: true,
+  timeoutMs: true,
+  mode: true,
+});
+
 const DEFAULT_MAX_CHARS = 10_000;
 /** The smallest limit: room for the notice and some text on each side. */
 const MIN_CHARS = 100;
@@ -100,18 +115,20 @@ const MIN_CHARS = 100;
  * // with "[… 184,034 characters omitted …]" between them
  * ```
  */
-export function truncateToolResult({
-  name = 'truncate-tool-result',
-  maxChars,
-  maxTokens,
-  charsPerToken = 4,
-  tools,
-  headShare = 0.5,
-  onTruncate,
-  onError,
-  timeoutMs,
-  mode,
-}: TruncateToolResultOptions = {}): InterventionHandlerLike {
+export function truncateToolResult(options: TruncateToolResultOptions = {}): InterventionHandlerLike {
+  TRUNCATE_TOOL_RESULT_OPTIONS.check(options, `truncateToolResult "${options.name ?? 'truncate-tool-result'}"`);
+  const {
+    name = 'truncate-tool-result',
+    maxChars,
+    maxTokens,
+    charsPerToken = 4,
+    tools,
+    headShare = 0.5,
+    onTruncate,
+    onError,
+    timeoutMs,
+    mode,
+  } = options;
   const positive = (value: number | undefined, option: string) => {
     if (value !== undefined && !(Number.isFinite(value) && value > 0)) {
       throw new RangeError(`truncateToolResult "${name}": ${option} must be a positive number, got ${String(value)}`);

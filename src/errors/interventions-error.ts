@@ -18,6 +18,7 @@ export type InterventionsErrorCode =
   | 'invalid-handler'
   | 'duplicate-handler'
   | 'unknown-lifecycle'
+  | 'unknown-key'
   | 'no-lifecycle'
   | 'invalid-tools'
   | 'invocation-denied'
@@ -25,7 +26,8 @@ export type InterventionsErrorCode =
   | 'invalid-hook-result'
   | 'tool-call-blocked'
   | 'approval-outcome-unavailable'
-  | 'approval-secret-required';
+  | 'approval-secret-required'
+  | 'unknown-option';
 
 const marker = 'ai-interventions.error';
 const symbol = Symbol.for(marker);

@@ -10,7 +10,10 @@ const symbol = Symbol.for(marker);
  * `'unknown-lifecycle'` (a method that looks like a lifecycle method but is
  * not one, e.g. `beforeToolcall`, or a hook name such as `preToolCall`: it
  * would never be called; `key` names it and the message suggests the
- * closest valid name), `'no-lifecycle'` (no lifecycle method at all),
+ * closest valid name), `'unknown-key'` (a handler written as a plain object
+ * has a key no handler has, e.g. `tool` for `tools` or `timeout` for
+ * `timeoutMs`: it would be ignored; `key` names it and the message suggests
+ * the closest), `'no-lifecycle'` (no lifecycle method at all),
  * `'invalid-tools'` (a `tools` scope that cannot be valid, see `ToolScope`;
  * `key` is `'tools'`), or `'invalid-handler'` (no `name`, or an invalid `onError`, `timeoutMs`,
  * `mode` or `tools`). A handler that would silently do nothing is an error
@@ -39,7 +42,7 @@ export class InvalidHandlerError extends InterventionsError {
 
   /** The `name` of the handler at fault (`undefined` when it has none). */
   readonly handlerName: string | undefined;
-  /** The method at fault, for `'unknown-lifecycle'`; `'tools'` for `'invalid-tools'`. */
+  /** The method or key at fault, for `'unknown-lifecycle'` and `'unknown-key'`; `'tools'` for `'invalid-tools'`. */
   readonly key: string | undefined;
 
   constructor({
@@ -50,7 +53,7 @@ export class InvalidHandlerError extends InterventionsError {
   }: {
     handlerName: string | undefined;
     message: string;
-    code?: 'invalid-handler' | 'duplicate-handler' | 'unknown-lifecycle' | 'no-lifecycle' | 'invalid-tools';
+    code?: 'invalid-handler' | 'duplicate-handler' | 'unknown-lifecycle' | 'unknown-key' | 'no-lifecycle' | 'invalid-tools';
     key?: string;
   }) {
     super({ name, code, message });

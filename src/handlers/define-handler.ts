@@ -1,11 +1,13 @@
 import { toolScope } from '../tools/tool-scope.ts';
 import type { InterventionHandlerLike } from './intervention-handler.ts';
+import { checkPlainKeys } from './registered-handler.ts';
 
 /**
  * Declares a handler as a plain object, with every lifecycle method typed.
  * Returns its argument unchanged. A key that is not part of a handler (a
  * typo such as `beforeToolcall`) is a type error, as it would be a method
- * that is never called; a `tools` scope that cannot be valid throws an
+ * that is never called (and an `InvalidHandlerError` here for JavaScript
+ * callers: `'unknown-lifecycle'` or `'unknown-key'`); a `tools` scope that cannot be valid throws an
  * `InvalidHandlerError` naming the handler here, not at the first call.
  *
  * @example
@@ -21,6 +23,8 @@ import type { InterventionHandlerLike } from './intervention-handler.ts';
  * ```
  */
 export function defineHandler<HANDLER extends InterventionHandlerLike>(handler: HANDLER & OnlyHandlerKeys<HANDLER>): HANDLER {
+  // a JavaScript caller's unknown key is an error here, as it is a type error for TypeScript
+  checkPlainKeys(handler, handler.name);
   if (handler.tools !== undefined) toolScope(handler.tools, { owner: handler.name });
   return handler;
 }

@@ -1,6 +1,7 @@
 import type { Context } from '@ai-sdk/provider-utils';
 import type { ModelMessage } from 'ai';
 import { InterventionActions } from '../actions/intervention-actions.ts';
+import { knownOptions } from '../util/known-options.ts';
 import type { BeforeToolCallEvent } from './intervention-events.ts';
 import type { Awaitable, BeforeToolCallAction, InterventionHandlerLike, OnError } from './intervention-handler.ts';
 
@@ -43,6 +44,16 @@ export interface ToolGateResult {
   readonly arguments?: Readonly<Record<string, unknown>>;
 }
 
+/** What {@link defineToolGate} takes. */
+interface ToolGateOptions {
+  readonly name: string;
+  readonly gate: (event: ToolGateEvent) => Awaitable<ToolGateResult>;
+  readonly onError?: OnError;
+  readonly timeoutMs?: number;
+}
+
+const TOOL_GATE_OPTIONS = knownOptions<ToolGateOptions>({ name: true, gate: true, onError: true, timeoutMs: true });
+
 /**
  * A `beforeToolCall` handler written as an `{ allow, reason, arguments }`
  * gate (seed 002's `beforeToolExecute`). Gates are handlers, so they keep
@@ -65,17 +76,9 @@ export interface ToolGateResult {
  * );
  * ```
  */
-export function defineToolGate({
-  name,
-  gate,
-  onError,
-  timeoutMs,
-}: {
-  readonly name: string;
-  readonly gate: (event: ToolGateEvent) => Awaitable<ToolGateResult>;
-  readonly onError?: OnError;
-  readonly timeoutMs?: number;
-}): InterventionHandlerLike {
+export function defineToolGate(options: ToolGateOptions): InterventionHandlerLike {
+  TOOL_GATE_OPTIONS.check(options, `defineToolGate "${options.name}"`);
+  const { name, gate, onError, timeoutMs } = options;
   return {
     name,
     ...(onError === undefined ? {} : { onError }),

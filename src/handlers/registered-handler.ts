@@ -2,6 +2,7 @@ import { InvalidHandlerError } from '../errors/invalid-handler-error.ts';
 import { HOOK_NAMES } from '../hooks/hook-registry.ts';
 import { type ToolScopeMatcher, toolScope } from '../tools/tool-scope.ts';
 import { closestName } from '../util/closest-name.ts';
+import { isPlainObject, knownOptions } from '../util/known-options.ts';
 import type { HandlerMode, InterventionHandlerLike, OnError } from './intervention-handler.ts';
 import { LIFECYCLES, type Lifecycle } from './lifecycle.ts';
 
@@ -19,6 +20,32 @@ export interface RegisteredHandler {
 const ON_ERROR: readonly OnError[] = ['throw', 'proceed', 'deny'];
 const MODES: readonly HandlerMode[] = ['enforce', 'shadow'];
 const SETTINGS: readonly string[] = ['name', 'onError', 'timeoutMs', 'mode', 'tools'];
+/** What a redaction handler (`createRedactionHandler`'s `RedactionHandler`) adds to a handler's keys. */
+interface RedactionHandlerKeys {
+  readonly redactor: unknown;
+  redactToolError(...args: never[]): unknown;
+}
+
+/**
+ * Every key a handler written as a plain object may have: a handler's own
+ * and a redaction handler's (its `redactor`, and `redactToolError`). Any
+ * other key would be ignored: a typo of a setting (`tool`, `timeout`,
+ * `onerror`) or a method that is never called.
+ */
+export const HANDLER_KEYS = knownOptions<InterventionHandlerLike | RedactionHandlerKeys>({
+  name: true,
+  onError: true,
+  timeoutMs: true,
+  mode: true,
+  tools: true,
+  beforeInvocation: true,
+  beforeModelCall: true,
+  afterModelCall: true,
+  beforeToolCall: true,
+  afterToolCall: true,
+  redactor: true,
+  redactToolError: true,
+});
 const LIFECYCLE_LIST = 'beforeInvocation, beforeModelCall, afterModelCall, beforeToolCall or afterToolCall';
 
 /**
@@ -94,6 +121,7 @@ export function registerHandler(
       message: `${label} has a method "${key}", which is not a lifecycle method, so it would never be called. ${mistake}`,
     });
   }
+  checkPlainKeys(handler, name, label);
   // a handler that only redacts the errors tools throw (`redactToolError`) is called too
   if (lifecycles === 0 && typeof methods.redactToolError !== 'function') {
     throw new InvalidHandlerError({
@@ -128,6 +156,26 @@ function misnamedLifecycle(key: string): string | undefined {
   if (near === undefined && !/^(before|after)/i.test(key)) return undefined;
   const suggestion = near ?? closestName(key, LIFECYCLES, { within: Number.POSITIVE_INFINITY });
   return `Did you mean ${suggestion}? The lifecycle methods are ${LIFECYCLE_LIST}.`;
+}
+
+/**
+ * A handler written as a plain object (`defineHandler`, a literal) has only
+ * the keys of {@link HANDLER_KEYS}: any other is an error that suggests the
+ * closest. A class's instances keep fields and helpers of their own (their
+ * methods are checked by {@link misnamedLifecycle}).
+ */
+export function checkPlainKeys(handler: object, name: string, label = `Intervention handler "${name}"`): void {
+  if (!isPlainObject(handler)) return;
+  for (const key of Object.keys(handler)) {
+    if (HANDLER_KEYS.keys.includes(key)) continue;
+    const near = closestName(key, HANDLER_KEYS.keys);
+    throw new InvalidHandlerError({
+      handlerName: name,
+      code: 'unknown-key',
+      key,
+      message: `${label} has a key "${key}" that no handler has, so it would be ignored${near === undefined ? '' : ` (did you mean ${near}?)`}. A handler's keys are ${HANDLER_KEYS.keys.join(', ')}.`,
+    });
+  }
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Context } from '@ai-sdk/provider-utils';
 import { InterventionActions } from '../actions/intervention-actions.ts';
 import type { AfterToolCallEvent, BeforeToolCallEvent, ToolCallInfo } from '../handlers/intervention-events.ts';
 import type { AfterToolCallAction, Awaitable, BeforeToolCallAction, InterventionHandlerLike } from '../handlers/intervention-handler.ts';
+import { knownOptions } from '../util/known-options.ts';
 import { createRedactor, type RedactionRule, type Redactor } from './create-redactor.ts';
 import { redactData } from './redact-data.ts';
 import type { ToolErrorDetails, ToolErrorRedacting } from './redact-tool-error.ts';
@@ -61,6 +62,23 @@ export interface RedactionHandler extends InterventionHandlerLike, ToolErrorReda
   afterToolCall(event: AfterToolCallEvent): Awaitable<AfterToolCallAction>;
 }
 
+/** What {@link createRedactionHandler} takes. */
+interface RedactionHandlerOptions {
+  readonly name: string;
+  readonly rules: readonly RedactionRule[];
+  readonly lookahead?: number;
+  readonly sensitiveKeys?: RegExp | undefined;
+  readonly onRedacted?: ((value: RedactedToolValue) => void | PromiseLike<void>) | undefined;
+}
+
+const REDACTION_HANDLER_OPTIONS = knownOptions<RedactionHandlerOptions>({
+  name: true,
+  rules: true,
+  lookahead: true,
+  sensitiveKeys: true,
+  onRedacted: true,
+});
+
 /**
  * Builds a {@link RedactionHandler} from your own rules: the engine behind
  * {@link redactPii} and {@link redactSecrets}. Rules apply to every string in
@@ -80,19 +98,9 @@ export interface RedactionHandler extends InterventionHandlerLike, ToolErrorReda
  * const interventions = createInterventions({ handlers: [employeeIds], redactors: [employeeIds.redactor] });
  * ```
  */
-export function createRedactionHandler({
-  name,
-  rules,
-  lookahead = 64,
-  sensitiveKeys,
-  onRedacted,
-}: {
-  readonly name: string;
-  readonly rules: readonly RedactionRule[];
-  readonly lookahead?: number;
-  readonly sensitiveKeys?: RegExp | undefined;
-  readonly onRedacted?: ((value: RedactedToolValue) => void | PromiseLike<void>) | undefined;
-}): RedactionHandler {
+export function createRedactionHandler(options: RedactionHandlerOptions): RedactionHandler {
+  REDACTION_HANDLER_OPTIONS.check(options, `createRedactionHandler "${options.name}"`);
+  const { name, rules, lookahead = 64, sensitiveKeys, onRedacted } = options;
   const redactor = createRedactor({ name, rules, lookahead });
   // a test on a `g` or `y` regex is stateful: use a copy without those flags
   const keys = sensitiveKeys === undefined ? undefined : new RegExp(sensitiveKeys.source, sensitiveKeys.flags.replace(/[gy]/g, ''));

@@ -1,3 +1,4 @@
+import { knownOptions } from '../util/known-options.ts';
 import type { RedactionStream } from './redaction-stream.ts';
 import { type CompiledRule, replaceRule, streamRule } from './stream-rule.ts';
 
@@ -50,6 +51,16 @@ export interface Redactor {
   stream(): RedactionStream;
 }
 
+/** What {@link createRedactor} takes. */
+interface RedactorOptions {
+  readonly name: string;
+  readonly rules: readonly RedactionRule[];
+  readonly lookahead?: number;
+}
+
+const REDACTOR_OPTIONS = knownOptions<RedactorOptions>({ name: true, rules: true, lookahead: true });
+const REDACTION_RULE = knownOptions<RedactionRule>({ pattern: true, replacement: true, lookahead: true });
+
 /**
  * Creates a {@link Redactor} from rules. A whole text is redacted rule by
  * rule, in order (each rule reads the text the rules before it left). A
@@ -72,15 +83,9 @@ export interface Redactor {
  * });
  * ```
  */
-export function createRedactor({
-  name,
-  rules,
-  lookahead = 64,
-}: {
-  readonly name: string;
-  readonly rules: readonly RedactionRule[];
-  readonly lookahead?: number;
-}): Redactor {
+export function createRedactor(options: RedactorOptions): Redactor {
+  REDACTOR_OPTIONS.check(options, `createRedactor "${options.name}"`);
+  const { name, rules, lookahead = 64 } = options;
   checkLookahead(name, lookahead);
   const compiled = rules.map((rule) => compileRule(name, rule, lookahead));
 
@@ -98,7 +103,9 @@ export function createRedactor({
   };
 }
 
-function compileRule(name: string, { pattern, replacement = '[REDACTED]', lookahead }: RedactionRule, fallback: number): CompiledRule {
+function compileRule(name: string, rule: RedactionRule, fallback: number): CompiledRule {
+  REDACTION_RULE.check(rule, `createRedactor "${name}" rule`);
+  const { pattern, replacement = '[REDACTED]', lookahead } = rule;
   if (lookahead !== undefined) checkLookahead(name, lookahead);
   return {
     // a copy: the rule's own regex (shared, maybe global) keeps its lastIndex

@@ -1,3 +1,4 @@
+import { knownOptions } from '../util/known-options.ts';
 import { createRedactionHandler, type RedactedToolValue, type RedactionHandler } from './create-redaction-handler.ts';
 import { PII_LABELS, PII_ORDER, type PiiKind, piiRules } from './pii-rules.ts';
 
@@ -32,6 +33,15 @@ export interface RedactPiiOptions {
   readonly onRedacted?: (value: RedactedToolValue) => void | PromiseLike<void>;
 }
 
+/** The keys of {@link RedactPiiOptions}: `redactPii` checks its options against them. */
+export const REDACT_PII_OPTIONS = knownOptions<RedactPiiOptions>({
+  name: true,
+  kinds: true,
+  replacement: true,
+  lookahead: true,
+  onRedacted: true,
+});
+
 /**
  * Redacts personal data (emails, phone numbers, SSNs, card numbers, IP
  * addresses) wherever it would reach the model or leave through a tool:
@@ -65,13 +75,9 @@ export interface RedactPiiOptions {
  * // the model read "[EMAIL]" where the search returned "jane@acme.com"
  * ```
  */
-export function redactPii({
-  name = 'redact-pii',
-  kinds = PII_ORDER,
-  replacement,
-  lookahead,
-  onRedacted,
-}: RedactPiiOptions = {}): RedactionHandler {
+export function redactPii(options: RedactPiiOptions = {}): RedactionHandler {
+  REDACT_PII_OPTIONS.check(options, `redactPii "${options.name ?? 'redact-pii'}"`);
+  const { name = 'redact-pii', kinds = PII_ORDER, replacement, lookahead, onRedacted } = options;
   const label = (match: string, kind: PiiKind): string =>
     typeof replacement === 'function' ? replacement(match, kind) : (replacement ?? PII_LABELS[kind]);
   const selected = new Set(kinds);

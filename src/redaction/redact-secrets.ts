@@ -1,3 +1,4 @@
+import { knownOptions } from '../util/known-options.ts';
 import { createRedactionHandler, type RedactedToolValue, type RedactionHandler } from './create-redaction-handler.ts';
 import type { RedactionRule } from './create-redactor.ts';
 
@@ -113,6 +114,15 @@ export interface RedactSecretsOptions {
   readonly onRedacted?: (value: RedactedToolValue) => void | PromiseLike<void>;
 }
 
+/** The keys of {@link RedactSecretsOptions}: `redactSecrets` checks its options against them. */
+export const REDACT_SECRETS_OPTIONS = knownOptions<RedactSecretsOptions>({
+  name: true,
+  patterns: true,
+  sensitiveKeys: true,
+  lookahead: true,
+  onRedacted: true,
+});
+
 /**
  * Redacts credentials (API keys, tokens, JWTs, private keys, passwords)
  * wherever they would reach the model or leave through a tool: tool
@@ -132,13 +142,15 @@ export interface RedactSecretsOptions {
  * // the model read OPENAI_API_KEY=[API_KEY], DB_PASSWORD=[REDACTED]
  * ```
  */
-export function redactSecrets({
-  name = 'redact-secrets',
-  patterns = Object.values(SECRET_PATTERNS),
-  sensitiveKeys = SENSITIVE_KEYS,
-  lookahead,
-  onRedacted,
-}: RedactSecretsOptions = {}): RedactionHandler {
+export function redactSecrets(options: RedactSecretsOptions = {}): RedactionHandler {
+  REDACT_SECRETS_OPTIONS.check(options, `redactSecrets "${options.name ?? 'redact-secrets'}"`);
+  const {
+    name = 'redact-secrets',
+    patterns = Object.values(SECRET_PATTERNS),
+    sensitiveKeys = SENSITIVE_KEYS,
+    lookahead,
+    onRedacted,
+  } = options;
   return createRedactionHandler({
     name,
     rules: lookahead === undefined ? patterns : patterns.map((pattern) => ({ ...pattern, lookahead })),

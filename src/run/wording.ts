@@ -1,5 +1,6 @@
 import type { GuideFeedback } from '../handlers/evaluate-interventions.ts';
 import type { ToolCallInfo } from '../handlers/intervention-events.ts';
+import { knownOptions } from '../util/known-options.ts';
 
 /**
  * The texts the model reads when a decision changes what it asked for.
@@ -43,6 +44,9 @@ export interface Wording {
 export function formatGuidance(guidance: readonly GuideFeedback[]): string {
   return guidance.map(({ handler, feedback }) => `[${handler}] ${feedback}`).join('\n');
 }
+
+/** The keys of {@link Wording}: `wording` options are checked against them. */
+export const WORDING_KEYS = knownOptions<Wording>({ deniedToolCall: true, guidedToolCall: true, rejectedCall: true, modelGuidance: true });
 
 /**
  * The default texts. They say plainly that the tool was not executed, why,

@@ -7,13 +7,13 @@ import { type RegisteredHandler, registerHandler } from '../handlers/registered-
 import { HookRegistry } from '../hooks/hook-registry.ts';
 import { Run } from '../run/run.ts';
 import { buildHandlerLists, type HandlerLists, type RuntimeSnapshot } from '../run/runtime-snapshot.ts';
-import { defaultWording, type Wording } from '../run/wording.ts';
+import { defaultWording, WORDING_KEYS, type Wording } from '../run/wording.ts';
 import { agentUIStream } from './agent-ui-stream.ts';
 import type { CallOptions } from './call-options.ts';
 import { composeAgentSettings } from './compose-agent-settings.ts';
 import { createModelMiddleware } from './create-model-middleware.ts';
 import { guardToolsStandalone } from './guard-tools-standalone.ts';
-import type { Interventions, InterventionsOptions } from './interventions.ts';
+import { INTERVENTIONS_OPTIONS, type Interventions, type InterventionsOptions } from './interventions.ts';
 import { isIdle } from './is-idle.ts';
 import { runGenerateText } from './run-generate-text.ts';
 import { runStreamText } from './run-stream-text.ts';
@@ -40,6 +40,9 @@ import { warnAtCreation } from './warn-at-creation.ts';
  * ```
  */
 export function createInterventions(options: InterventionsOptions = {}): Interventions {
+  // a misspelt option (`handler` for `handlers`) would register nothing, silently
+  INTERVENTIONS_OPTIONS.check(options, 'createInterventions');
+  WORDING_KEYS.check(options.wording, 'createInterventions: wording');
   const hooks = new HookRegistry(options.hooks);
   const wording: Wording = { ...defaultWording, ...options.wording };
   const maxGuideRetries = options.maxGuideRetries ?? 2;

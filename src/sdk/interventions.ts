@@ -18,6 +18,7 @@ import type { Redactor } from '../redaction/create-redactor.ts';
 import type { InterventionsReport } from '../run/interventions-report.ts';
 import type { LoopOptions } from '../run/loop-control.ts';
 import type { Wording } from '../run/wording.ts';
+import { knownOptions } from '../util/known-options.ts';
 
 /**
  * Options of {@link createInterventions}: the handlers and hooks of the
@@ -96,6 +97,19 @@ export interface InterventionsOptions {
    */
   readonly redactors?: readonly Redactor[];
 }
+
+/** The keys of {@link InterventionsOptions}: `createInterventions` checks its options against them. */
+export const INTERVENTIONS_OPTIONS = knownOptions<InterventionsOptions>({
+  handlers: true,
+  hooks: true,
+  wording: true,
+  decisionParts: true,
+  maxGuideRetries: true,
+  handlerTimeoutMs: true,
+  approvalSecret: true,
+  approvalLedger: true,
+  redactors: true,
+});
 
 /**
  * What the wrappers add to a result: `result.interventions`. The property is

@@ -1,5 +1,14 @@
 import type { Tool } from 'ai';
+import { knownOptions } from '../util/known-options.ts';
 import { type GuardOptions, guardTools } from './guard-tools.ts';
+
+/** What {@link guardTool} takes besides the tool. */
+interface GuardToolOptions {
+  readonly name: string;
+  readonly guards: GuardOptions;
+}
+
+const GUARD_TOOL_OPTIONS = knownOptions<GuardToolOptions>({ name: true, guards: true });
 
 /**
  * Decorates one tool, like {@link guardTools}. The tool's `name` is the
@@ -11,7 +20,9 @@ import { type GuardOptions, guardTools } from './guard-tools.ts';
  * const result = await generateText({ model, tools: { delete_file: deleteFile }, prompt });
  * ```
  */
-export function guardTool<TOOL extends Tool>(tool: TOOL, { name, guards }: { readonly name: string; readonly guards: GuardOptions }): TOOL {
+export function guardTool<TOOL extends Tool>(tool: TOOL, options: GuardToolOptions): TOOL {
+  GUARD_TOOL_OPTIONS.check(options, 'guardTool');
+  const { name, guards } = options;
   const guarded = guardTools({ [name]: tool }, guards)[name];
   return guarded as TOOL;
 }

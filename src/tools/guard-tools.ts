@@ -2,6 +2,7 @@ import type { ToolSet } from 'ai';
 import type { InterventionHandlerLike } from '../handlers/intervention-handler.ts';
 import { createInterventions } from '../sdk/create-interventions.ts';
 import type { InterventionsOptions } from '../sdk/interventions.ts';
+import { knownOptions } from '../util/known-options.ts';
 
 /**
  * What `guardTools` / `guardTool` take: a list of handlers, or the handlers,
@@ -20,6 +21,14 @@ export type GuardOptions =
   | readonly InterventionHandlerLike[]
   | Pick<InterventionsOptions, 'handlers' | 'hooks' | 'wording' | 'handlerTimeoutMs'>;
 
+/** The keys of {@link GuardOptions} (as an object). */
+const GUARD_OPTIONS = knownOptions<Exclude<GuardOptions, readonly InterventionHandlerLike[]>>({
+  handlers: true,
+  hooks: true,
+  wording: true,
+  handlerTimeoutMs: true,
+});
+
 /**
  * Decorates tools with handlers and tool-level hooks, without a runtime
  * around the call: use the result with a plain `generateText`,
@@ -37,6 +46,7 @@ export type GuardOptions =
  * ```
  */
 export function guardTools<TOOLS extends ToolSet>(tools: TOOLS, guards: GuardOptions): TOOLS {
+  if (!isHandlerList(guards)) GUARD_OPTIONS.check(guards, 'guardTools');
   const options = isHandlerList(guards) ? { handlers: guards } : guards;
   return createInterventions(options).wrapTools(tools);
 }

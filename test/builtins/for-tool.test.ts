@@ -217,16 +217,16 @@ describe('forTool', () => {
     expect(() => forTool(tools as ToolSet, 'toString', { name: 'x' })).toThrow(TypeError);
   });
 
-  it('should keep `this` for handler objects with methods', async () => {
+  it('should keep `this` for handlers with state of their own (a class)', async () => {
     const { tools } = appTools();
-    const handler = {
-      name: 'with-this',
-      blocked: 'secret',
+    class WithThis {
+      readonly name = 'with-this';
+      readonly blocked = 'secret';
       beforeToolCall(event: TypedBeforeToolCallEvent<AppTools, 'search'>) {
         return event.toolCall.input.q === this.blocked ? InterventionActions.deny('No') : InterventionActions.proceed();
-      },
-    };
-    const scoped = forTool(tools, 'search', handler);
+      }
+    }
+    const scoped = forTool(tools, 'search', new WithThis());
     const action = await scoped.beforeToolCall!({
       lifecycle: 'beforeToolCall',
       runId: 'r',

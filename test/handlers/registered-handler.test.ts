@@ -3,10 +3,13 @@ import { registerHandler } from '../../src/handlers/registered-handler.ts';
 import {
   type BeforeToolCallEvent,
   createInterventions,
+  defineHandler,
+  guardTools,
   InterventionActions,
   InterventionHandler,
   InterventionsError,
   InvalidHandlerError,
+  redactPii,
 } from '../../src/index.ts';
 
 const proceed = () => InterventionActions.proceed();
@@ -85,9 +88,36 @@ describe('registerHandler', () => {
           return InterventionActions.proceed();
         }
       }
-      expect(() =>
-        createInterventions({ handlers: [new Redactor(), { name: 'x', beforeToolCall: proceed, describe: () => 'x' } as never] }),
-      ).not.toThrow();
+      expect(() => createInterventions({ handlers: [new Redactor()] })).not.toThrow();
+    });
+  });
+
+  describe('when a handler written as a plain object has a key no handler has', () => {
+    it('should reject an unknown method beside a valid one, naming it: it would never be called', () => {
+      const error = registrationError({ name: 'audit', beforeToolCall: proceed, onToolResult: proceed });
+      expect(error).toMatchObject({ code: 'unknown-key', handlerName: 'audit', key: 'onToolResult' });
+      expect(error.message).toContain('"onToolResult"');
+    });
+
+    it.each([
+      ['tool', 'tools', 'delete_file'],
+      ['timeout', 'timeoutMs', 5],
+      ['onerror', 'onError', 'deny'],
+    ])('should reject a misspelt setting %j and suggest %j', (key, suggestion, value) => {
+      const error = registrationError({ name: 'strict', beforeToolCall: proceed, [key]: value });
+      expect(error).toMatchObject({ code: 'unknown-key', handlerName: 'strict', key });
+      expect(error.message).toContain(`did you mean ${suggestion}?`);
+    });
+
+    it('should reject it where it is written too: defineHandler, use, guardTools', () => {
+      const handler = { name: 'js-caller', beforeToolCall: proceed, onerror: 'deny' };
+      expect(() => defineHandler(handler as never)).toThrow(/did you mean onError\?/);
+      expect(() => createInterventions().use(handler as never)).toThrow(/did you mean onError\?/);
+      expect(() => guardTools({}, [handler as never])).toThrow(/did you mean onError\?/);
+    });
+
+    it("should accept a redaction handler's own keys (its redactor, redactToolError)", () => {
+      expect(() => createInterventions({ handlers: [redactPii()] })).not.toThrow();
     });
   });
 
