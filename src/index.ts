@@ -72,6 +72,7 @@ export type {
 } from './client/intervention-data.ts';
 export { ApprovalOutcomeUnavailableError } from './errors/approval-outcome-unavailable-error.ts';
 export { ApprovalSecretRequiredError } from './errors/approval-secret-required-error.ts';
+export { DecisionTrailError } from './errors/decision-trail-error.ts';
 export { HandlerTimeoutError } from './errors/handler-timeout-error.ts';
 export { InterventionHandlerError } from './errors/intervention-handler-error.ts';
 // errors
@@ -84,7 +85,8 @@ export { InvalidHookResultError } from './errors/invalid-hook-result-error.ts';
 export { InvocationDeniedError } from './errors/invocation-denied-error.ts';
 export { ToolCallBlockedError } from './errors/tool-call-blocked-error.ts';
 export { UnknownOptionError } from './errors/unknown-option-error.ts';
-export type { DecisionRecord } from './handlers/decision-record.ts';
+export { actionDigestOf } from './handlers/action-digest.ts';
+export type { DecisionRecord, DecisionTrailPosition } from './handlers/decision-record.ts';
 export { defineHandler } from './handlers/define-handler.ts';
 export {
   defineToolGate,
@@ -212,4 +214,19 @@ export {
 } from './tools/tool-scope.ts';
 // trust: which tools' own annotations count
 export { trustToolAnnotations } from './tools/trust-tool-annotations.ts';
+// decision trails
+export {
+  createDecisionTrail,
+  type DecisionTrail,
+  type DecisionTrailContext,
+  type DecisionTrailOptions,
+} from './trail/create-decision-trail.ts';
+export type { DecisionTrailLink, DecisionTrailRecord } from './trail/decision-trail-link.ts';
+export {
+  type DecisionTrailAnchor,
+  type DecisionTrailBreak,
+  type DecisionTrailCheck,
+  type DecisionTrailSource,
+  verifyDecisionTrail,
+} from './trail/verify-decision-trail.ts';
 export { toInterventionsUIMessageStream } from './ui/to-interventions-ui-message-stream.ts';

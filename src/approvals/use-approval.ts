@@ -169,18 +169,21 @@ export function executeApproved({
 
 /** Records that a replayed approval was answered from the ledger. */
 async function recordReplay(run: Run, approval: ResumedApproval): Promise<void> {
-  await run.record({
-    handler: 'approval-ledger',
-    lifecycle: 'beforeToolCall',
-    action: 'proceed',
-    reason: 'This approval was already used: the call was not executed again, and the outcome of its execution was returned.',
-    replayed: true,
-    enforced: true,
-    mode: 'enforce',
-    durationMs: 0,
-    toolCallId: approval.toolCallId,
-    toolName: approval.toolName,
-  });
+  await run.record(
+    {
+      handler: 'approval-ledger',
+      lifecycle: 'beforeToolCall',
+      action: 'proceed',
+      reason: 'This approval was already used: the call was not executed again, and the outcome of its execution was returned.',
+      replayed: true,
+      enforced: true,
+      mode: 'enforce',
+      durationMs: 0,
+      toolCallId: approval.toolCallId,
+      toolName: approval.toolName,
+    },
+    approval.input,
+  );
 }
 
 /**

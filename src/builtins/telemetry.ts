@@ -70,9 +70,13 @@ interface OpenRun {
  *   name, with `ai_interventions.handler`, `.lifecycle`, `.action`,
  *   `.enforced`, `.mode`, `.duration_ms` and, when set, `.reason`,
  *   `.feedback`, `.prompt`, `.warning`, `.error`, `.tool_name`,
- *   `.tool_call_id`, `.step`, `.run_id`. A handler that failed gives an
- *   ERROR span. Records made outside a run (`guardTools`, the middleware
- *   alone) get a span of their own.
+ *   `.tool_call_id`, `.step`, `.run_id`, `.action_digest`,
+ *   `.policy_version` and, with the runtime's decision `trail`, the link:
+ *   `.trail.key`, `.trail.index`, `.trail.hash`, `.trail.prev` (a copy of
+ *   the chain's hashes outside its store: anchors for
+ *   `verifyDecisionTrail`). A handler that failed gives an ERROR span.
+ *   Records made outside a run (`guardTools`, the middleware alone) get a
+ *   span of their own.
  *
  * The run span starts under the active span, so it nests in your request's
  * trace. A failing exporter or tracer never breaks a run: these hooks
@@ -227,6 +231,12 @@ function decisionAttributes(record: DecisionRecord, runId: string | undefined): 
     tool_call_id: record.toolCallId,
     step: record.stepNumber,
     run_id: runId,
+    action_digest: record.actionDigest,
+    policy_version: record.policyVersion,
+    'trail.key': record.trail?.key,
+    'trail.index': record.trail?.index,
+    'trail.hash': record.trail?.hash,
+    'trail.prev': record.trail?.prev,
   };
   for (const [key, value] of Object.entries(optional)) {
     if (value !== undefined) attributes[`${PREFIX}${key}`] = value;

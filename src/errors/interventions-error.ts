@@ -27,7 +27,8 @@ export type InterventionsErrorCode =
   | 'tool-call-blocked'
   | 'approval-outcome-unavailable'
   | 'approval-secret-required'
-  | 'unknown-option';
+  | 'unknown-option'
+  | 'decision-trail-failed';
 
 const marker = 'ai-interventions.error';
 const symbol = Symbol.for(marker);

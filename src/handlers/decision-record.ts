@@ -55,4 +55,41 @@ export interface DecisionRecord {
    * outcome recorded then.
    */
   readonly replayed?: boolean;
+  /**
+   * The SHA-256 (lower-case hex) of the exact action decided: the lifecycle
+   * point, the tool, the call's arguments as the evaluation decided them
+   * (a transform's, when it was committed; the model's, when the call was
+   * denied), the action and its words (`reason`, `feedback`, `prompt`,
+   * `display`). `actionDigestOf` computes it from a record and the
+   * arguments, to check a record against a call. Set when the runtime has
+   * a decision `trail` or `actionDigests: true` (otherwise nothing is
+   * hashed).
+   */
+  readonly actionDigest?: string;
+  /** The runtime's `policyVersion` (see `createInterventions`) when the decision was made. */
+  readonly policyVersion?: string;
+  /** Where the record was written in the runtime's decision trail (`trail`), once it was. */
+  readonly trail?: DecisionTrailPosition;
+}
+
+/**
+ * Where a record is in its decision trail: the chain (its key), the link's
+ * place in it (from 0), the link's hash and the hash of the link before it
+ * (64 zeros for the first). Keep a head (`index` and `hash`) outside the
+ * store, and `verifyDecisionTrail` also detects a chain cut at its end or
+ * rewritten whole from some link on.
+ *
+ * @example
+ * ```ts
+ * interventions.addHook('onDecision', ({ record }) => {
+ *   const position: DecisionTrailPosition | undefined = record.trail;
+ *   if (position !== undefined) log.info(`${position.key}#${position.index} ${position.hash}`);
+ * });
+ * ```
+ */
+export interface DecisionTrailPosition {
+  readonly key: string;
+  readonly index: number;
+  readonly hash: string;
+  readonly prev: string;
 }

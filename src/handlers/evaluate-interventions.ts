@@ -83,6 +83,8 @@ export interface EvaluationSinks {
   readonly reported?: DecisionRecord[] | undefined;
   /** Told when a handler returns a promise, before it is awaited. */
   readonly onPending?: ((handler: RegisteredHandler) => PromiseLike<void> | void) | undefined;
+  /** Stamped on every record (the runtime's `policyVersion`). */
+  readonly policyVersion?: string | undefined;
 }
 
 /**

@@ -49,7 +49,11 @@ export function reportOutcome(
   durationMs: number,
   outcome: Outcome,
   { event, frozen, answered, downgradeGuide }: ReportOptions,
-  { records, reported }: { readonly records: DecisionRecord[]; readonly reported?: DecisionRecord[] | undefined },
+  {
+    records,
+    reported,
+    policyVersion,
+  }: { readonly records: DecisionRecord[]; readonly reported?: DecisionRecord[] | undefined; readonly policyVersion?: string | undefined },
 ): Reported {
   const { lifecycle } = event;
   const shadow = registered.mode === 'shadow';
@@ -67,6 +71,7 @@ export function reportOutcome(
     record.toolName = event.toolCall.toolName;
   }
   if ('stepNumber' in event && event.stepNumber !== undefined) record.stepNumber = event.stepNumber;
+  if (policyVersion !== undefined) record.policyVersion = policyVersion;
   records.push(record);
   reported?.push(record);
 

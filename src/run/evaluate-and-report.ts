@@ -3,12 +3,13 @@ import { type EvaluateOptions, type EvaluationSinks, evaluateInterventions, type
 import type { InterventionEvent } from '../handlers/intervention-events.ts';
 import type { RegisteredHandler } from '../handlers/registered-handler.ts';
 import { runObservers } from '../hooks/run-hooks.ts';
+import { reportRecords, reportsRecords } from './report-records.ts';
 import type { Run } from './run.ts';
 import type { RuntimeSnapshot } from './runtime-snapshot.ts';
 
 export type EvaluationOptions<EVENT extends InterventionEvent> = EvaluateOptions<EVENT>;
 
-/** Evaluates handlers for a run: its records are kept and reported to `onDecision` (see {@link evaluateAndReport}). */
+/** Evaluates handlers for a run: its records are kept and reported (see {@link evaluateAndReport}). */
 export function evaluate<EVENT extends InterventionEvent>(
   run: Run,
   options: EvaluationOptions<EVENT>,
@@ -18,10 +19,12 @@ export function evaluate<EVENT extends InterventionEvent>(
 
 /**
  * Evaluates the handlers of `event.lifecycle` (or `options.handlers`), keeps
- * each record in `decisions` and reports it to the `onDecision` hooks, even
- * when the evaluation ends the call by throwing. Synchronous, and nothing
- * but the reducer's own state allocated, when the handlers are synchronous
- * and no `onDecision` or `onStatus` hook is registered.
+ * each record in `decisions` and, once the verdict is known, reports each
+ * one (`reportRecords`: its action digest, the trail, the `onDecision`
+ * hooks), even when the evaluation ends the call by throwing. Synchronous,
+ * and nothing but the reducer's own state allocated, when the handlers are
+ * synchronous, no `onDecision` or `onStatus` hook is registered and
+ * records get no action digest (no trail, no `actionDigests`).
  */
 export function evaluateAndReport<EVENT extends InterventionEvent>(
   snapshot: RuntimeSnapshot,
@@ -30,14 +33,14 @@ export function evaluateAndReport<EVENT extends InterventionEvent>(
 ): Verdict<EVENT> | Promise<Verdict<EVENT>> {
   const { event } = options;
   const handlers = options.handlers ?? snapshot.handlers[event.lifecycle];
-  const decisionHooks = snapshot.hooks.onDecision;
   const statusHooks = snapshot.hooks.onStatus;
-  if (decisionHooks.length === 0 && statusHooks.length === 0) return evaluateInterventions(options, handlers, sinks);
-  const decisions = sinks.records;
+  if (statusHooks.length === 0 && !reportsRecords(snapshot)) return evaluateInterventions(options, handlers, sinks);
 
   const reported: DecisionRecord[] = [];
-  const report = async () => {
-    for (const record of reported) await runObservers(decisionHooks, { record, runId: event.runId });
+  const report = (verdict: Verdict<EVENT> | undefined) =>
+    reportRecords(snapshot, reported, { runId: event.runId, runtimeContext: event.runtimeContext, input: decidedInput(event, verdict) });
+  const rethrow = (error: unknown) => {
+    throw error;
   };
   const onPending =
     statusHooks.length === 0
@@ -55,18 +58,28 @@ export function evaluateAndReport<EVENT extends InterventionEvent>(
           });
   let verdict: Verdict<EVENT> | Promise<Verdict<EVENT>>;
   try {
-    verdict = evaluateInterventions(options, handlers, { records: decisions, reported, onPending });
+    verdict = evaluateInterventions(options, handlers, { records: sinks.records, reported, onPending, policyVersion: sinks.policyVersion });
   } catch (error) {
     if (reported.length === 0) throw error;
-    return report().then(() => {
-      throw error;
-    });
+    // the evaluation's own error wins over a trail that could not be written
+    return report(undefined).then(
+      () => rethrow(error),
+      () => rethrow(error),
+    );
   }
   return Promise.resolve(verdict).then(
-    (value) => report().then(() => value),
+    (value) => report(value).then(() => value),
     (error: unknown) =>
-      report().then(() => {
-        throw error;
-      }),
+      report(undefined).then(
+        () => rethrow(error),
+        () => rethrow(error),
+      ),
   );
+}
+
+/** The arguments an evaluation decided for its call: the committed draft's, else the event's (`undefined`: no tool call). */
+function decidedInput<EVENT extends InterventionEvent>(event: EVENT, verdict: Verdict<EVENT> | undefined): unknown {
+  if (!('toolCall' in event)) return undefined;
+  const decided = verdict !== undefined && 'event' in verdict ? verdict.event : event;
+  return 'toolCall' in decided ? decided.toolCall.input : undefined;
 }

@@ -14,6 +14,7 @@ import { Step } from '../tool-call/step.ts';
 import { HistoryPatch } from './history-patch.ts';
 import type { InterventionsReport } from './interventions-report.ts';
 import type { InvocationChanges } from './invocation-changes.ts';
+import { reportRecords } from './report-records.ts';
 import type { RunInput } from './run-input.ts';
 import type { RuntimeSnapshot } from './runtime-snapshot.ts';
 
@@ -37,7 +38,7 @@ export class Run {
   readonly decisions: DecisionRecord[] = [];
   readonly report: InterventionsReport = { decisions: this.decisions };
   /** Where the run's evaluations put their records (see `evaluate`). */
-  readonly sinks: EvaluationSinks = { records: this.decisions };
+  readonly sinks: EvaluationSinks;
   readonly tools: ToolSet | undefined;
   /** The run's instructions, as given. */
   readonly instructions: BeforeInvocationEvent['instructions'];
@@ -111,6 +112,7 @@ export class Run {
     streaming?: boolean;
   }) {
     this.snapshot = snapshot;
+    this.sinks = { records: this.decisions, policyVersion: snapshot.policyVersion };
     this.isDetached = detached;
     this.streaming = streaming;
     this.runId = detached ? undefined : crypto.randomUUID();
@@ -180,11 +182,15 @@ export class Run {
     if (!this.isDetached && error !== null && typeof error === 'object') runOfError.set(error, this);
   }
 
-  /** Keeps a record the runtime wrote itself (not a handler's) and reports it. */
-  async record(record: DecisionRecord): Promise<void> {
-    this.decisions.push(record);
-    const hooks = this.snapshot.hooks.onDecision;
-    if (hooks.length > 0) await runObservers(hooks, { record, runId: this.runId });
+  /**
+   * Keeps a record the runtime wrote itself (not a handler's) and reports it
+   * (`reportRecords`); `input`: the arguments of the call it decided.
+   */
+  async record(record: DecisionRecord, input?: unknown): Promise<void> {
+    const { policyVersion } = this.snapshot;
+    const kept = policyVersion === undefined || record.policyVersion !== undefined ? record : { ...record, policyVersion };
+    this.decisions.push(kept);
+    await reportRecords(this.snapshot, [kept], { runId: this.runId, runtimeContext: this.runtimeContext, input });
   }
 
   /** Tells the `onStatus` hooks what the run is doing. */

@@ -2,6 +2,7 @@ import { LIFECYCLES, type Lifecycle } from '../handlers/lifecycle.ts';
 import { handles, type RegisteredHandler } from '../handlers/registered-handler.ts';
 import type { HookSnapshot } from '../hooks/hook-registry.ts';
 import type { Redactor } from '../redaction/create-redactor.ts';
+import type { DecisionTrail } from '../trail/create-decision-trail.ts';
 import type { Wording } from './wording.ts';
 
 /** The registered handlers, and per lifecycle point the ones that define it. */
@@ -23,6 +24,12 @@ export interface RuntimeSnapshot {
   readonly redactors: readonly Redactor[];
   /** Which tool calls get a `data-intervention` part (see `InterventionsOptions.decisionParts`). */
   readonly decisionParts: 'acted' | 'all';
+  /** Where every record is chained, once final (see `report-records.ts`). */
+  readonly trail: DecisionTrail | undefined;
+  /** Stamped on every record. */
+  readonly policyVersion: string | undefined;
+  /** Whether records get their `actionDigest` (a trail, or `actionDigests: true`). */
+  readonly actionDigests: boolean;
 }
 
 /** Indexes `all` by lifecycle point, so a point nobody handles costs nothing. */

@@ -52,6 +52,7 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
     throw new TypeError(`maxGuideRetries must be a non-negative integer, received ${String(options.maxGuideRetries)}.`);
   }
   const handlerTimeoutMs = resolveHandlerTimeout(options.handlerTimeoutMs);
+  const { trail, policyVersion } = checkRecordOptions(options);
   warnAtCreation(options, hooks.snapshot().onStatus);
   // approvals are always signed: with the configured secret, or with one of this runtime's own
   const approvalSecret = options.approvalSecret ?? generateApprovalSecret();
@@ -92,6 +93,9 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
     approvalSecretConfigured: options.approvalSecret !== undefined,
     redactors,
     decisionParts: options.decisionParts ?? 'acted',
+    trail,
+    policyVersion,
+    actionDigests: trail !== undefined || options.actionDigests === true,
   });
 
   // tools this runtime wrapped for plain calls: a run uses the originals
@@ -164,4 +168,25 @@ function resolveHandlerTimeout(timeoutMs: number | false | undefined): number | 
     );
   }
   return timeoutMs;
+}
+
+/** The record options, checked for JavaScript callers. */
+function checkRecordOptions({
+  trail,
+  policyVersion,
+  actionDigests,
+}: InterventionsOptions): Pick<InterventionsOptions, 'trail' | 'policyVersion'> {
+  if (actionDigests !== undefined && typeof actionDigests !== 'boolean') {
+    throw new TypeError(`actionDigests must be a boolean, received ${String(actionDigests)}.`);
+  }
+  if (policyVersion !== undefined && (typeof policyVersion !== 'string' || policyVersion === '')) {
+    throw new TypeError(`policyVersion must be a non-empty string, received ${JSON.stringify(policyVersion) ?? String(policyVersion)}.`);
+  }
+  if (
+    trail !== undefined &&
+    (trail === null || typeof trail !== 'object' || typeof trail.append !== 'function' || typeof trail.keyOf !== 'function')
+  ) {
+    throw new TypeError('trail must be a DecisionTrail: createDecisionTrail({ store, key }).');
+  }
+  return { trail, policyVersion };
 }

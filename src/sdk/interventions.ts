@@ -18,6 +18,7 @@ import type { Redactor } from '../redaction/create-redactor.ts';
 import type { InterventionsReport } from '../run/interventions-report.ts';
 import type { LoopOptions } from '../run/loop-control.ts';
 import type { Wording } from '../run/wording.ts';
+import type { DecisionTrail } from '../trail/create-decision-trail.ts';
 import { knownOptions } from '../util/known-options.ts';
 
 /**
@@ -96,6 +97,31 @@ export interface InterventionsOptions {
    * messages and the UI stream all carry the same redacted text.
    */
   readonly redactors?: readonly Redactor[];
+  /**
+   * A tamper-evident trail of every decision record
+   * (`createDecisionTrail({ store, key })`): each record, once its decision
+   * is final and before the call it decides goes on, is appended to a chain
+   * (per conversation, or per store key) as a link carrying the hash of the
+   * link before it; `verifyDecisionTrail` says where a chain was altered,
+   * reordered or cut. A record that cannot be written ends the call with a
+   * `DecisionTrailError` (fail closed). Records then carry their
+   * `actionDigest`. Default: none.
+   */
+  readonly trail?: DecisionTrail;
+  /**
+   * Give every decision record its `actionDigest` (the SHA-256 of the exact
+   * action: the tool, the arguments as decided, the action and its words)
+   * without a trail, e.g. for `onDecision` hooks or `telemetry()` spans.
+   * Default `false` (with a `trail`: always): nothing is hashed, and a run
+   * whose handlers answer at once stays synchronous.
+   */
+  readonly actionDigests?: boolean;
+  /**
+   * The version of your policy (handlers, rules, prompts) the decisions are
+   * made under, e.g. a release or a commit: every decision record carries
+   * it as `policyVersion`. A non-empty string.
+   */
+  readonly policyVersion?: string;
 }
 
 /** The keys of {@link InterventionsOptions}: `createInterventions` checks its options against them. */
@@ -109,6 +135,9 @@ export const INTERVENTIONS_OPTIONS = knownOptions<InterventionsOptions>({
   approvalSecret: true,
   approvalLedger: true,
   redactors: true,
+  trail: true,
+  actionDigests: true,
+  policyVersion: true,
 });
 
 /**

@@ -19,6 +19,7 @@ const SWEEP_FLOOR = 1_024;
  */
 export function createMemoryStore({ now = () => Date.now() }: { readonly now?: () => number } = {}): Store {
   const entries = new Map<string, { value: string; expiresAt: number | undefined }>();
+  const lists = new Map<string, string[]>();
   let sweepAt = SWEEP_FLOOR;
   const read = (key: string) => {
     const entry = entries.get(key);
@@ -47,6 +48,7 @@ export function createMemoryStore({ now = () => Date.now() }: { readonly now?: (
     },
     delete: async (key) => {
       entries.delete(key);
+      lists.delete(key);
     },
     setIfAbsent: async (key, value, options) => {
       if (read(key) !== undefined) return false;
@@ -66,5 +68,13 @@ export function createMemoryStore({ now = () => Date.now() }: { readonly now?: (
       write(key, String(value), entry?.expiresAt ?? expiry(ttlMs));
       return { taken: true, value };
     },
+    append: async (key, value, { length }) => {
+      const list = lists.get(key) ?? [];
+      if (list.length !== length) return { appended: false, length: list.length };
+      list.push(value);
+      lists.set(key, list);
+      return { appended: true, length: list.length };
+    },
+    list: async (key, options) => (lists.get(key) ?? []).slice(options?.start ?? 0),
   };
 }

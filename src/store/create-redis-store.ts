@@ -72,11 +72,19 @@ const GET_AND_DELETE_SCRIPT = `local value = redis.call('GET', KEYS[1])
 if value then redis.call('DEL', KEYS[1]) end
 return value`;
 
+// KEYS[1] the list; ARGV value, the length the list must have. {1, length after} when appended, {0, length} when not.
+const APPEND_SCRIPT = `local length = redis.call('LLEN', KEYS[1])
+if length ~= tonumber(ARGV[2]) then return {0, length} end
+return {1, redis.call('RPUSH', KEYS[1], ARGV[1])}`;
+
+// KEYS[1] the list; ARGV start. Its entries from start on (LRANGE, as a script: the client needs no list command).
+const LIST_SCRIPT = `return redis.call('LRANGE', KEYS[1], ARGV[1], -1)`;
+
 /**
  * A {@link Store} on Redis, shared by every server instance that uses the
  * same Redis: rate-limit counters and budgets survive restarts and
- * serverless cold starts. `take`, `setIfAbsent` and `getAndDelete` are each
- * one Lua script (`EVALSHA`, falling back to `EVAL` when Redis does not know
+ * serverless cold starts. `take`, `setIfAbsent`, `getAndDelete` and
+ * `append` (a list's compare-and-append) are each one Lua script (`EVALSHA`, falling back to `EVAL` when Redis does not know
  * it yet), so each is atomic across every instance. Errors of the client (Redis down, a timeout) reject; the handlers
  * using the store then follow their `onError` (fail closed by default).
  *
@@ -125,6 +133,18 @@ export function createRedisStore({ client, prefix = 'ai-interventions:' }: Redis
         ttlMs === undefined ? 0 : milliseconds(ttlMs),
       ];
       return parseTake(await evalScript(client, TAKE_SCRIPT, [keyOf(key)], args));
+    },
+    append: async (key, value, { length }) => {
+      const reply = await evalScript(client, APPEND_SCRIPT, [keyOf(key)], [value, length]);
+      if (Array.isArray(reply) && reply.length === 2 && (reply[0] === 0 || reply[0] === 1) && typeof reply[1] === 'number') {
+        return { appended: reply[0] === 1, length: reply[1] };
+      }
+      throw unexpected('append', reply);
+    },
+    list: async (key, options) => {
+      const reply = await evalScript(client, LIST_SCRIPT, [keyOf(key)], [options?.start ?? 0]);
+      if (Array.isArray(reply) && reply.every((entry) => typeof entry === 'string')) return reply as string[];
+      throw unexpected('list', reply);
     },
   };
 }

@@ -1,10 +1,10 @@
 /**
  * Where stateful handlers keep state that must survive a request (and be
  * shared by several server instances): rate-limit counters, budgets,
- * remembered approvals, the approval ledger. Every method may be async;
- * `take`, `setIfAbsent` and `getAndDelete` must be atomic: of any number of
- * concurrent callers, on any number of instances sharing the store, exactly
- * one wins.
+ * remembered approvals, the approval ledger, decision trails. Every method
+ * may be async; `take`, `setIfAbsent`, `getAndDelete` and `append` must be
+ * atomic: of any number of concurrent callers, on any number of instances
+ * sharing the store, exactly one wins.
  *
  * @example
  * ```ts
@@ -13,6 +13,8 @@
  * if (await store.setIfAbsent('lock:job-7', 'instance-a', { ttlMs: 30_000 })) {
  *   // this caller, and no other, holds the key
  * }
+ * const { appended, length } = await store.append('log:job-7', 'started', { length: 0 });
+ * const entries = await store.list('log:job-7'); // ['started']
  * ```
  */
 export interface Store {
@@ -41,4 +43,19 @@ export interface Store {
     key: string,
     options: { readonly amount: number; readonly limit: number; readonly ttlMs?: number },
   ): Promise<{ readonly taken: boolean; readonly value: number }>;
+  /**
+   * Atomically appends `value` to the list under `key` (empty when absent)
+   * if, and only if, the list holds exactly `length` entries: of concurrent
+   * appends at one length, on any number of instances, exactly one
+   * appends, so a list written this way never forks. Returns whether it
+   * appended, and the list's length after (the winner's, when it did not).
+   * Lists do not expire.
+   */
+  append(
+    key: string,
+    value: string,
+    options: { readonly length: number },
+  ): Promise<{ readonly appended: boolean; readonly length: number }>;
+  /** The entries of the list under `key` from index `start` (default 0; negative: from the end) to its end, in order; `[]` for a missing key. */
+  list(key: string, options?: { readonly start?: number }): Promise<readonly string[]>;
 }

@@ -60,22 +60,25 @@ const HANDLER = 'ai-interventions';
 /** Keeps the record of a call the runtime denied itself (`handler` names the rule: not a registered handler). */
 export function recordDenial(
   run: Run,
-  call: Pick<ToolCallInfo, 'toolCallId' | 'toolName'>,
+  call: Pick<ToolCallInfo, 'toolCallId' | 'toolName'> & { readonly input?: unknown },
   handler: string,
   reason: string,
   display?: string,
 ): Promise<void> {
-  return run.record({
-    handler,
-    lifecycle: 'beforeToolCall',
-    action: 'deny',
-    reason,
-    ...(display === undefined ? {} : { display }),
-    enforced: true,
-    mode: 'enforce',
-    durationMs: 0,
-    toolCallId: call.toolCallId,
-    toolName: call.toolName,
-    ...(run.stepNumber === undefined ? {} : { stepNumber: run.stepNumber }),
-  });
+  return run.record(
+    {
+      handler,
+      lifecycle: 'beforeToolCall',
+      action: 'deny',
+      reason,
+      ...(display === undefined ? {} : { display }),
+      enforced: true,
+      mode: 'enforce',
+      durationMs: 0,
+      toolCallId: call.toolCallId,
+      toolName: call.toolName,
+      ...(run.stepNumber === undefined ? {} : { stepNumber: run.stepNumber }),
+    },
+    call.input,
+  );
 }

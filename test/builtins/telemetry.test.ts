@@ -11,12 +11,15 @@ import { z } from 'zod';
 import { telemetry } from '../../src/builtins/telemetry.ts';
 import { mergeHooks } from '../../src/hooks/merge-hooks.ts';
 import {
+  createDecisionTrail,
   createInterventions,
+  createMemoryStore,
   type DecisionRecord,
   defineHandler,
   type HooksConfig,
   InterventionActions,
   type InterventionHooks,
+  verifyDecisionTrail,
 } from '../../src/index.ts';
 import { scriptedModel, step, text, toolCall } from '../../src/testing/index.ts';
 
@@ -204,6 +207,48 @@ describe('telemetry', () => {
       expect(byHandler.ask).toMatchObject({ 'ai_interventions.action': 'confirm', 'ai_interventions.prompt': 'Delete /tmp/x?' });
       // a shadow deny is not a denied call
       expect(runSpans()[0]?.attributes['ai_interventions.denied']).toBe(0);
+    });
+  });
+
+  describe('when the runtime has a decision trail', () => {
+    it('should put each link (key, index, hash, prev), the action digest and the policy version on its decision span', async () => {
+      const { tools } = fileTools();
+      const trail = createDecisionTrail({ store: createMemoryStore(), key: 'ops' });
+      const interventions = createInterventions({ handlers: [toolGuard], hooks: telemetry({ tracer }), trail, policyVersion: 'v9' });
+      const model = scriptedModel(
+        step(toolCall('c1', 'list_files', {}), toolCall('c2', 'delete_file', { path: '/tmp/x' })),
+        text('I could not delete it.'),
+      );
+      await interventions.generateText({ model, tools, stopWhen: isStepCount(5), prompt: 'clean up' });
+
+      const { links } = await verifyDecisionTrail({ trail, key: 'ops' });
+      expect(links).toHaveLength(2);
+      const spans = decisionSpans().sort(
+        (a, b) => Number(a.attributes['ai_interventions.trail.index']) - Number(b.attributes['ai_interventions.trail.index']),
+      );
+      expect(spans.map((span) => span.attributes)).toEqual(
+        links.map((link) =>
+          expect.objectContaining({
+            'ai_interventions.tool_call_id': link.record.toolCallId,
+            'ai_interventions.action_digest': link.record.actionDigest,
+            'ai_interventions.policy_version': 'v9',
+            'ai_interventions.trail.key': 'ops',
+            'ai_interventions.trail.index': link.index,
+            'ai_interventions.trail.hash': link.hash,
+            'ai_interventions.trail.prev': link.prev,
+          }),
+        ),
+      );
+      // the spans are anchors: a chain rewritten after them is caught
+      const anchors = spans.map((span) => ({
+        index: Number(span.attributes['ai_interventions.trail.index']),
+        hash: String(span.attributes['ai_interventions.trail.hash']),
+      }));
+      expect((await verifyDecisionTrail({ links, key: 'ops', anchors })).valid).toBe(true);
+      expect(await verifyDecisionTrail({ links: links.slice(0, 1), key: 'ops', anchors })).toMatchObject({
+        valid: false,
+        broken: { index: 1, problem: 'cut' },
+      });
     });
   });
 

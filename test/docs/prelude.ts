@@ -11,7 +11,7 @@
  */
 import type { ChatAddToolApproveResponseFunction, LanguageModel, ModelMessage, Tool, ToolUIPart } from 'ai';
 import type { Redis } from 'ioredis';
-import type { ApprovalLedger, Redactor, Store } from '../../src/index.ts';
+import type { ApprovalLedger, DecisionTrail, Redactor, Store } from '../../src/index.ts';
 import {
   type BeforeToolCallEvent,
   type Confirm,
@@ -66,6 +66,9 @@ export declare const redisStore: Store;
 /** The conversation's id, and the signed-in user's. */
 export declare const chatId: string;
 export declare const userId: string;
+
+/** A decision trail, `createDecisionTrail({ store: redisStore, key: ... })`. */
+export declare const trail: DecisionTrail;
 
 /** An approval ledger, and the id of an approval a human answered. */
 export declare const ledger: ApprovalLedger;

@@ -153,6 +153,33 @@ export function storeContract(make: () => Promise<StoreUnderTest> | StoreUnderTe
     expect(taken.filter((value) => value !== undefined).sort()).toEqual([...keys].sort());
   });
 
+  it('should append at the length given only, and list the entries from a start', async () => {
+    const { store } = await make();
+    expect(await store.list('log')).toEqual([]);
+    expect(await store.append('log', 'a', { length: 0 })).toEqual({ appended: true, length: 1 });
+    expect(await store.append('log', 'b', { length: 1 })).toEqual({ appended: true, length: 2 });
+    // a stale length appends nothing and says how long the list is
+    expect(await store.append('log', 'x', { length: 1 })).toEqual({ appended: false, length: 2 });
+    expect(await store.append('log', 'x', { length: 5 })).toEqual({ appended: false, length: 2 });
+    expect(await store.append('log', 'c', { length: 2 })).toEqual({ appended: true, length: 3 });
+    expect(await store.list('log')).toEqual(['a', 'b', 'c']);
+    expect(await store.list('log', { start: 1 })).toEqual(['b', 'c']);
+    expect(await store.list('log', { start: -1 })).toEqual(['c']);
+    expect(await store.list('log', { start: 3 })).toEqual([]);
+    await store.delete('log');
+    expect(await store.list('log')).toEqual([]);
+  });
+
+  it('should let exactly one of 300 concurrent appends at one length append', async () => {
+    const { store } = await make();
+    await store.append('chain', 'first', { length: 0 });
+    const results = await Promise.all(Array.from({ length: 300 }, (_, index) => store.append('chain', `caller-${index}`, { length: 1 })));
+    const winners = results.flatMap((result, index) => (result.appended ? [index] : []));
+    expect(winners).toHaveLength(1);
+    expect(results.every((result) => result.length === 2)).toBe(true);
+    expect(await store.list('chain')).toEqual(['first', `caller-${winners[0]}`]);
+  });
+
   it('should keep keys apart', async () => {
     const { store } = await make();
     await store.take('a', { amount: 2, limit: 5 });
