@@ -137,10 +137,11 @@ async function streamHeldStep(
     if (thrown !== undefined && timeouts !== undefined && isLateChunk(thrown.error)) {
       // a late chunk: what came before it is released, then the SDK's step is aborted, as its own timer aborts it
       const late = thrown.error;
-      const abortOnceReleased = async () => {
-        // the SDK reads the released parts through its own queues first: the abort comes after them, as it would raw
+      const abortOnceReleased = async (cancelled: () => boolean) => {
+        // the SDK reads the released parts through its own queues first: the abort comes after them, as it would raw;
+        // a step stream the SDK cancelled meanwhile (a transform's stopStream()) had its chunk timers cleared, raw
         await new Promise((resolve) => setTimeout(resolve, 0));
-        timeouts.abort(late);
+        if (!cancelled()) timeouts.abort(late);
       };
       return { ...meta, stream: replayParts(withoutRawChunks(run, parts), { error: late, before: abortOnceReleased }) };
     }
