@@ -1,5 +1,6 @@
 // the runtime
 
+export type { DecisionRecord, DecisionTrailPosition, HandlerMode } from './actions/decision-record.ts';
 // handlers and actions
 export {
   type ActionType,
@@ -11,6 +12,29 @@ export {
   type Proceed,
   type Transform,
 } from './actions/intervention-actions.ts';
+export type {
+  AfterModelCallEvent,
+  AfterToolCallEvent,
+  AnsweredApproval,
+  ApprovalAnswerInfo,
+  BeforeInvocationEvent,
+  BeforeModelCallEvent,
+  BeforeToolCallEvent,
+  InterventionEvent,
+  ModelCallSettings,
+  RunEventContext,
+  ToolCallInfo,
+} from './actions/intervention-events.ts';
+export {
+  ACTION_EFFECTS,
+  type AfterModelCallAction,
+  type AfterToolCallAction,
+  type BeforeInvocationAction,
+  type BeforeModelCallAction,
+  type BeforeToolCallAction,
+  LIFECYCLES,
+  type Lifecycle,
+} from './actions/lifecycle.ts';
 export {
   type ApprovalClaim,
   type ApprovalLedger,
@@ -86,7 +110,6 @@ export { InvocationDeniedError } from './errors/invocation-denied-error.ts';
 export { ToolCallBlockedError } from './errors/tool-call-blocked-error.ts';
 export { UnknownOptionError } from './errors/unknown-option-error.ts';
 export { actionDigestOf } from './handlers/action-digest.ts';
-export type { DecisionRecord, DecisionTrailPosition } from './handlers/decision-record.ts';
 export { defineHandler } from './handlers/define-handler.ts';
 export {
   defineToolGate,
@@ -94,32 +117,8 @@ export {
   type ToolGateResult,
 } from './handlers/define-tool-gate.ts';
 export type { GuideFeedback } from './handlers/evaluate-interventions.ts';
-export type {
-  AfterModelCallEvent,
-  AfterToolCallEvent,
-  AnsweredApproval,
-  ApprovalAnswerInfo,
-  BeforeInvocationEvent,
-  BeforeModelCallEvent,
-  BeforeToolCallEvent,
-  InterventionEvent,
-  ModelCallSettings,
-  RunEventContext,
-  ToolCallInfo,
-} from './handlers/intervention-events.ts';
-export {
-  type AfterModelCallAction,
-  type AfterToolCallAction,
-  type Awaitable,
-  type BeforeInvocationAction,
-  type BeforeModelCallAction,
-  type BeforeToolCallAction,
-  type HandlerMode,
-  InterventionHandler,
-  type InterventionHandlerLike,
-  type OnError,
-} from './handlers/intervention-handler.ts';
-export { ACTION_EFFECTS, LIFECYCLES, type Lifecycle } from './handlers/lifecycle.ts';
+export { InterventionHandler, type InterventionHandlerLike, type OnError } from './handlers/intervention-handler.ts';
+export { defaultWording, formatGuidance, type Wording } from './handlers/wording.ts';
 // hooks
 export type {
   ChatResponse,
@@ -182,8 +181,10 @@ export type { RedactionStream } from './redaction/redaction-stream.ts';
 export { DENIED_FINISH_REASON } from './run/denied-model.ts';
 export type { InterventionsReport } from './run/interventions-report.ts';
 export type { LoopOptions } from './run/loop-control.ts';
-export { defaultWording, formatGuidance, type Wording } from './run/wording.ts';
 export { createInterventions } from './sdk/create-interventions.ts';
+// tools without the runtime
+export { guardTool } from './sdk/guard-tool.ts';
+export { type GuardOptions, guardTools } from './sdk/guard-tools.ts';
 export type {
   Interventions,
   InterventionsGenerateText,
@@ -200,9 +201,6 @@ export {
 export type { RedisScriptClient } from './store/eval-script.ts';
 // stores
 export type { Store } from './store/store.ts';
-// tools without the runtime
-export { guardTool } from './tools/guard-tool.ts';
-export { type GuardOptions, guardTools } from './tools/guard-tools.ts';
 export { type ToolAnnotationHints, toolAnnotations } from './tools/tool-annotations.ts';
 // tool scopes: the one syntax of every `tools` option
 export {
@@ -230,3 +228,4 @@ export {
   verifyDecisionTrail,
 } from './trail/verify-decision-trail.ts';
 export { toInterventionsUIMessageStream } from './ui/to-interventions-ui-message-stream.ts';
+export type { Awaitable } from './util/awaitable.ts';

@@ -1,4 +1,4 @@
-import type { InterventionEvent } from '../handlers/intervention-events.ts';
+import type { InterventionEvent } from './intervention-events.ts';
 
 /**
  * Let the operation continue unchanged: what `InterventionActions.proceed()`

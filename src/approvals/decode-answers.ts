@@ -7,9 +7,9 @@ import type {
   ToolModelMessage,
   ToolResultPart,
 } from 'ai';
+import type { ToolCallInfo } from '../actions/intervention-events.ts';
 import { type ApprovalRemember, isTypedAnswer, readApprovalAnswer } from '../client/approval-answer.ts';
-import type { ToolCallInfo } from '../handlers/intervention-events.ts';
-import type { Wording } from '../run/wording.ts';
+import type { Wording } from '../handlers/wording.ts';
 import { findApprovalRequest, findToolCall, type PartAt } from './find-in-history.ts';
 
 /** A typed answer of the input's last message, as the person gave it. */

@@ -1,6 +1,6 @@
 import type { LanguageModelV4CallOptions, LanguageModelV4Prompt } from '@ai-sdk/provider';
 import { isTypedAnswer } from '../client/approval-answer.ts';
-import type { Wording } from '../run/wording.ts';
+import type { Wording } from '../handlers/wording.ts';
 import { deniedText } from './decode-answers.ts';
 
 type Message = LanguageModelV4Prompt[number];

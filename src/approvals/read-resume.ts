@@ -1,7 +1,7 @@
 import type { ModelMessage } from 'ai';
+import type { AnsweredApproval, ApprovalAnswerInfo, ToolCallInfo } from '../actions/intervention-events.ts';
 import type { ApprovalRemember } from '../client/approval-answer.ts';
-import type { AnsweredApproval, ApprovalAnswerInfo, ToolCallInfo } from '../handlers/intervention-events.ts';
-import type { Wording } from '../run/wording.ts';
+import type { Wording } from '../handlers/wording.ts';
 import { userMessage } from '../util/user-message.ts';
 import { type AnswerEdit, decodeAnswers, type EditTarget, type TypedAnswer } from './decode-answers.ts';
 import { type DroppedApproval, dropStaleApprovals } from './drop-stale-approvals.ts';

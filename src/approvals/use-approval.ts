@@ -1,6 +1,6 @@
 import type { Context } from '@ai-sdk/provider-utils';
 import type { ModelMessage, ToolExecutionOptions } from 'ai';
-import type { ToolCallInfo } from '../handlers/intervention-events.ts';
+import type { ToolCallInfo } from '../actions/intervention-events.ts';
 import type { Run } from '../run/run.ts';
 import { isAsyncIterable, lastOf } from '../util/async-iterable.ts';
 import type { ApprovalLedger, ApprovalOutcome } from './approval-ledger.ts';

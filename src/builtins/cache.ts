@@ -1,5 +1,5 @@
-import type { Awaitable } from '../handlers/intervention-handler.ts';
 import type { HooksConfig, ModelHookContext, ProviderRequest, ProviderResponse } from '../hooks/hook-types.ts';
+import type { Awaitable } from '../util/awaitable.ts';
 import { knownOptions } from '../util/known-options.ts';
 import { sha256, stableJson } from '../util/stable-json.ts';
 

@@ -1,15 +1,11 @@
 import type { Context } from '@ai-sdk/provider-utils';
 import type { LanguageModelUsage, StepResult, ToolSet } from 'ai';
+import type { HandlerMode } from '../actions/decision-record.ts';
 import { InterventionActions } from '../actions/intervention-actions.ts';
+import type { BeforeModelCallEvent, BeforeToolCallEvent } from '../actions/intervention-events.ts';
+import type { BeforeModelCallAction, BeforeToolCallAction } from '../actions/lifecycle.ts';
 import { InvalidHandlerError } from '../errors/invalid-handler-error.ts';
-import type { BeforeModelCallEvent, BeforeToolCallEvent } from '../handlers/intervention-events.ts';
-import type {
-  BeforeModelCallAction,
-  BeforeToolCallAction,
-  HandlerMode,
-  InterventionHandlerLike,
-  OnError,
-} from '../handlers/intervention-handler.ts';
+import type { InterventionHandlerLike, OnError } from '../handlers/intervention-handler.ts';
 import { createMemoryStore } from '../store/create-memory-store.ts';
 import type { Store } from '../store/store.ts';
 import { durationOf } from '../util/duration-of.ts';

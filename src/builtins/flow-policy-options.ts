@@ -1,5 +1,6 @@
 import type { Tool } from 'ai';
-import type { HandlerMode, OnError } from '../handlers/intervention-handler.ts';
+import type { HandlerMode } from '../actions/decision-record.ts';
+import type { OnError } from '../handlers/intervention-handler.ts';
 import type { ToolScope } from '../tools/tool-scope.ts';
 import { knownOptions } from '../util/known-options.ts';
 

@@ -1,7 +1,8 @@
 import type { Tool } from 'ai';
 import { InterventionActions } from '../actions/intervention-actions.ts';
-import type { BeforeToolCallEvent } from '../handlers/intervention-events.ts';
-import type { BeforeToolCallAction, InterventionHandlerLike } from '../handlers/intervention-handler.ts';
+import type { BeforeToolCallEvent } from '../actions/intervention-events.ts';
+import type { BeforeToolCallAction } from '../actions/lifecycle.ts';
+import type { InterventionHandlerLike } from '../handlers/intervention-handler.ts';
 import { type ToolScopeMatcher, toolScope } from '../tools/tool-scope.ts';
 import { unreachable } from '../util/unreachable.ts';
 import { FLOW_POLICY_OPTIONS, type FlowDecision, type FlowPolicyOptions } from './flow-policy-options.ts';

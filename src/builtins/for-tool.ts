@@ -1,14 +1,10 @@
 import type { InferToolInput, InferToolOutput, ToolSet } from 'ai';
+import type { HandlerMode } from '../actions/decision-record.ts';
 import type { Confirm, Deny, Guide, Proceed, Transform } from '../actions/intervention-actions.ts';
-import type { AfterToolCallEvent, BeforeToolCallEvent } from '../handlers/intervention-events.ts';
-import type {
-  AfterToolCallAction,
-  Awaitable,
-  BeforeToolCallAction,
-  HandlerMode,
-  InterventionHandlerLike,
-  OnError,
-} from '../handlers/intervention-handler.ts';
+import type { AfterToolCallEvent, BeforeToolCallEvent } from '../actions/intervention-events.ts';
+import type { AfterToolCallAction, BeforeToolCallAction } from '../actions/lifecycle.ts';
+import type { InterventionHandlerLike, OnError } from '../handlers/intervention-handler.ts';
+import type { Awaitable } from '../util/awaitable.ts';
 import { getOwn } from '../util/get-own.ts';
 import { knownOptions } from '../util/known-options.ts';
 

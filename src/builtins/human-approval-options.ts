@@ -1,5 +1,5 @@
+import type { BeforeToolCallEvent, RunEventContext, ToolCallInfo } from '../actions/intervention-events.ts';
 import type { ApprovalRemember } from '../client/approval-answer.ts';
-import type { BeforeToolCallEvent, RunEventContext, ToolCallInfo } from '../handlers/intervention-events.ts';
 import type { Store } from '../store/store.ts';
 import type { ToolScope } from '../tools/tool-scope.ts';
 import { knownOptions } from '../util/known-options.ts';

@@ -1,7 +1,8 @@
 import { InterventionActions } from '../actions/intervention-actions.ts';
+import type { BeforeToolCallEvent, RunEventContext, ToolCallInfo } from '../actions/intervention-events.ts';
+import type { BeforeToolCallAction } from '../actions/lifecycle.ts';
 import type { ApprovalRemember } from '../client/approval-answer.ts';
-import type { BeforeToolCallEvent, RunEventContext, ToolCallInfo } from '../handlers/intervention-events.ts';
-import type { BeforeToolCallAction, InterventionHandlerLike } from '../handlers/intervention-handler.ts';
+import type { InterventionHandlerLike } from '../handlers/intervention-handler.ts';
 import { createMemoryStore } from '../store/create-memory-store.ts';
 import { toolScope } from '../tools/tool-scope.ts';
 import { HUMAN_APPROVAL_OPTIONS, HUMAN_APPROVAL_REMEMBER, type HumanApprovalOptions } from './human-approval-options.ts';

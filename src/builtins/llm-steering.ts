@@ -1,16 +1,12 @@
 import type { LanguageModelV4GenerateResult } from '@ai-sdk/provider';
 import { generateText, type LanguageModel, type ModelMessage, Output } from 'ai';
 import { z } from 'zod';
+import type { HandlerMode } from '../actions/decision-record.ts';
 import { InterventionActions } from '../actions/intervention-actions.ts';
+import type { AfterModelCallEvent, BeforeToolCallEvent } from '../actions/intervention-events.ts';
+import type { AfterModelCallAction, BeforeToolCallAction } from '../actions/lifecycle.ts';
 import { HandlerTimeoutError } from '../errors/handler-timeout-error.ts';
-import type { AfterModelCallEvent, BeforeToolCallEvent } from '../handlers/intervention-events.ts';
-import type {
-  AfterModelCallAction,
-  BeforeToolCallAction,
-  HandlerMode,
-  InterventionHandlerLike,
-  OnError,
-} from '../handlers/intervention-handler.ts';
+import type { InterventionHandlerLike, OnError } from '../handlers/intervention-handler.ts';
 import { knownOptions } from '../util/known-options.ts';
 
 /**

@@ -1,7 +1,9 @@
 import type { ModelMessage } from 'ai';
+import type { HandlerMode } from '../actions/decision-record.ts';
 import { InterventionActions } from '../actions/intervention-actions.ts';
-import type { BeforeToolCallEvent } from '../handlers/intervention-events.ts';
-import type { BeforeToolCallAction, HandlerMode, InterventionHandlerLike, OnError } from '../handlers/intervention-handler.ts';
+import type { BeforeToolCallEvent } from '../actions/intervention-events.ts';
+import type { BeforeToolCallAction } from '../actions/lifecycle.ts';
+import type { InterventionHandlerLike, OnError } from '../handlers/intervention-handler.ts';
 import { type ToolScope, toolScope } from '../tools/tool-scope.ts';
 import { knownOptions } from '../util/known-options.ts';
 import { pairToolCalls } from '../util/pair-tool-calls.ts';

@@ -1,11 +1,14 @@
 import type { Context } from '@ai-sdk/provider-utils';
+import type { HandlerMode } from '../actions/decision-record.ts';
 import { InterventionActions } from '../actions/intervention-actions.ts';
+import type { BeforeToolCallEvent } from '../actions/intervention-events.ts';
+import type { BeforeToolCallAction } from '../actions/lifecycle.ts';
 import { InvalidHandlerError } from '../errors/invalid-handler-error.ts';
-import type { BeforeToolCallEvent } from '../handlers/intervention-events.ts';
-import type { Awaitable, BeforeToolCallAction, HandlerMode, InterventionHandlerLike, OnError } from '../handlers/intervention-handler.ts';
+import type { InterventionHandlerLike, OnError } from '../handlers/intervention-handler.ts';
 import { createMemoryStore } from '../store/create-memory-store.ts';
 import type { Store } from '../store/store.ts';
 import { type ToolScope, toolScope } from '../tools/tool-scope.ts';
+import type { Awaitable } from '../util/awaitable.ts';
 import { durationOf } from '../util/duration-of.ts';
 import { knownOptions } from '../util/known-options.ts';
 import { sha256, stableJson } from '../util/stable-json.ts';

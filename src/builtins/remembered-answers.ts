@@ -1,4 +1,4 @@
-import type { RunEventContext, ToolCallInfo } from '../handlers/intervention-events.ts';
+import type { RunEventContext, ToolCallInfo } from '../actions/intervention-events.ts';
 import { sha256, stableJson } from '../util/stable-json.ts';
 
 /** A request this handler made, kept in the store until it is answered. */

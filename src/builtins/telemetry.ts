@@ -1,5 +1,5 @@
 import { type Attributes, context as otelContext, type Span, SpanKind, SpanStatusCode, type Tracer, trace } from '@opentelemetry/api';
-import type { DecisionRecord } from '../handlers/decision-record.ts';
+import type { DecisionRecord } from '../actions/decision-record.ts';
 import type { HooksConfig, OnChatStartContext } from '../hooks/hook-types.ts';
 import { knownOptions } from '../util/known-options.ts';
 

@@ -1,6 +1,8 @@
-import type { BeforeToolCallEvent, ToolCallInfo } from '../handlers/intervention-events.ts';
-import type { Awaitable, HandlerMode, OnError } from '../handlers/intervention-handler.ts';
+import type { HandlerMode } from '../actions/decision-record.ts';
+import type { BeforeToolCallEvent, ToolCallInfo } from '../actions/intervention-events.ts';
+import type { OnError } from '../handlers/intervention-handler.ts';
 import type { ToolScope } from '../tools/tool-scope.ts';
+import type { Awaitable } from '../util/awaitable.ts';
 import { knownOptions } from '../util/known-options.ts';
 
 /**

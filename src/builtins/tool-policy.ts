@@ -1,6 +1,7 @@
 import { InterventionActions } from '../actions/intervention-actions.ts';
-import type { BeforeToolCallEvent, ToolCallInfo } from '../handlers/intervention-events.ts';
-import type { BeforeToolCallAction, InterventionHandlerLike } from '../handlers/intervention-handler.ts';
+import type { BeforeToolCallEvent, ToolCallInfo } from '../actions/intervention-events.ts';
+import type { BeforeToolCallAction } from '../actions/lifecycle.ts';
+import type { InterventionHandlerLike } from '../handlers/intervention-handler.ts';
 import { type ToolScope, type ToolScopeMatcher, type ToolSelector, toolScope } from '../tools/tool-scope.ts';
 import {
   TOOL_POLICY_DEFAULT,

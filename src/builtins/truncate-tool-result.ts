@@ -1,6 +1,8 @@
+import type { HandlerMode } from '../actions/decision-record.ts';
 import { InterventionActions } from '../actions/intervention-actions.ts';
-import type { AfterToolCallEvent, ToolCallInfo } from '../handlers/intervention-events.ts';
-import type { AfterToolCallAction, HandlerMode, InterventionHandlerLike, OnError } from '../handlers/intervention-handler.ts';
+import type { AfterToolCallEvent, ToolCallInfo } from '../actions/intervention-events.ts';
+import type { AfterToolCallAction } from '../actions/lifecycle.ts';
+import type { InterventionHandlerLike, OnError } from '../handlers/intervention-handler.ts';
 import { type ToolScope, toolScope } from '../tools/tool-scope.ts';
 import { knownOptions } from '../util/known-options.ts';
 

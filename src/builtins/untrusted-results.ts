@@ -1,5 +1,5 @@
 import type { ModelMessage, Tool } from 'ai';
-import type { BeforeToolCallEvent } from '../handlers/intervention-events.ts';
+import type { BeforeToolCallEvent } from '../actions/intervention-events.ts';
 import { getOwn } from '../util/get-own.ts';
 
 /** One untrusted result in the conversation: the source tool, and the text it brought in. */

@@ -1,4 +1,4 @@
-import type { Lifecycle } from '../handlers/lifecycle.ts';
+import type { Lifecycle } from '../actions/lifecycle.ts';
 import { InterventionsError } from './interventions-error.ts';
 
 const name = 'AIInterventions_InterventionHandlerError';

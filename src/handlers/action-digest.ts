@@ -1,5 +1,5 @@
+import type { DecisionRecord } from '../actions/decision-record.ts';
 import { sha256, stableJson } from '../util/stable-json.ts';
-import type { DecisionRecord } from './decision-record.ts';
 
 /** What an action digest binds, read from a record. */
 export type DigestedRecord = Pick<DecisionRecord, 'lifecycle' | 'toolName' | 'action' | 'reason' | 'feedback' | 'prompt' | 'display'>;

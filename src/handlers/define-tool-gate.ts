@@ -1,9 +1,11 @@
 import type { Context } from '@ai-sdk/provider-utils';
 import type { ModelMessage } from 'ai';
 import { InterventionActions } from '../actions/intervention-actions.ts';
+import type { BeforeToolCallEvent } from '../actions/intervention-events.ts';
+import type { BeforeToolCallAction } from '../actions/lifecycle.ts';
+import type { Awaitable } from '../util/awaitable.ts';
 import { knownOptions } from '../util/known-options.ts';
-import type { BeforeToolCallEvent } from './intervention-events.ts';
-import type { Awaitable, BeforeToolCallAction, InterventionHandlerLike, OnError } from './intervention-handler.ts';
+import type { InterventionHandlerLike, OnError } from './intervention-handler.ts';
 
 /**
  * What a tool gate sees (seed 002's `beforeToolExecute` event): the call's

@@ -1,6 +1,6 @@
+import type { DecisionRecord } from '../actions/decision-record.ts';
+import type { InterventionEvent } from '../actions/intervention-events.ts';
 import { isThenable } from '../util/is-thenable.ts';
-import type { DecisionRecord } from './decision-record.ts';
-import type { InterventionEvent } from './intervention-events.ts';
 import type { RegisteredHandler } from './registered-handler.ts';
 import { type Effect, type PendingRecord, type ReportOptions, reportOutcome } from './report-outcome.ts';
 import { type Draft, type Outcome, type SettleOptions, settleHandler } from './settle-handler.ts';

@@ -1,27 +1,20 @@
-import type { Confirm, Deny, Guide, Proceed, Transform } from '../actions/intervention-actions.ts';
-import type { ToolScope } from '../tools/tool-scope.ts';
+import type { HandlerMode } from '../actions/decision-record.ts';
 import type {
   AfterModelCallEvent,
   AfterToolCallEvent,
   BeforeInvocationEvent,
   BeforeModelCallEvent,
   BeforeToolCallEvent,
-  InterventionEvent,
-} from './intervention-events.ts';
-
-/**
- * A value, or a promise of it: handler methods and hooks may be synchronous
- * or `async`.
- *
- * @example
- * ```ts
- * type ToolCheck = (event: BeforeToolCallEvent) => Awaitable<BeforeToolCallAction>;
- * const allowAll: ToolCheck = () => InterventionActions.proceed();
- * const askPolicy: ToolCheck = async ({ toolCall }) =>
- *   (await policy.allows(toolCall.toolName)) ? InterventionActions.proceed() : InterventionActions.deny('Not permitted by policy');
- * ```
- */
-export type Awaitable<T> = T | PromiseLike<T>;
+} from '../actions/intervention-events.ts';
+import type {
+  AfterModelCallAction,
+  AfterToolCallAction,
+  BeforeInvocationAction,
+  BeforeModelCallAction,
+  BeforeToolCallAction,
+} from '../actions/lifecycle.ts';
+import type { ToolScope } from '../tools/tool-scope.ts';
+import type { Awaitable } from '../util/awaitable.ts';
 
 /**
  * What happens when a handler throws, rejects or times out:
@@ -42,97 +35,6 @@ export type Awaitable<T> = T | PromiseLike<T>;
  * ```
  */
 export type OnError = 'throw' | 'proceed' | 'deny';
-
-/**
- * `'enforce'` (default) applies the handler's actions; `'shadow'` evaluates
- * and records them without enforcing anything (a dry run).
- *
- * @example
- * ```ts
- * const mode: HandlerMode = process.env.ENFORCE_EMAIL_POLICY === 'true' ? 'enforce' : 'shadow';
- * interventions.use(defineHandler({
- *   name: 'email-policy',
- *   mode, // in shadow mode, its records show what it would have done, with `enforced: false`
- *   beforeToolCall: ({ toolCall }) =>
- *     toolCall.toolName === 'send_email' ? InterventionActions.confirm('Send this email?') : InterventionActions.proceed(),
- * }));
- * ```
- */
-export type HandlerMode = 'enforce' | 'shadow';
-
-/**
- * What `beforeInvocation` may return: proceed, deny (the call throws
- * `InvocationDeniedError`), guide or transform. Types a handler method
- * written on its own.
- *
- * @example
- * ```ts
- * function readOnly(event: BeforeInvocationEvent): BeforeInvocationAction {
- *   if (!('delete_file' in event.tools)) return InterventionActions.proceed();
- *   return InterventionActions.transform<BeforeInvocationEvent>((draft) => { delete draft.tools.delete_file; });
- * }
- * interventions.use(defineHandler({ name: 'read-only', beforeInvocation: readOnly }));
- * ```
- */
-export type BeforeInvocationAction = Proceed | Deny | Guide | Transform<BeforeInvocationEvent> | Transform<InterventionEvent>;
-/**
- * What `beforeModelCall` may return: proceed, deny (the run ends, its text is
- * the reason), guide (a user message is injected) or transform.
- *
- * @example
- * ```ts
- * function stepBudget(event: BeforeModelCallEvent): BeforeModelCallAction {
- *   return event.stepNumber >= 10 ? InterventionActions.deny('Step budget reached.') : InterventionActions.proceed();
- * }
- * interventions.use(defineHandler({ name: 'step-budget', beforeModelCall: stepBudget }));
- * ```
- */
-export type BeforeModelCallAction = Proceed | Deny | Guide | Transform<BeforeModelCallEvent> | Transform<InterventionEvent>;
-/**
- * What `afterModelCall` may return: proceed, guide (the response is discarded
- * and the model retried with the feedback) or transform. `deny` is recorded
- * with a warning and has no effect.
- *
- * @example
- * ```ts
- * function notEmpty(event: AfterModelCallEvent): AfterModelCallAction {
- *   return event.response.content.length === 0
- *     ? InterventionActions.guide('Your answer was empty; answer the question.')
- *     : InterventionActions.proceed();
- * }
- * interventions.use(defineHandler({ name: 'not-empty', afterModelCall: notEmpty }));
- * ```
- */
-export type AfterModelCallAction = Proceed | Deny | Guide | Transform<AfterModelCallEvent> | Transform<InterventionEvent>;
-/**
- * What `beforeToolCall` may return: any of the five actions. A
- * `gateToolCalls` hook returns one per call.
- *
- * @example
- * ```ts
- * function approveDeletes(event: BeforeToolCallEvent): BeforeToolCallAction {
- *   return event.toolCall.toolName === 'delete_file'
- *     ? InterventionActions.confirm(`Delete ${JSON.stringify(event.toolCall.input)}?`)
- *     : InterventionActions.proceed();
- * }
- * interventions.use(defineHandler({ name: 'approve-deletes', beforeToolCall: approveDeletes }));
- * ```
- */
-export type BeforeToolCallAction = Proceed | Deny | Guide | Confirm | Transform<BeforeToolCallEvent> | Transform<InterventionEvent>;
-/**
- * What `afterToolCall` may return: proceed or transform (change the result
- * the model reads). `deny` is recorded with a warning and has no effect.
- *
- * @example
- * ```ts
- * function truncate({ result }: AfterToolCallEvent): AfterToolCallAction {
- *   if (typeof result !== 'string' || result.length <= 10_000) return InterventionActions.proceed();
- *   return InterventionActions.transform<AfterToolCallEvent>((draft) => { draft.result = `${result.slice(0, 10_000)}… (truncated)`; });
- * }
- * interventions.use(defineHandler({ name: 'truncate', afterToolCall: truncate }));
- * ```
- */
-export type AfterToolCallAction = Proceed | Deny | Transform<AfterToolCallEvent> | Transform<InterventionEvent>;
 
 /**
  * The shape of an intervention handler: a unique `name`, optional settings,

@@ -1,10 +1,11 @@
+import type { HandlerMode } from '../actions/decision-record.ts';
+import { LIFECYCLES, type Lifecycle } from '../actions/lifecycle.ts';
 import { InvalidHandlerError } from '../errors/invalid-handler-error.ts';
 import { HOOK_NAMES } from '../hooks/hook-registry.ts';
 import { type ToolScopeMatcher, toolScope } from '../tools/tool-scope.ts';
 import { closestName } from '../util/closest-name.ts';
 import { isPlainObject, knownOptions } from '../util/known-options.ts';
-import type { HandlerMode, InterventionHandlerLike, OnError } from './intervention-handler.ts';
-import { LIFECYCLES, type Lifecycle } from './lifecycle.ts';
+import type { InterventionHandlerLike, OnError } from './intervention-handler.ts';
 
 /** A handler with its settings validated and resolved to their defaults. */
 export interface RegisteredHandler {

@@ -1,7 +1,7 @@
+import type { DecisionRecord } from '../actions/decision-record.ts';
 import { type InterventionAction, InterventionActions } from '../actions/intervention-actions.ts';
-import type { DecisionRecord } from './decision-record.ts';
-import type { InterventionEvent } from './intervention-events.ts';
-import { ACTION_EFFECTS } from './lifecycle.ts';
+import type { InterventionEvent } from '../actions/intervention-events.ts';
+import { ACTION_EFFECTS } from '../actions/lifecycle.ts';
 import type { RegisteredHandler } from './registered-handler.ts';
 import { Failure, type Outcome } from './settle-handler.ts';
 

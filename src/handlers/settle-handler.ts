@@ -1,12 +1,12 @@
 import type { InterventionAction } from '../actions/intervention-actions.ts';
+import type { InterventionEvent } from '../actions/intervention-events.ts';
+import { ACTION_EFFECTS } from '../actions/lifecycle.ts';
 import { HandlerTimeoutError } from '../errors/handler-timeout-error.ts';
 import { InterventionHandlerError } from '../errors/intervention-handler-error.ts';
 import type { InterventionsError } from '../errors/interventions-error.ts';
 import { InvalidActionError } from '../errors/invalid-action-error.ts';
 import { isThenable } from '../util/is-thenable.ts';
 import { settle } from '../util/settle.ts';
-import type { InterventionEvent } from './intervention-events.ts';
-import { ACTION_EFFECTS } from './lifecycle.ts';
 import type { RegisteredHandler } from './registered-handler.ts';
 import { actionProblem } from './validate-action.ts';
 

@@ -1,5 +1,5 @@
 import type { InterventionAction } from '../actions/intervention-actions.ts';
-import { ACTION_EFFECTS, type Lifecycle } from './lifecycle.ts';
+import { ACTION_EFFECTS, type Lifecycle } from '../actions/lifecycle.ts';
 
 /** The start of every invalid-action message (built only when something is wrong). */
 const returned = (name: string) => `Intervention handler "${name}" returned`;

@@ -1,6 +1,6 @@
 import type { Context } from '@ai-sdk/provider-utils';
 import type { FinishReason, LanguageModelUsage, ModelMessage, StepResult, ToolSet } from 'ai';
-import type { DecisionRecord } from '../handlers/decision-record.ts';
+import type { DecisionRecord } from '../actions/decision-record.ts';
 
 /**
  * How a run ended successfully, as `onChatDone` sees it: the final text,

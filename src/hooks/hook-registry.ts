@@ -1,5 +1,5 @@
+import { LIFECYCLES } from '../actions/lifecycle.ts';
 import { InvalidHookError } from '../errors/invalid-hook-error.ts';
-import { LIFECYCLES } from '../handlers/lifecycle.ts';
 import { closestName } from '../util/closest-name.ts';
 import type { HookName, HooksConfig, InterventionHooks } from './hook-types.ts';
 

@@ -1,5 +1,6 @@
 import type { ModelMessage } from 'ai';
-import type { Awaitable, BeforeToolCallAction } from '../handlers/intervention-handler.ts';
+import type { BeforeToolCallAction } from '../actions/lifecycle.ts';
+import type { Awaitable } from '../util/awaitable.ts';
 import type {
   OnChatAbortContext,
   OnChatDoneContext,

@@ -1,7 +1,7 @@
 import type { Context } from '@ai-sdk/provider-utils';
 import type { ModelMessage, StepResult, ToolSet, UserModelMessage } from 'ai';
+import type { Lifecycle } from '../actions/lifecycle.ts';
 import type { InterventionsWarningCode } from '../errors/interventions-warning.ts';
-import type { Lifecycle } from '../handlers/lifecycle.ts';
 
 /**
  * `transformContext`: right before each model call, the history about to be

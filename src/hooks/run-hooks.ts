@@ -1,6 +1,6 @@
 import type { ModelMessage } from 'ai';
+import type { ToolCallInfo } from '../actions/intervention-events.ts';
 import { InvalidHookResultError } from '../errors/invalid-hook-result-error.ts';
-import type { ToolCallInfo } from '../handlers/intervention-events.ts';
 import type { HookEntry } from './hook-registry.ts';
 import type {
   HookName,

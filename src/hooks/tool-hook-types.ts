@@ -1,6 +1,6 @@
 import type { Context } from '@ai-sdk/provider-utils';
 import type { ModelMessage, Tool } from 'ai';
-import type { ToolCallInfo } from '../handlers/intervention-events.ts';
+import type { ToolCallInfo } from '../actions/intervention-events.ts';
 
 /**
  * Context shared by the tool-level hooks (`preToolCall`, `onToolCallResult`,

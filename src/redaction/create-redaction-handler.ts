@@ -1,7 +1,9 @@
 import type { Context } from '@ai-sdk/provider-utils';
 import { InterventionActions } from '../actions/intervention-actions.ts';
-import type { AfterToolCallEvent, BeforeToolCallEvent, ToolCallInfo } from '../handlers/intervention-events.ts';
-import type { AfterToolCallAction, Awaitable, BeforeToolCallAction, InterventionHandlerLike } from '../handlers/intervention-handler.ts';
+import type { AfterToolCallEvent, BeforeToolCallEvent, ToolCallInfo } from '../actions/intervention-events.ts';
+import type { AfterToolCallAction, BeforeToolCallAction } from '../actions/lifecycle.ts';
+import type { InterventionHandlerLike } from '../handlers/intervention-handler.ts';
+import type { Awaitable } from '../util/awaitable.ts';
 import { knownOptions } from '../util/known-options.ts';
 import { createRedactor, type RedactionRule, type Redactor } from './create-redactor.ts';
 import { redactData } from './redact-data.ts';

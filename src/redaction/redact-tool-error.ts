@@ -1,8 +1,8 @@
 import type { Context } from '@ai-sdk/provider-utils';
 import type { Tool, ToolSet } from 'ai';
-import type { ToolCallInfo } from '../handlers/intervention-events.ts';
-import type { Awaitable } from '../handlers/intervention-handler.ts';
+import type { ToolCallInfo } from '../actions/intervention-events.ts';
 import type { RegisteredHandler } from '../handlers/registered-handler.ts';
+import type { Awaitable } from '../util/awaitable.ts';
 import { getOwn } from '../util/get-own.ts';
 import type { Redactor } from './create-redactor.ts';
 import { redactData } from './redact-data.ts';

@@ -1,4 +1,3 @@
-import type { RuntimeSnapshot } from '../run/runtime-snapshot.ts';
 import type { Redactor } from './create-redactor.ts';
 
 /**
@@ -8,7 +7,10 @@ import type { Redactor } from './create-redactor.ts';
  * the redaction handlers' own redactors (`redactSecrets()` registered only
  * as a handler still redacts there). `undefined` when nothing redacts.
  */
-export function redactionForPeople(snapshot: Pick<RuntimeSnapshot, 'redactors' | 'handlers'>): ((text: string) => string) | undefined {
+export function redactionForPeople(snapshot: {
+  readonly redactors: readonly Redactor[];
+  readonly handlers: { readonly all: readonly { readonly handler: object }[] };
+}): ((text: string) => string) | undefined {
   const redactors = new Set<Redactor>(snapshot.redactors);
   for (const { handler } of snapshot.handlers.all) {
     const own = (handler as { readonly redactor?: unknown }).redactor;

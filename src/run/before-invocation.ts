@@ -3,7 +3,7 @@ import type { Tool, ToolSet } from 'ai';
 import { answeredApproval } from '../approvals/read-resume.ts';
 import { InvalidActionError } from '../errors/invalid-action-error.ts';
 import { InvocationDeniedError } from '../errors/invocation-denied-error.ts';
-import { cloneInvocationEvent } from '../tool-call/drafts.ts';
+import { cloneInvocationEvent } from '../handlers/drafts.ts';
 import { getOwn } from '../util/get-own.ts';
 import { userMessage } from '../util/user-message.ts';
 import { evaluate } from './evaluate-and-report.ts';

@@ -1,7 +1,7 @@
 import type { Instructions, ModelMessage, StepResult, ToolSet } from 'ai';
+import type { BeforeModelCallEvent, ModelCallSettings } from '../actions/intervention-events.ts';
+import { cloneModelCallEvent } from '../handlers/drafts.ts';
 import type { Verdict } from '../handlers/evaluate-interventions.ts';
-import type { BeforeModelCallEvent, ModelCallSettings } from '../handlers/intervention-events.ts';
-import { cloneModelCallEvent } from '../tool-call/drafts.ts';
 import { isThenable } from '../util/is-thenable.ts';
 import { userMessage } from '../util/user-message.ts';
 import { evaluate } from './evaluate-and-report.ts';

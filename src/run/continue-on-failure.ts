@@ -1,7 +1,7 @@
 import type { Context } from '@ai-sdk/provider-utils';
 import type { StopCondition, ToolSet } from 'ai';
-import { hasToolHooks } from '../tool-call/guard-execute.ts';
 import type { Run } from './run.ts';
+import { hasToolHooks } from './runtime-snapshot.ts';
 
 /**
  * Whether a hook or handler runs where the SDK swallows what it throws

@@ -1,6 +1,6 @@
-import type { DecisionRecord } from '../handlers/decision-record.ts';
+import type { DecisionRecord } from '../actions/decision-record.ts';
+import type { InterventionEvent } from '../actions/intervention-events.ts';
 import { type EvaluateOptions, type EvaluationSinks, evaluateInterventions, type Verdict } from '../handlers/evaluate-interventions.ts';
-import type { InterventionEvent } from '../handlers/intervention-events.ts';
 import type { RegisteredHandler } from '../handlers/registered-handler.ts';
 import { runObservers } from '../hooks/run-hooks.ts';
 import { reportRecords, reportsRecords } from './report-records.ts';

@@ -1,4 +1,4 @@
-import type { DecisionRecord } from '../handlers/decision-record.ts';
+import type { DecisionRecord } from '../actions/decision-record.ts';
 
 /**
  * What `result.interventions` holds: the run's decision records. For

@@ -1,5 +1,5 @@
 import type { ModelMessage, Tool } from 'ai';
-import type { BeforeInvocationEvent } from '../handlers/intervention-events.ts';
+import type { BeforeInvocationEvent } from '../actions/intervention-events.ts';
 
 /** What the run's `beforeInvocation` handlers changed. */
 export interface InvocationChanges {

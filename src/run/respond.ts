@@ -1,9 +1,9 @@
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4GenerateResult, LanguageModelV4Usage } from '@ai-sdk/provider';
-import type { AfterModelCallEvent } from '../handlers/intervention-events.ts';
+import type { AfterModelCallEvent } from '../actions/intervention-events.ts';
+import { cloneResponseEvent } from '../handlers/drafts.ts';
 import { runOnResponse, runPreRequest } from '../hooks/run-hooks.ts';
 import { redactResponse } from '../redaction/redact-model-output.ts';
 import type { RedactedBlock } from '../redaction/redacted-originals.ts';
-import { cloneResponseEvent } from '../tool-call/drafts.ts';
 import { isThenable } from '../util/is-thenable.ts';
 import { evaluate } from './evaluate-and-report.ts';
 import type { Run } from './run.ts';

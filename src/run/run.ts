@@ -1,22 +1,22 @@
 import type { Context } from '@ai-sdk/provider-utils';
 import type { ModelMessage, ToolSet } from 'ai';
+import type { DecisionRecord } from '../actions/decision-record.ts';
+import type { BeforeInvocationEvent } from '../actions/intervention-events.ts';
 import type { ApprovalLedger } from '../approvals/approval-ledger.ts';
 import { type Resume, readResume } from '../approvals/read-resume.ts';
-import type { DecisionRecord } from '../handlers/decision-record.ts';
 import type { EvaluationSinks } from '../handlers/evaluate-interventions.ts';
-import type { BeforeInvocationEvent } from '../handlers/intervention-events.ts';
 import type { RegisteredHandler } from '../handlers/registered-handler.ts';
 import type { ChatResponse, RunStatus } from '../hooks/hook-types.ts';
 import { notifyObservers, runObservers } from '../hooks/run-hooks.ts';
 import type { StreamTimeouts } from '../model/stream-timeouts.ts';
 import { RedactedOriginals } from '../redaction/redacted-originals.ts';
-import { Step } from '../tool-call/step.ts';
 import { HistoryPatch } from './history-patch.ts';
 import type { InterventionsReport } from './interventions-report.ts';
 import type { InvocationChanges } from './invocation-changes.ts';
 import { reportRecords } from './report-records.ts';
 import type { RunInput } from './run-input.ts';
 import type { RuntimeSnapshot } from './runtime-snapshot.ts';
+import { Step } from './step.ts';
 
 /** The run an error was raised in, for integrations that only see the error (an agent's `onError`). */
 export const runOfError = new WeakMap<object, Run>();

@@ -1,9 +1,10 @@
-import { LIFECYCLES, type Lifecycle } from '../handlers/lifecycle.ts';
+import { LIFECYCLES, type Lifecycle } from '../actions/lifecycle.ts';
 import { handles, type RegisteredHandler } from '../handlers/registered-handler.ts';
+import type { Wording } from '../handlers/wording.ts';
 import type { HookSnapshot } from '../hooks/hook-registry.ts';
 import type { Redactor } from '../redaction/create-redactor.ts';
+import { redactsToolErrors } from '../redaction/redact-tool-error.ts';
 import type { DecisionTrail } from '../trail/create-decision-trail.ts';
-import type { Wording } from './wording.ts';
 
 /** The registered handlers, and per lifecycle point the ones that define it. */
 export type HandlerLists = {
@@ -39,4 +40,17 @@ export function buildHandlerLists(all: readonly RegisteredHandler[]): HandlerLis
     lists[lifecycle] = all.filter((registered) => handles(registered, lifecycle));
   }
   return lists;
+}
+
+/** Whether anything runs around a tool's `execute`: tool hooks, `afterToolCall` handlers, tool error redaction. */
+export function hasToolHooks(snapshot: RuntimeSnapshot): boolean {
+  const { hooks, handlers } = snapshot;
+  return (
+    hooks.preToolCall.length > 0 ||
+    hooks.onToolCallResult.length > 0 ||
+    hooks.onToolCallError.length > 0 ||
+    handlers.afterToolCall.length > 0 ||
+    hooks.onStatus.length > 0 ||
+    redactsToolErrors(snapshot)
+  );
 }

@@ -1,14 +1,14 @@
 import { gateway, isStepCount, type LanguageModel, type StepResult, type ToolSet, wrapLanguageModel } from 'ai';
+import type { ModelCallSettings } from '../actions/intervention-events.ts';
 import { prepareResume, resumeNeedsPreparing } from '../approvals/apply-approval-edits.ts';
 import { checkedHistory, checksApprovals } from '../approvals/check-approvals.ts';
 import { foreignSignatureTransform, stripForeignSignatures } from '../approvals/own-approval-requests.ts';
 import { editableHistory, resumeReadsLedger } from '../approvals/replay-used-approvals.ts';
-import type { ModelCallSettings } from '../handlers/intervention-events.ts';
 import { asArray, continueOnFailure, swallowsFailures } from '../run/continue-on-failure.ts';
 import { createLoopControl } from '../run/loop-control.ts';
 import type { Run } from '../run/run.ts';
+import { hasToolHooks } from '../run/runtime-snapshot.ts';
 import { SETTING_KEYS } from '../run/setting-keys.ts';
-import { hasToolHooks } from '../tool-call/guard-execute.ts';
 import type { CallOptions } from './call-options.ts';
 import { createModelMiddleware } from './create-model-middleware.ts';
 import { guardToolSet } from './guard-tool-set.ts';

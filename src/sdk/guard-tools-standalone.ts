@@ -1,19 +1,19 @@
 import { asSchema, type Context, getErrorMessage, safeValidateTypes } from '@ai-sdk/provider-utils';
 import type { ModelMessage, Tool, ToolExecutionOptions, ToolSet } from 'ai';
+import type { ToolCallInfo } from '../actions/intervention-events.ts';
 import { EDIT_HANDLER } from '../approvals/apply-approval-edits.ts';
 import type { ApprovalLedger } from '../approvals/approval-ledger.ts';
 import { ANSWER_HANDLER, unreadable } from '../approvals/decode-answers.ts';
 import type { ResumedApproval } from '../approvals/read-resume.ts';
 import { answerOf, droppedAnswerOf } from '../approvals/use-approval.ts';
 import { ToolCallBlockedError } from '../errors/tool-call-blocked-error.ts';
-import type { ToolCallInfo } from '../handlers/intervention-events.ts';
 import { Run } from '../run/run.ts';
 import type { RuntimeSnapshot } from '../run/runtime-snapshot.ts';
+import { Step } from '../run/step.ts';
+import { decidedInput, type ToolCallDecision } from '../run/tool-call-decision.ts';
 import { decideToolCall } from '../tool-call/decide-tool-call.ts';
 import { AMBIGUOUS_CALL_ID, denyCall, notTheAnsweredCall } from '../tool-call/deny-call.ts';
 import type { DecideInExecute } from '../tool-call/guard-execute.ts';
-import { Step } from '../tool-call/step.ts';
-import { decidedInput, type ToolCallDecision } from '../tool-call/tool-call-decision.ts';
 import { unreachable } from '../util/unreachable.ts';
 import { guardToolSet } from './guard-tool-set.ts';
 

@@ -13,11 +13,11 @@ import type {
 } from 'ai';
 import type { ApprovalLedger } from '../approvals/approval-ledger.ts';
 import type { InterventionHandlerLike } from '../handlers/intervention-handler.ts';
+import type { Wording } from '../handlers/wording.ts';
 import type { HookName, HooksConfig, InterventionHooks } from '../hooks/hook-types.ts';
 import type { Redactor } from '../redaction/create-redactor.ts';
 import type { InterventionsReport } from '../run/interventions-report.ts';
 import type { LoopOptions } from '../run/loop-control.ts';
-import type { Wording } from '../run/wording.ts';
 import type { DecisionTrail } from '../trail/create-decision-trail.ts';
 import { knownOptions } from '../util/known-options.ts';
 

@@ -1,14 +1,14 @@
 import type { Context } from '@ai-sdk/provider-utils';
 import type { LanguageModel, PrepareStepFunction, PrepareStepResult, ToolSet, UserModelMessage } from 'ai';
+import type { ModelCallSettings } from '../actions/intervention-events.ts';
 import { stripForeignSignaturesIn } from '../approvals/own-approval-requests.ts';
-import type { ModelCallSettings } from '../handlers/intervention-events.ts';
 import { runTransformContext } from '../hooks/run-hooks.ts';
 import { beforeModelCall } from '../run/before-model-call.ts';
 import { deniedModel } from '../run/denied-model.ts';
 import type { Run } from '../run/run.ts';
 import { SETTING_KEYS } from '../run/setting-keys.ts';
 import { ensureStarted } from '../run/start-run.ts';
-import { Step } from '../tool-call/step.ts';
+import { Step } from '../run/step.ts';
 import { isThenable } from '../util/is-thenable.ts';
 import { keepToolPairs } from '../util/keep-tool-pairs.ts';
 

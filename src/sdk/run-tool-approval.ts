@@ -2,15 +2,15 @@ import { asSchema, type Context, getErrorMessage, safeValidateTypes } from '@ai-
 import type { GenericToolApprovalFunction, Tool, ToolApprovalConfiguration, ToolSet } from 'ai';
 import { UNVERIFIABLE_DISPLAY, UNVERIFIABLE_REASON, VERIFY_HANDLER } from '../approvals/check-approvals.ts';
 import { replaysOverriddenAnswer } from '../approvals/replay-used-approvals.ts';
-import { hasCallerApproval, resolveCallerApproval } from '../approvals/resolve-caller-approval.ts';
 import type { Run } from '../run/run.ts';
 import { ensureStarted } from '../run/start-run.ts';
+import { type ApprovalStatus, approvalStatusOf, decidedInput, type ToolCallDecision } from '../run/tool-call-decision.ts';
 import { decideToolCall } from '../tool-call/decide-tool-call.ts';
 import { decidesInToolApproval } from '../tool-call/decision-point.ts';
 import { AMBIGUOUS_CALL_ID, denyCall, notTheAnsweredCall } from '../tool-call/deny-call.ts';
 import { gateResumedCall, gateToolCalls } from '../tool-call/gate-tool-calls.ts';
-import { type ApprovalStatus, approvalStatusOf, decidedInput, type ToolCallDecision } from '../tool-call/tool-call-decision.ts';
 import { getOwn } from '../util/get-own.ts';
+import { hasCallerApproval, resolveCallerApproval } from './resolve-caller-approval.ts';
 
 /** How an unverified answer to a confirm is refused: named, said to the model, shown to the person. */
 function unverifiedDenial(toolName: string) {

@@ -10,8 +10,8 @@ import {
   type ToolApprovalRequestOutput,
   type ToolSet,
 } from 'ai';
-import type { Awaitable } from '../handlers/intervention-handler.ts';
 import type { Interventions, InterventionsResult } from '../sdk/interventions.ts';
+import type { Awaitable } from '../util/awaitable.ts';
 
 /**
  * Options of {@link approvalRoundTrip}.

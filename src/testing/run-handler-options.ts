@@ -1,9 +1,9 @@
 import type { Context } from '@ai-sdk/provider-utils';
 import type { GenerateTextResult, Instructions, ModelMessage, OutputInterface, Tool, ToolSet } from 'ai';
+import type { DecisionRecord } from '../actions/decision-record.ts';
 import type { ActionType } from '../actions/intervention-actions.ts';
-import type { DecisionRecord } from '../handlers/decision-record.ts';
-import type { InterventionEvent } from '../handlers/intervention-events.ts';
-import type { Lifecycle } from '../handlers/lifecycle.ts';
+import type { InterventionEvent } from '../actions/intervention-events.ts';
+import type { Lifecycle } from '../actions/lifecycle.ts';
 import type { InterventionsOptions, InterventionsResult } from '../sdk/interventions.ts';
 import type { ScriptedModel, ScriptedTurn } from './scripted-model.ts';
 

@@ -1,9 +1,9 @@
 import { tool as defineTool, isStepCount, jsonSchema, type Tool } from 'ai';
+import type { DecisionRecord } from '../actions/decision-record.ts';
 import { InterventionActions } from '../actions/intervention-actions.ts';
-import type { DecisionRecord } from '../handlers/decision-record.ts';
-import type { InterventionEvent } from '../handlers/intervention-events.ts';
+import type { InterventionEvent } from '../actions/intervention-events.ts';
+import type { Lifecycle } from '../actions/lifecycle.ts';
 import type { InterventionHandlerLike } from '../handlers/intervention-handler.ts';
-import type { Lifecycle } from '../handlers/lifecycle.ts';
 import type { HooksConfig } from '../hooks/hook-types.ts';
 import { mergeHooks } from '../hooks/merge-hooks.ts';
 import { createInterventions } from '../sdk/create-interventions.ts';

@@ -5,7 +5,7 @@ import type {
   LanguageModelV4StreamPart,
 } from '@ai-sdk/provider';
 import { MockLanguageModelV4 } from 'ai/test';
-import type { Awaitable } from '../handlers/intervention-handler.ts';
+import type { Awaitable } from '../util/awaitable.ts';
 import { step } from './step.ts';
 
 /**

@@ -1,15 +1,15 @@
+import type { BeforeToolCallEvent, ToolCallInfo } from '../actions/intervention-events.ts';
 import { answerInfo, type ResumedApproval } from '../approvals/read-resume.ts';
+import { cloneToolCallEvent } from '../handlers/drafts.ts';
 import type { Verdict } from '../handlers/evaluate-interventions.ts';
-import type { BeforeToolCallEvent, ToolCallInfo } from '../handlers/intervention-events.ts';
 import type { RegisteredHandler } from '../handlers/registered-handler.ts';
 import { evaluate } from '../run/evaluate-and-report.ts';
 import type { Run } from '../run/run.ts';
+import type { Step } from '../run/step.ts';
+import type { ToolCallDecision } from '../run/tool-call-decision.ts';
 import { getOwn } from '../util/get-own.ts';
 import { isThenable } from '../util/is-thenable.ts';
 import { unreachable } from '../util/unreachable.ts';
-import { cloneToolCallEvent } from './drafts.ts';
-import type { Step } from './step.ts';
-import type { ToolCallDecision } from './tool-call-decision.ts';
 
 /**
  * Decides one tool call: builds its `BeforeToolCallEvent`, resolves the

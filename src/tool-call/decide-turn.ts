@@ -1,13 +1,13 @@
 import type { LanguageModelV4GenerateResult, LanguageModelV4ToolCall } from '@ai-sdk/provider';
-import type { ToolCallInfo } from '../handlers/intervention-events.ts';
+import type { ToolCallInfo } from '../actions/intervention-events.ts';
 import type { RegisteredHandler } from '../handlers/registered-handler.ts';
 import type { Run } from '../run/run.ts';
+import type { Step } from '../run/step.ts';
+import { decidedInput, type ToolCallDecision } from '../run/tool-call-decision.ts';
 import { isThenable } from '../util/is-thenable.ts';
 import { decideToolCall } from './decide-tool-call.ts';
 import { gateToolCalls } from './gate-tool-calls.ts';
 import { type Parsed, parseToolCall } from './parse-tool-call.ts';
-import type { Step } from './step.ts';
-import { decidedInput, type ToolCallDecision } from './tool-call-decision.ts';
 
 const NO_GATES = Object.freeze({});
 

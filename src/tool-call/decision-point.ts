@@ -1,6 +1,6 @@
 import type { ResumedApproval } from '../approvals/read-resume.ts';
 import type { Run } from '../run/run.ts';
-import type { ToolCallDecision } from './tool-call-decision.ts';
+import type { ToolCallDecision } from '../run/tool-call-decision.ts';
 
 /**
  * Where a tool call is decided, answered in one place:

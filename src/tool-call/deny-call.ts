@@ -1,8 +1,8 @@
+import type { ToolCallInfo } from '../actions/intervention-events.ts';
 import type { ResumedApproval } from '../approvals/read-resume.ts';
-import type { ToolCallInfo } from '../handlers/intervention-events.ts';
 import type { Run } from '../run/run.ts';
+import type { ToolCallDecision } from '../run/tool-call-decision.ts';
 import { isDeepEqual } from '../util/is-deep-equal.ts';
-import type { ToolCallDecision } from './tool-call-decision.ts';
 
 /**
  * A call the runtime denies itself, where no handler's decision can be

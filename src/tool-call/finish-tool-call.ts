@@ -1,4 +1,4 @@
-import type { AfterToolCallEvent, ToolCallInfo } from '../handlers/intervention-events.ts';
+import type { AfterToolCallEvent, ToolCallInfo } from '../actions/intervention-events.ts';
 import { runOnToolCallError, runOnToolCallResult } from '../hooks/run-hooks.ts';
 import { redactsToolErrors, redactToolError } from '../redaction/redact-tool-error.ts';
 import { evaluate } from '../run/evaluate-and-report.ts';

@@ -1,10 +1,10 @@
+import type { ToolCallInfo } from '../actions/intervention-events.ts';
 import { InvalidHookResultError } from '../errors/invalid-hook-result-error.ts';
-import type { ToolCallInfo } from '../handlers/intervention-events.ts';
 import type { RegisteredHandler } from '../handlers/registered-handler.ts';
 import { callHook } from '../hooks/run-hooks.ts';
 import type { Run } from '../run/run.ts';
+import type { Step } from '../run/step.ts';
 import { settleAfterAbort } from '../util/settle-after-abort.ts';
-import type { Step } from './step.ts';
 
 /**
  * Runs the `gateToolCalls` hooks over a turn's calls (serially: a human is

@@ -1,8 +1,7 @@
 import type { Context } from '@ai-sdk/provider-utils';
 import type { Tool, ToolExecutionOptions } from 'ai';
+import type { ToolCallInfo } from '../actions/intervention-events.ts';
 import { approvalOf, executeApproved } from '../approvals/use-approval.ts';
-import type { ToolCallInfo } from '../handlers/intervention-events.ts';
-import { redactsToolErrors } from '../redaction/redact-tool-error.ts';
 import type { Run } from '../run/run.ts';
 import { isAsyncIterable, lastOf } from '../util/async-iterable.ts';
 import { isThenable } from '../util/is-thenable.ts';
@@ -12,19 +11,6 @@ import { type DecideInExecute, needsPreparing, prepareToolCall, type ToolExecuti
 export type { DecideInExecute } from './prepare-tool-call.ts';
 
 type Execute = NonNullable<Tool['execute']>;
-
-/** Whether anything runs around a tool's `execute`: tool hooks, `afterToolCall` handlers, tool error redaction. */
-export function hasToolHooks(snapshot: Run['snapshot']): boolean {
-  const { hooks, handlers } = snapshot;
-  return (
-    hooks.preToolCall.length > 0 ||
-    hooks.onToolCallResult.length > 0 ||
-    hooks.onToolCallError.length > 0 ||
-    handlers.afterToolCall.length > 0 ||
-    hooks.onStatus.length > 0 ||
-    redactsToolErrors(snapshot)
-  );
-}
 
 /**
  * Wraps a tool's `execute` with the tool-level pipeline:

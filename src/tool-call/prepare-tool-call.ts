@@ -1,6 +1,6 @@
 import type { Context } from '@ai-sdk/provider-utils';
 import type { Tool, ToolExecutionOptions } from 'ai';
-import type { ToolCallInfo } from '../handlers/intervention-events.ts';
+import type { ToolCallInfo } from '../actions/intervention-events.ts';
 import { type PreToolCallOutcome, runPreToolCall } from '../hooks/run-hooks.ts';
 import type { Run } from '../run/run.ts';
 import { ensureStarted } from '../run/start-run.ts';

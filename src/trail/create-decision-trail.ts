@@ -1,6 +1,6 @@
 import type { Context } from '@ai-sdk/provider-utils';
+import type { DecisionRecord } from '../actions/decision-record.ts';
 import { DecisionTrailError } from '../errors/decision-trail-error.ts';
-import type { DecisionRecord } from '../handlers/decision-record.ts';
 import type { Store } from '../store/store.ts';
 import { sha256, stableJson } from '../util/stable-json.ts';
 import { type DecisionTrailLink, GENESIS, isHash, linkHash, parseLink, trailRecordOf } from './decision-trail-link.ts';

@@ -1,4 +1,4 @@
-import type { DecisionRecord } from '../handlers/decision-record.ts';
+import type { DecisionRecord } from '../actions/decision-record.ts';
 import { sha256, stableJson } from '../util/stable-json.ts';
 
 /** The `prev` of a chain's first link: 64 zeros. */

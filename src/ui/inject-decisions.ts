@@ -1,7 +1,7 @@
 import type { InferUIMessageChunk, TextStreamPart, ToolSet, UIMessage, UIMessageChunk, UIMessageStreamOptions } from 'ai';
+import type { DecisionRecord } from '../actions/decision-record.ts';
 import type { Resume, ResumedApproval } from '../approvals/read-resume.ts';
 import type { InterventionData } from '../client/intervention-data.ts';
-import type { DecisionRecord } from '../handlers/decision-record.ts';
 import { redactData } from '../redaction/redact-data.ts';
 import { redactionForPeople } from '../redaction/redaction-for-people.ts';
 import type { RuntimeSnapshot } from '../run/runtime-snapshot.ts';

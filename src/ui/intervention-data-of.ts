@@ -1,7 +1,7 @@
+import type { DecisionRecord } from '../actions/decision-record.ts';
 import type { ResumedApproval } from '../approvals/read-resume.ts';
 import type { InterventionData, InterventionRecordData } from '../client/intervention-data.ts';
 import { InterventionsError } from '../errors/interventions-error.ts';
-import type { DecisionRecord } from '../handlers/decision-record.ts';
 
 /**
  * The decision the UI shows for one tool call, from the records of its

@@ -3,7 +3,7 @@ import type {
   BeforeInvocationEvent,
   BeforeModelCallEvent,
   BeforeToolCallEvent,
-} from '../handlers/intervention-events.ts';
+} from '../actions/intervention-events.ts';
 import { copyData } from '../util/copy-data.ts';
 
 /*

@@ -1,8 +1,8 @@
 import type { ToolSet } from 'ai';
 import type { InterventionHandlerLike } from '../handlers/intervention-handler.ts';
-import { createInterventions } from '../sdk/create-interventions.ts';
-import type { InterventionsOptions } from '../sdk/interventions.ts';
 import { knownOptions } from '../util/known-options.ts';
+import { createInterventions } from './create-interventions.ts';
+import type { InterventionsOptions } from './interventions.ts';
 
 /**
  * What `guardTools` / `guardTool` take: a list of handlers, or the handlers,

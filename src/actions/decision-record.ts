@@ -1,6 +1,22 @@
-import type { ActionType } from '../actions/intervention-actions.ts';
-import type { HandlerMode } from './intervention-handler.ts';
+import type { ActionType } from './intervention-actions.ts';
 import type { Lifecycle } from './lifecycle.ts';
+
+/**
+ * `'enforce'` (default) applies the handler's actions; `'shadow'` evaluates
+ * and records them without enforcing anything (a dry run).
+ *
+ * @example
+ * ```ts
+ * const mode: HandlerMode = process.env.ENFORCE_EMAIL_POLICY === 'true' ? 'enforce' : 'shadow';
+ * interventions.use(defineHandler({
+ *   name: 'email-policy',
+ *   mode, // in shadow mode, its records show what it would have done, with `enforced: false`
+ *   beforeToolCall: ({ toolCall }) =>
+ *     toolCall.toolName === 'send_email' ? InterventionActions.confirm('Send this email?') : InterventionActions.proceed(),
+ * }));
+ * ```
+ */
+export type HandlerMode = 'enforce' | 'shadow';
 
 /**
  * One handler evaluation: who decided what, where, how long it took, and

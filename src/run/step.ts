@@ -1,5 +1,5 @@
 import type { ModelMessage } from 'ai';
-import type { ToolCallInfo } from '../handlers/intervention-events.ts';
+import type { ToolCallInfo } from '../actions/intervention-events.ts';
 import type { ToolCallDecision } from './tool-call-decision.ts';
 
 /** The call a decision is for, as the step's decision table matches it. */

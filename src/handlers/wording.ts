@@ -1,6 +1,6 @@
-import type { GuideFeedback } from '../handlers/evaluate-interventions.ts';
-import type { ToolCallInfo } from '../handlers/intervention-events.ts';
+import type { ToolCallInfo } from '../actions/intervention-events.ts';
 import { knownOptions } from '../util/known-options.ts';
+import type { GuideFeedback } from './evaluate-interventions.ts';
 
 /**
  * The texts the model reads when a decision changes what it asked for.

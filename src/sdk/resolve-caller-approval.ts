@@ -1,6 +1,6 @@
 import { type Context, type FlexibleSchema, validateTypes } from '@ai-sdk/provider-utils';
 import type { GenericToolApprovalFunction, ToolApprovalConfiguration, ToolApprovalStatus, ToolSet } from 'ai';
-import type { ApprovalStatus } from '../tool-call/tool-call-decision.ts';
+import type { ApprovalStatus } from '../run/tool-call-decision.ts';
 import { getOwn } from '../util/get-own.ts';
 
 type ApprovalOptions = Parameters<GenericToolApprovalFunction<ToolSet, Record<string, never>, Context>>[0];
