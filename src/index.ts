@@ -106,6 +106,7 @@ export { InvalidActionError } from './errors/invalid-action-error.ts';
 export { InvalidHandlerError } from './errors/invalid-handler-error.ts';
 export { InvalidHookError } from './errors/invalid-hook-error.ts';
 export { InvalidHookResultError } from './errors/invalid-hook-result-error.ts';
+export { InvalidOptionError } from './errors/invalid-option-error.ts';
 export { InvocationDeniedError } from './errors/invocation-denied-error.ts';
 export { ToolCallBlockedError } from './errors/tool-call-blocked-error.ts';
 export { UnknownOptionError } from './errors/unknown-option-error.ts';

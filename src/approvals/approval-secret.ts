@@ -1,7 +1,40 @@
 import { InvalidToolApprovalSignatureError, type StreamTextTransform, type ToolSet } from 'ai';
 import { ApprovalSecretRequiredError } from '../errors/approval-secret-required-error.ts';
+import { InvalidOptionError } from '../errors/invalid-option-error.ts';
 import type { RuntimeSnapshot } from '../run/runtime-snapshot.ts';
 import type { CallOptions } from '../sdk/call-options.ts';
+
+/**
+ * The shortest `approvalSecret` taken, in bytes (a string's UTF-8): an
+ * HMAC-SHA256 key should be at least as long as the hash's output (RFC
+ * 2104), and an unset or placeholder variable is caught at creation instead
+ * of at the first approval.
+ */
+export const MIN_APPROVAL_SECRET_BYTES = 32;
+
+/**
+ * `secret`, as `createInterventions` takes it as its option `option`: a
+ * string or bytes of at least {@link MIN_APPROVAL_SECRET_BYTES} bytes, or
+ * an {@link InvalidOptionError} that names the option and says how long it
+ * was (never what it was).
+ */
+export function checkApprovalSecret(secret: unknown, option: string): string | Uint8Array {
+  const invalid = (problem: string) =>
+    new InvalidOptionError({
+      owner: 'createInterventions',
+      option,
+      message:
+        `${option} ${problem}: an approval secret must be a string or bytes of at least ${MIN_APPROVAL_SECRET_BYTES} bytes ` +
+        '(e.g. `openssl rand -base64 32`), the same on every instance; leave approvalSecret out for a random one per runtime.',
+    });
+  let bytes: number;
+  if (typeof secret === 'string') bytes = new TextEncoder().encode(secret).length;
+  else if (secret instanceof Uint8Array) bytes = secret.length;
+  else throw invalid(`is ${secret === null ? 'null' : `a ${typeof secret}`}`);
+  if (bytes === 0) throw invalid(`is empty${typeof secret === 'string' ? ' (an environment variable that is not set?)' : ''}`);
+  if (bytes < MIN_APPROVAL_SECRET_BYTES) throw invalid(`is ${bytes} byte${bytes === 1 ? '' : 's'} long`);
+  return secret;
+}
 
 /**
  * The approval secret of a runtime created without `approvalSecret`: 32

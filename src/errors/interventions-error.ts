@@ -28,6 +28,7 @@ export type InterventionsErrorCode =
   | 'approval-outcome-unavailable'
   | 'approval-secret-required'
   | 'unknown-option'
+  | 'invalid-option'
   | 'decision-trail-failed';
 
 const marker = 'ai-interventions.error';

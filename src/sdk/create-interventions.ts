@@ -1,7 +1,8 @@
 import { createUIMessageStreamResponse, type Tool, type ToolSet } from 'ai';
 import { createApprovalLedger } from '../approvals/approval-ledger.ts';
-import { generateApprovalSecret } from '../approvals/approval-secret.ts';
+import { checkApprovalSecret, generateApprovalSecret } from '../approvals/approval-secret.ts';
 import { InvalidHandlerError } from '../errors/invalid-handler-error.ts';
+import { InvalidOptionError } from '../errors/invalid-option-error.ts';
 import type { InterventionHandlerLike } from '../handlers/intervention-handler.ts';
 import { type RegisteredHandler, registerHandler } from '../handlers/registered-handler.ts';
 import { defaultWording, WORDING_KEYS, type Wording } from '../handlers/wording.ts';
@@ -55,7 +56,8 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
   const { trail, policyVersion } = checkRecordOptions(options);
   warnAtCreation(options, hooks.snapshot().onStatus);
   // approvals are always signed: with the configured secret, or with one of this runtime's own
-  const approvalSecret = options.approvalSecret ?? generateApprovalSecret();
+  const approvalSecret =
+    options.approvalSecret === undefined ? generateApprovalSecret() : checkApprovalSecret(options.approvalSecret, 'approvalSecret');
   let registered: readonly RegisteredHandler[] = [];
   let lists: HandlerLists = buildHandlerLists(registered);
 
@@ -176,17 +178,21 @@ function checkRecordOptions({
   policyVersion,
   actionDigests,
 }: InterventionsOptions): Pick<InterventionsOptions, 'trail' | 'policyVersion'> {
+  const invalid = (option: string, message: string) => new InvalidOptionError({ owner: 'createInterventions', option, message });
   if (actionDigests !== undefined && typeof actionDigests !== 'boolean') {
-    throw new TypeError(`actionDigests must be a boolean, received ${String(actionDigests)}.`);
+    throw invalid('actionDigests', `actionDigests must be a boolean, received ${String(actionDigests)}.`);
   }
   if (policyVersion !== undefined && (typeof policyVersion !== 'string' || policyVersion === '')) {
-    throw new TypeError(`policyVersion must be a non-empty string, received ${JSON.stringify(policyVersion) ?? String(policyVersion)}.`);
+    throw invalid(
+      'policyVersion',
+      `policyVersion must be a non-empty string, received ${JSON.stringify(policyVersion) ?? String(policyVersion)}.`,
+    );
   }
   if (
     trail !== undefined &&
     (trail === null || typeof trail !== 'object' || typeof trail.append !== 'function' || typeof trail.keyOf !== 'function')
   ) {
-    throw new TypeError('trail must be a DecisionTrail: createDecisionTrail({ store, key }).');
+    throw invalid('trail', 'trail must be a DecisionTrail: createDecisionTrail({ store, key }).');
   }
   return { trail, policyVersion };
 }

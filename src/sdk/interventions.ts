@@ -76,7 +76,10 @@ export interface InterventionsOptions {
    * again), the tool part ends `output-denied`, and a `deny` record of
    * `'approval-verification'` says why. Set the same secret on every
    * instance (then a bad signature is a forgery: the SDK's
-   * `InvalidToolApprovalSignatureError`).
+   * `InvalidToolApprovalSignatureError`). At least 32 bytes (a string's
+   * UTF-8; HMAC-SHA256 wants a key as long as its output), e.g. from
+   * `openssl rand -base64 32`: an empty or shorter one (an environment
+   * variable that is not set) is an `InvalidOptionError` here.
    */
   readonly approvalSecret?: string | Uint8Array;
   /**

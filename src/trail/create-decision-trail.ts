@@ -1,6 +1,7 @@
 import type { Context } from '@ai-sdk/provider-utils';
 import type { DecisionRecord } from '../actions/decision-record.ts';
 import { DecisionTrailError } from '../errors/decision-trail-error.ts';
+import { InvalidOptionError } from '../errors/invalid-option-error.ts';
 import type { Store } from '../store/store.ts';
 import { sha256, stableJson } from '../util/stable-json.ts';
 import { type DecisionTrailLink, GENESIS, isHash, linkHash, parseLink, trailRecordOf } from './decision-trail-link.ts';
@@ -93,12 +94,18 @@ const REMEMBERED_ENDS = 1_024;
  */
 export function createDecisionTrail({ store, key }: DecisionTrailOptions): DecisionTrail {
   if (store === null || typeof store !== 'object' || typeof store.append !== 'function' || typeof store.list !== 'function') {
-    throw new TypeError(
-      'createDecisionTrail: `store` must be a Store with `append` and `list` (createMemoryStore(), createRedisStore(...)).',
-    );
+    throw new InvalidOptionError({
+      owner: 'createDecisionTrail',
+      option: 'store',
+      message: 'store must be a Store with `append` and `list` (createMemoryStore(), createRedisStore(...)).',
+    });
   }
   if (typeof key !== 'function' && !isKey(key)) {
-    throw new TypeError(`createDecisionTrail: \`key\` must be a non-empty string or a function of the run, received ${String(key)}.`);
+    throw new InvalidOptionError({
+      owner: 'createDecisionTrail',
+      option: 'key',
+      message: `key must be a non-empty string or a function of the run, received ${JSON.stringify(key) ?? String(key)}.`,
+    });
   }
   const storeKey = (chain: string) => `decision-trail:${chain}`;
   /** The end of each chain as this instance last wrote or read it. */

@@ -90,7 +90,7 @@ describe("the app's own approvals", () => {
     ] as const) {
       for (const [setup, options] of [
         ['a no-op handler and a hook', {}],
-        ['approvalSecret', { approvalSecret: 'a-secret-of-the-app' }],
+        ['approvalSecret', { approvalSecret: 'a-secret-of-the-app-with-at-least-32-bytes-for-hmac' }],
       ] as const) {
         it(`${mode}, ${label}, ${setup}: the request is not signed, and an unsigned answer runs the call as raw`, async () => {
           const interventions = createInterventions({ handlers: [noOp], hooks: { onChatStart: () => {} }, ...options });

@@ -16,7 +16,7 @@ const ask = defineHandler({ name: 'ask', beforeToolCall: () => InterventionActio
 /** A paused delete of `/tmp/MODEL`; `resume(answer)` sends it, and says what the model and the caller got. */
 async function paused(mode: Mode, returns: (path: string) => unknown = (path) => ({ deleted: path })) {
   const deleted: string[] = [];
-  const interventions = createInterventions({ handlers: [ask], approvalSecret: 'secret' });
+  const interventions = createInterventions({ handlers: [ask], approvalSecret: 'secret-with-at-least-32-bytes-for-hmac' });
   const tools = {
     delete_file: tool({
       inputSchema: z.object({ path: z.string() }),

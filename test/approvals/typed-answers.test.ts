@@ -18,7 +18,7 @@ import {
 import { MODES, type Mode, run } from '../helpers/run-both.ts';
 import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
 
-const SECRET = 'test-secret';
+const SECRET = 'test-secret-with-at-least-32-bytes-for-hmac';
 
 /** A runtime that asks before every delete, a delete tool that records what it deleted, and the paused first turn. */
 async function paused(

@@ -133,7 +133,7 @@ describe.each(MODES)('callBudget through interventions.%s', (mode) => {
       const { tools, ran } = recordingTools();
       const interventions = createInterventions({
         handlers: [callBudget({ per: 'user', maxToolCalls: 1, exit: 'confirm' })],
-        approvalSecret: 'test-secret',
+        approvalSecret: 'test-secret-with-at-least-32-bytes-for-hmac',
       });
       const model = scriptedModel(step(search('a'), search('b')), step(text('Both done.')));
       const runtimeContext = { userId: 'alice' };

@@ -113,7 +113,10 @@ describe.each(MODES)('flowPolicy through %s', (mode) => {
       step(toolCall('s1', 'send_email', { to: 'bob@corp.test', body: 'lunch?' })),
     );
     const result = await run(
-      createInterventions({ approvalSecret: 's', handlers: [flowPolicy({ ...POLICY, onTainted: 'confirm' })] }),
+      createInterventions({
+        approvalSecret: 's-with-at-least-32-bytes-for-hmac',
+        handlers: [flowPolicy({ ...POLICY, onTainted: 'confirm' })],
+      }),
       mode,
       {
         model,
@@ -423,7 +426,10 @@ describe('flowPolicy keeps its guarantees wherever the history goes', () => {
     const { tools, ran, ranTools } = workspace();
     const policy = () => flowPolicy({ ...POLICY, onTainted: 'confirm' });
     const prompt: ModelMessage[] = [{ role: 'user', content: 'Read my inbox, then tell bob@corp.test about lunch' }];
-    const paused = await createInterventions({ approvalSecret: 'shared', handlers: [policy()] }).generateText({
+    const paused = await createInterventions({
+      approvalSecret: 'shared-with-at-least-32-bytes-for-hmac',
+      handlers: [policy()],
+    }).generateText({
       model: scriptedModel(
         step(toolCall('r1', 'read_inbox', {})),
         step(toolCall('s1', 'send_email', { to: 'bob@corp.test', body: 'lunch' })),
@@ -438,7 +444,7 @@ describe('flowPolicy keeps its guarantees wherever the history goes', () => {
 
     // refused: nothing runs
     const refused = answeredHistory(prompt, paused.responseMessages, { id: request!.approvalId, approved: false });
-    await createInterventions({ approvalSecret: 'shared', handlers: [policy()] }).generateText({
+    await createInterventions({ approvalSecret: 'shared-with-at-least-32-bytes-for-hmac', handlers: [policy()] }).generateText({
       model: scriptedModel(step(text('Not sent.'))),
       tools,
       stopWhen: isStepCount(3),
@@ -449,7 +455,10 @@ describe('flowPolicy keeps its guarantees wherever the history goes', () => {
     // approved, on a runtime that shares only the secret and the history: the person decided, so it runs
     const approved = answeredHistory(prompt, paused.responseMessages, { id: request!.approvalId, approved: true });
     const model = scriptedModel(step(toolCall('s2', 'send_email', { to: ATTACKER, body: 'inbox' })), step(text('Sent.')));
-    const resumed = await createInterventions({ approvalSecret: 'shared', handlers: [policy()] }).generateText({
+    const resumed = await createInterventions({
+      approvalSecret: 'shared-with-at-least-32-bytes-for-hmac',
+      handlers: [policy()],
+    }).generateText({
       model,
       tools,
       stopWhen: isStepCount(4),

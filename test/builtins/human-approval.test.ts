@@ -110,7 +110,7 @@ const user = (content: string): ModelMessage => ({ role: 'user', content });
 
 function setup(options: Partial<HumanApprovalOptions> = {}) {
   const approval = humanApproval({ tools: 'delete_*', ...options });
-  const interventions = createInterventions({ handlers: [approval], approvalSecret: 'test-secret' });
+  const interventions = createInterventions({ handlers: [approval], approvalSecret: 'test-secret-with-at-least-32-bytes-for-hmac' });
   return { interventions, ...fileTools() };
 }
 
@@ -463,13 +463,19 @@ describe('humanApproval', () => {
         step(toolCall('d3', 'delete_file', { path: '/tmp/c' })),
         step(text('expired')),
       );
-      const asking = createInterventions({ handlers: [humanApproval({ tools: ['delete_file'] })], approvalSecret: 's' });
+      const asking = createInterventions({
+        handlers: [humanApproval({ tools: ['delete_file'] })],
+        approvalSecret: 's-with-at-least-32-bytes-for-hmac',
+      });
       const first = await turn(asking, 'generateText', { model, tools, messages: [user('a')] });
       const [request] = approvalRequests(first.content);
       const approved = [user('a'), ...first.responseMessages, answer(request?.approvalId ?? '', true, 'always')];
 
       // same secret, new handler and store: the approval is valid, the request is unknown
-      const restarted = createInterventions({ handlers: [humanApproval({ tools: ['delete_file'] })], approvalSecret: 's' });
+      const restarted = createInterventions({
+        handlers: [humanApproval({ tools: ['delete_file'] })],
+        approvalSecret: 's-with-at-least-32-bytes-for-hmac',
+      });
       await turn(restarted, 'generateText', { model, tools, messages: approved });
       expect(deleted).toEqual(['/tmp/a']);
       const later = await turn(restarted, 'generateText', { model, tools, messages: [user('b')] });
@@ -477,13 +483,13 @@ describe('humanApproval', () => {
 
       const strict = createInterventions({
         handlers: [humanApproval({ tools: ['delete_file'], timeoutMs: 60_000 })],
-        approvalSecret: 's',
+        approvalSecret: 's-with-at-least-32-bytes-for-hmac',
       });
       const third = await turn(strict, 'generateText', { model, tools, messages: [user('c')] });
       const [thirdRequest] = approvalRequests(third.content);
       const otherServer = createInterventions({
         handlers: [humanApproval({ tools: ['delete_file'], timeoutMs: 60_000 })],
-        approvalSecret: 's',
+        approvalSecret: 's-with-at-least-32-bytes-for-hmac',
       });
       await turn(otherServer, 'generateText', {
         model,
@@ -510,11 +516,11 @@ describe('humanApproval', () => {
       );
       const server1 = createInterventions({
         handlers: [humanApproval({ tools: 'delete_*', remember: { store, key: perPath } })],
-        approvalSecret: 's',
+        approvalSecret: 's-with-at-least-32-bytes-for-hmac',
       });
       const server2 = createInterventions({
         handlers: [humanApproval({ tools: 'delete_*', remember: { store, key: perPath } })],
-        approvalSecret: 's',
+        approvalSecret: 's-with-at-least-32-bytes-for-hmac',
       });
       // 'always' needs a user to remember it for
       const alice = { userId: 'alice' };
@@ -535,7 +541,7 @@ describe('humanApproval', () => {
       const { tools: moreTools } = fileTools();
       const forgetful = createInterventions({
         handlers: [humanApproval({ tools: 'delete_*', remember: { accept: [] } })],
-        approvalSecret: 's',
+        approvalSecret: 's-with-at-least-32-bytes-for-hmac',
       });
       const model2 = scriptedModel(
         step(toolCall('d1', 'delete_file', { path: '/x' })),
@@ -564,7 +570,7 @@ describe('humanApproval', () => {
         const { tools: set, deleted, searched } = fileTools();
         const interventions = createInterventions({
           handlers: [humanApproval({ tools, prompt: ({ toolCall: call }) => `May I run ${call.toolName}?` })],
-          approvalSecret: 's',
+          approvalSecret: 's-with-at-least-32-bytes-for-hmac',
         });
         const model = scriptedModel(
           step(toolCall('s1', 'search', { q: 'x' }), toolCall('d1', 'delete_file', { path: '/x' })),
@@ -674,7 +680,7 @@ function acrossInstances(makeStore: () => Store): void {
     const instance = () =>
       createInterventions({
         handlers: [humanApproval({ tools: 'delete_*', timeoutMs: 60_000, remember: { store } })],
-        approvalSecret: 'shared-secret',
+        approvalSecret: 'shared-secret-with-at-least-32-bytes-for-hmac',
         approvalLedger,
       });
     return [instance(), instance()] as const;

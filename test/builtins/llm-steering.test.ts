@@ -59,7 +59,7 @@ async function run(
   content: ReadonlyArray<{ type: string }>;
   responseMessages: ModelMessage[];
 }> {
-  const interventions = createInterventions({ handlers, approvalSecret: 'secret' });
+  const interventions = createInterventions({ handlers, approvalSecret: 'secret-with-at-least-32-bytes-for-hmac' });
   const call = { ...options, stopWhen: isStepCount(5) };
   if (mode === 'generateText') {
     const result = await interventions.generateText(call);
@@ -238,7 +238,7 @@ describe('llmSteering', () => {
       defineHandler({ name: 'ask', beforeToolCall: () => InterventionActions.confirm('Send it?') }),
     ];
     const model = scriptedModel(step(toolCall('e1', 'send_email', { to: 'a@example.com', body: 'hi' })), step(text('Sent.')));
-    const interventions = createInterventions({ handlers, approvalSecret: 'secret' });
+    const interventions = createInterventions({ handlers, approvalSecret: 'secret-with-at-least-32-bytes-for-hmac' });
     const first = await interventions.generateText({ model, tools, stopWhen: isStepCount(5), messages: [USER] });
     const request = first.content.find((part) => part.type === 'tool-approval-request');
     expect(judge.calls).toHaveLength(1);

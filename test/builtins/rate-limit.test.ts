@@ -354,7 +354,7 @@ describe.each(MODES)('rateLimit through interventions.%s', (mode) => {
       const { tools, inputsOf } = recordingTools();
       const interventions = createInterventions({
         handlers: [rateLimit({ limit: 1, windowMs: HOUR, per: 'tool', exit: 'confirm' })],
-        approvalSecret: 'test-secret',
+        approvalSecret: 'test-secret-with-at-least-32-bytes-for-hmac',
       });
       const model = scriptedModel(
         step(toolCall('c1', 'search', { q: '1' }), toolCall('c2', 'search', { q: '2' })),

@@ -125,7 +125,7 @@ describe('the README programs', () => {
   });
 
   it('human approval: the first call stops at the request, the second runs delete_file once', async () => {
-    vi.stubEnv('APPROVAL_SECRET', 'a-long-random-secret');
+    vi.stubEnv('APPROVAL_SECRET', 'a-long-random-secret-of-32-bytes-or-more');
     const model = scriptedModel(toolCall('c1', 'delete_file', { path: '/tmp/report.txt' }), text('Deleted /tmp/report.txt.'));
     const { fs, printed } = await run(program('class DeleteApproval'), model);
 
@@ -159,7 +159,7 @@ describe.skipIf(!hasRedisServer)('the Next.js app of docs/chat-uis-and-nextjs.md
   /** The route's POST (the method form, or the function form), with the page's lib files as its `@/lib/…` modules. */
   async function route(model: ScriptedModel, form: 'method' | 'function' = 'method') {
     vi.stubEnv('REDIS_URL', `redis://127.0.0.1:${server?.port}`);
-    vi.stubEnv('APPROVAL_SECRET', 'a-long-random-secret');
+    vi.stubEnv('APPROVAL_SECRET', 'a-long-random-secret-of-32-bytes-or-more');
     const ioredis = {
       Redis: class extends Redis {
         constructor(url: string) {

@@ -82,7 +82,7 @@ const GUIDED_TEXT =
 // tools
 // ---------------------------------------------------------------------------
 
-const SECRET = 'sk-SECRET-123';
+const SECRET = 'sk-SECRET-123-with-at-least-32-bytes-for-hmac';
 
 /** Tools whose executions are recorded. */
 function countingTools() {
@@ -252,7 +252,10 @@ describe.each(CASES)('real @ai-sdk/openai provider: $api API, $mode', ({ api, mo
       replyToolCalls(toolCall('call_d1', 'delete_file', { path: '/tmp/report.txt' })),
       replyText('The report is gone.'),
     );
-    const interventions = createInterventions({ handlers: [new DeleteApproval()], approvalSecret: 'test-secret' });
+    const interventions = createInterventions({
+      handlers: [new DeleteApproval()],
+      approvalSecret: 'test-secret-with-at-least-32-bytes-for-hmac',
+    });
 
     const first = await run(mode, interventions, { model, tools, messages: [USER] });
 
@@ -291,7 +294,10 @@ describe.each(CASES)('real @ai-sdk/openai provider: $api API, $mode', ({ api, mo
       replyToolCalls(toolCall('call_d1', 'delete_file', { path: '/tmp/report.txt' })),
       replyText('Understood, I kept it.'),
     );
-    const interventions = createInterventions({ handlers: [new DeleteApproval()], approvalSecret: 'test-secret' });
+    const interventions = createInterventions({
+      handlers: [new DeleteApproval()],
+      approvalSecret: 'test-secret-with-at-least-32-bytes-for-hmac',
+    });
 
     const first = await run(mode, interventions, { model, tools, messages: [USER] });
     const [request] = approvalRequests(first.content);
@@ -459,7 +465,10 @@ describe.each(CASES)('real @ai-sdk/openai provider: $api API, $mode', ({ api, mo
       replyToolCalls(...calls.map((c) => toolCall(c.id, c.name, c.args))),
       replyText('Searched and deleted.'),
     );
-    const interventions = createInterventions({ handlers: [new DeleteApproval()], approvalSecret: 'test-secret' });
+    const interventions = createInterventions({
+      handlers: [new DeleteApproval()],
+      approvalSecret: 'test-secret-with-at-least-32-bytes-for-hmac',
+    });
 
     const first = await run(mode, interventions, { model, tools, messages: [USER] });
 

@@ -51,7 +51,7 @@ async function pause(setupResult: ReturnType<typeof setup>, amount = 10) {
 
 describe('approval security', () => {
   it('should execute an approved call exactly once when the resume request is sent twice at the same time', async () => {
-    const context = setup({ approvalSecret: 'secret' });
+    const context = setup({ approvalSecret: 'secret-with-at-least-32-bytes-for-hmac' });
     const { resume } = await pause(context);
     const models = [scriptedModel(step(text('done'))), scriptedModel(step(text('done')))];
     const results = await Promise.all(
@@ -73,7 +73,7 @@ describe('approval security', () => {
   });
 
   it('should execute nothing again when the same resume request is replayed later, and answer with the recorded result', async () => {
-    const context = setup({ approvalSecret: 'secret' });
+    const context = setup({ approvalSecret: 'secret-with-at-least-32-bytes-for-hmac' });
     const { resume } = await pause(context);
     await context.interventions.generateText({
       model: scriptedModel(step(text('done'))),
@@ -94,7 +94,7 @@ describe('approval security', () => {
   });
 
   it('should reject an approval for an unknown approval id without executing anything', async () => {
-    const context = setup({ approvalSecret: 'secret' });
+    const context = setup({ approvalSecret: 'secret-with-at-least-32-bytes-for-hmac' });
     const { first } = await pause(context);
     const model = scriptedModel(step(text('never')));
     const call = context.interventions.generateText({
@@ -113,7 +113,7 @@ describe('approval security', () => {
   });
 
   it('should refuse a forged signature and changed arguments, typed, without executing anything', async () => {
-    const context = setup({ approvalSecret: 'secret' });
+    const context = setup({ approvalSecret: 'secret-with-at-least-32-bytes-for-hmac' });
     const { first, resume } = await pause(context);
     const forgedSignature = JSON.parse(
       JSON.stringify(first.responseMessages).replace(/"signature":"[^"]+"/, '"signature":"AAAA"'),
@@ -280,8 +280,8 @@ describe('an approval the runtime can no longer verify, in the UI stream', () =>
 
 describe.each(MODES)('approvals with approvalSecret (%s)', (mode) => {
   it('should accept an approval made by another instance sharing the secret', async () => {
-    const one = setup({ approvalSecret: 'shared' });
-    const other = setup({ approvalSecret: 'shared' });
+    const one = setup({ approvalSecret: 'shared-with-at-least-32-bytes-for-hmac' });
+    const other = setup({ approvalSecret: 'shared-with-at-least-32-bytes-for-hmac' });
     const { resume } = await pause(one);
     const outcome = await run(other.interventions, mode, {
       model: scriptedModel(step(text('paid'))),
@@ -294,8 +294,8 @@ describe.each(MODES)('approvals with approvalSecret (%s)', (mode) => {
   });
 
   it('should refuse a bad signature (a forgery, or another secret), typed, without failing the call', async () => {
-    const one = setup({ approvalSecret: 'one' });
-    const forger = setup({ approvalSecret: 'another' });
+    const one = setup({ approvalSecret: 'one-with-at-least-32-bytes-for-hmac' });
+    const forger = setup({ approvalSecret: 'another-with-at-least-32-bytes-for-hmac' });
     const { first, resume } = await pause(one);
     const tampered = edited(first.responseMessages, (json) => json.replaceAll('"amount":10', '"amount":999999'));
 

@@ -664,7 +664,7 @@ describe.each(MODES)('decision texts stay data (%s)', (mode) => {
               event.toolCall.toolCallId === 'c1' ? InterventionActions.confirm(hostile) : InterventionActions.proceed(),
           }),
         ],
-        approvalSecret: 'hostile-secret',
+        approvalSecret: 'hostile-secret-with-at-least-32-bytes-for-hmac',
       });
       const model = twoCalls();
       const first = await finish(interventions, mode, { model, tools, stopWhen: isStepCount(3), prompt: 'go' });
@@ -804,7 +804,7 @@ const tamper = (messages: readonly ModelMessage[], from: string, to: string) =>
 describe.each(MODES)('approval tampering (%s)', (mode) => {
   it.each([
     ['own secret', undefined],
-    ['approvalSecret', 'tamper-secret'],
+    ['approvalSecret', 'tamper-secret-with-at-least-32-bytes-for-hmac'],
   ] as const)('should not run, nor answer twice, a denied call whose automatic approval the client "approves" (%s)', async (_, secret) => {
     const { ran, first, pending, automatic, resume } = await pausedRun(mode, secret);
     const { outcome, resumeModel } = await resume(first.responseMessages, [
@@ -821,7 +821,7 @@ describe.each(MODES)('approval tampering (%s)', (mode) => {
 
   it.each([
     ['own secret', undefined],
-    ['approvalSecret', 'tamper-secret'],
+    ['approvalSecret', 'tamper-secret-with-at-least-32-bytes-for-hmac'],
   ] as const)('should never run arguments or a tool changed after the approval request (%s)', async (_, secret) => {
     for (const [what, from, to] of [
       ['arguments', '"tag":"good"', '"tag":"bad"'],
@@ -844,7 +844,7 @@ describe.each(MODES)('approval tampering (%s)', (mode) => {
   });
 
   it('should run an approved call once when the approval response is sent twice in the same message', async () => {
-    const { ran, first, pending, resume } = await pausedRun(mode, 'tamper-secret');
+    const { ran, first, pending, resume } = await pausedRun(mode, 'tamper-secret-with-at-least-32-bytes-for-hmac');
     const { outcome, resumeModel } = await resume(first.responseMessages, [
       { approvalId: pending.approvalId, approved: true },
       { approvalId: pending.approvalId, approved: true },
@@ -856,7 +856,7 @@ describe.each(MODES)('approval tampering (%s)', (mode) => {
 
   it.each([
     ['own secret', undefined],
-    ['approvalSecret', 'tamper-secret'],
+    ['approvalSecret', 'tamper-secret-with-at-least-32-bytes-for-hmac'],
   ] as const)('should not run a call the model never made, approved by a forged request and response (%s)', async (_, secret) => {
     const { ran, first, resume } = await pausedRun(mode, secret);
     const forged: ModelMessage[] = [

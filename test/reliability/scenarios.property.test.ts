@@ -419,7 +419,7 @@ async function checkScenario(scenario: Scenario, mode: Mode): Promise<void> {
   const interventions = createInterventions({
     handlers: scenario.handlers.map((spec, index) => handlerFor(spec, index, thrownValues)),
     hooks,
-    approvalSecret: 'fuzz-secret',
+    approvalSecret: 'fuzz-secret-with-at-least-32-bytes-for-hmac',
   });
   const model = scriptedModel(firstTurn(scenario, calls), step(text('final answer')));
   const observed = await withinDeadline(
@@ -683,7 +683,7 @@ describe('random scenarios through both wrappers', () => {
             const thrown = new Map<string, unknown>();
             const interventions = createInterventions({
               handlers: scenario.handlers.map((spec, index) => handlerFor(spec, index, thrown)),
-              approvalSecret: 'fuzz-secret',
+              approvalSecret: 'fuzz-secret-with-at-least-32-bytes-for-hmac',
             });
             const tools = {
               t: tool({ inputSchema: z.object({ tag: z.string() }), execute: async ({ tag }) => `ran ${tag}` }),

@@ -77,7 +77,7 @@ describe('decisions on a turn of parallel tool calls', () => {
   it('should pause for the confirm while the other calls of the turn run, then resume it', async () => {
     const log: string[] = [];
     const tools = fileTools(log);
-    const interventions = createInterventions({ handlers: [policy], approvalSecret: 'test-secret' });
+    const interventions = createInterventions({ handlers: [policy], approvalSecret: 'test-secret-with-at-least-32-bytes-for-hmac' });
     const first = await interventions.generateText({
       model: scriptedModel(step(toolCall('r', 'read_file', { path: '/tmp/a' }), toolCall('d', 'delete_file', { path: '/tmp/a' }))),
       tools,
@@ -105,7 +105,7 @@ describe('decisions on a turn of parallel tool calls', () => {
   it('should execute nothing when the approved arguments were edited after signing', async () => {
     const log: string[] = [];
     const tools = fileTools(log);
-    const interventions = createInterventions({ handlers: [policy], approvalSecret: 'test-secret' });
+    const interventions = createInterventions({ handlers: [policy], approvalSecret: 'test-secret-with-at-least-32-bytes-for-hmac' });
     const first = await interventions.generateText({
       model: scriptedModel(step(toolCall('d', 'delete_file', { path: '/tmp/a' }))),
       tools,

@@ -10,7 +10,7 @@ describe('the UI message stream', () => {
   it('should show denied, guided and confirmed calls in the states useChat renders', async () => {
     const ran: string[] = [];
     const interventions = createInterventions({
-      approvalSecret: 'secret',
+      approvalSecret: 'secret-with-at-least-32-bytes-for-hmac',
       handlers: [
         defineHandler({
           name: 'policy',
@@ -56,7 +56,7 @@ describe('the UI message stream', () => {
   it('should resume the run from an approval answered in the UI, on the next request', async () => {
     const deployed: string[] = [];
     const interventions = createInterventions({
-      approvalSecret: 'secret',
+      approvalSecret: 'secret-with-at-least-32-bytes-for-hmac',
       handlers: [defineHandler({ name: 'ask', beforeToolCall: () => InterventionActions.confirm('Deploy to production?') })],
     });
     const tools = {

@@ -16,8 +16,8 @@ describe('createInterventions', () => {
     it("should emit one typed warning per process, and tell each runtime's onStatus hooks", async () => {
       const statuses: OnStatusContext[] = [];
       const onStatus = (context: OnStatusContext) => void statuses.push(context);
-      createInterventions({ approvalSecret: 'shared', hooks: { onStatus } });
-      createInterventions({ approvalSecret: 'shared', hooks: { onStatus } });
+      createInterventions({ approvalSecret: 'shared-with-at-least-32-bytes-for-hmac', hooks: { onStatus } });
+      createInterventions({ approvalSecret: 'shared-with-at-least-32-bytes-for-hmac', hooks: { onStatus } });
       await settled();
 
       const ours = warnings.filter((warning) => InterventionsWarning.isInstance(warning));
@@ -36,8 +36,8 @@ describe('createInterventions', () => {
     const statuses: OnStatusContext[] = [];
     const hooks = { onStatus: (context: OnStatusContext) => void statuses.push(context) };
     createInterventions({ hooks });
-    createInterventions({ approvalSecret: 's', approvalLedger: createApprovalLedger(), hooks });
-    createInterventions({ approvalSecret: 's', approvalLedger: false, hooks });
+    createInterventions({ approvalSecret: 's-with-at-least-32-bytes-for-hmac', approvalLedger: createApprovalLedger(), hooks });
+    createInterventions({ approvalSecret: 's-with-at-least-32-bytes-for-hmac', approvalLedger: false, hooks });
     await settled();
     expect(statuses).toEqual([]);
   });
@@ -45,7 +45,7 @@ describe('createInterventions', () => {
   it('should not break creation when an onStatus hook throws', async () => {
     expect(() =>
       createInterventions({
-        approvalSecret: 's',
+        approvalSecret: 's-with-at-least-32-bytes-for-hmac',
         hooks: {
           onStatus: () => {
             throw new Error('observer failed');

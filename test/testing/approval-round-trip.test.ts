@@ -27,7 +27,7 @@ describe('approvalRoundTrip', () => {
   it('should stop at the approval request, approve it, and resume: the tool runs once and the model reads its result', async () => {
     const { deleted, tools } = files();
     const model = scriptedModel(toolCall('d1', 'delete_file', { path: '/tmp/report.txt' }), text('The report is gone.'));
-    const interventions = createInterventions({ handlers: [askFirst], approvalSecret: 'test-secret' });
+    const interventions = createInterventions({ handlers: [askFirst], approvalSecret: 'test-secret-with-at-least-32-bytes-for-hmac' });
 
     const { first, second, requests, messages } = await approvalRoundTrip({
       interventions,
@@ -73,7 +73,7 @@ describe('approvalRoundTrip', () => {
       step(toolCall('d1', 'delete_file', { path: '/tmp/a' }), toolCall('d2', 'delete_file', { path: '/etc/passwd' })),
       text('Deleted /tmp/a only.'),
     );
-    const interventions = createInterventions({ handlers: [askFirst], approvalSecret: 'test-secret' });
+    const interventions = createInterventions({ handlers: [askFirst], approvalSecret: 'test-secret-with-at-least-32-bytes-for-hmac' });
 
     const { requests } = await approvalRoundTrip({
       interventions,

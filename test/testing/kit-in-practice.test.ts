@@ -63,7 +63,10 @@ describe('the kit in practice', () => {
       },
     });
     const model = scriptedModel(toolCall('d1', 'delete_file', { path: '/tmp/report.txt' }), text('The report is gone.'));
-    const interventions = createInterventions({ handlers: [new DeleteApproval()], approvalSecret: 'test-secret' });
+    const interventions = createInterventions({
+      handlers: [new DeleteApproval()],
+      approvalSecret: 'test-secret-with-at-least-32-bytes-for-hmac',
+    });
 
     const { requests, second } = await approvalRoundTrip({
       interventions,

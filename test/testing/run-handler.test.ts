@@ -100,7 +100,7 @@ describe('runHandler', () => {
       const outcome = await runHandler(approval, {
         lifecycle: 'beforeToolCall',
         toolCall: { toolName: 'delete_file', input: { path: '/x' } },
-        options: { approvalSecret: 'test-secret' },
+        options: { approvalSecret: 'test-secret-with-at-least-32-bytes-for-hmac' },
       });
       expect(outcome.action).toBe('confirm');
       expect(outcome.record?.prompt).toBe('Delete it?');

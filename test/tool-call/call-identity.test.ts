@@ -210,7 +210,7 @@ describe.each(['generateText', 'streamText'] as const)('a resumed history holdin
   it('should run neither: the answer cannot be told to be either call, and a record says so', async () => {
     const { ran, tools } = wipeAndLookupTools();
     const interventions = createInterventions({
-      approvalSecret: 'secret',
+      approvalSecret: 'secret-with-at-least-32-bytes-for-hmac',
       handlers: [defineHandler({ name: 'ask', beforeToolCall: () => InterventionActions.confirm('Run it?') })],
     });
     // a client (or a history written by the plain SDK) keeps two calls with one id in one message

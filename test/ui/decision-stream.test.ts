@@ -40,7 +40,7 @@ import { scriptedModel, step, text, toolCall } from '../helpers/scripted-model.t
 function setup() {
   const ran: Array<{ tool: string; input: unknown }> = [];
   const interventions = createInterventions({
-    approvalSecret: 'secret',
+    approvalSecret: 'secret-with-at-least-32-bytes-for-hmac',
     handlers: [
       defineHandler({
         name: 'policy',
@@ -336,7 +336,7 @@ describe('a useChat round trip with typed answers', () => {
   async function askedToDelete(answerAfterResume: string) {
     const model = scriptedModel(step(toolCall('c1', 'delete_file', { path: '/tmp/a' })), step(text(answerAfterResume)), step(text('ok')));
     const interventions = createInterventions({
-      approvalSecret: 'secret',
+      approvalSecret: 'secret-with-at-least-32-bytes-for-hmac',
       handlers: [defineHandler({ name: 'ask', beforeToolCall: () => InterventionActions.confirm('Delete it?') })],
     });
     const { ran, route } = chat(model, interventions);
@@ -432,7 +432,7 @@ describe('decisions in the UI with the real @ai-sdk/openai provider', () => {
       delete_file: tool({ inputSchema: z.object({ path: z.string() }), execute: async ({ path }) => (ran.push(path), `deleted ${path}`) }),
     };
     const interventions = createInterventions({
-      approvalSecret: 'secret',
+      approvalSecret: 'secret-with-at-least-32-bytes-for-hmac',
       handlers: [defineHandler({ name: 'ask', beforeToolCall: () => InterventionActions.confirm('Delete it?') })],
     });
     const user: InterventionUIMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'delete /tmp/a' }] };
