@@ -230,6 +230,12 @@ export interface BeforeToolCallEvent extends RunEventContext {
   /** The messages the model saw when it made the call. */
   readonly messages: ModelMessage[];
   /**
+   * The run's instructions (its system prompt) as the app gave them
+   * (`instructions` or `system`, or an agent's): the app's words.
+   * `undefined` outside a run (`guardTool`, `wrapTools`).
+   */
+  readonly instructions?: Instructions | undefined;
+  /**
    * `true` when the call was approved by a human and is evaluated again on
    * resume: a `confirm` then counts as answered, a `deny` still wins.
    */

@@ -69,8 +69,10 @@ export interface FlowPolicyOptions {
    * call's input, e.g. `to`, `url`, `path`, `amount`) whose values must not
    * come from untrusted content. A call (to any tool in `argumentTools`,
    * sinks or not) whose such argument holds a value that appears in an
-   * untrusted result and nowhere in the user's (or system) messages gets
-   * `onTainted`, even when the tool is not a sink. Default: none.
+   * untrusted result and nowhere in the user's messages, the system messages
+   * or the run's `instructions` gets `onTainted`, even when the tool is not a
+   * sink (text the library injects, such as a guide's feedback or steering,
+   * is not the user's). Default: none.
    */
   readonly arguments?: readonly string[];
   /** The tools whose `arguments` are checked. Default: every tool. */

@@ -17,10 +17,12 @@ import { attackerControlled, type ControlledArgument, type UntrustedResult, untr
  * **Taint comes from the history, not from state.** A call is tainted when
  * the messages the model saw when it made it hold a result (or error) of a
  * source tool: a `tool-result` part whose tool is a source and not
- * `trusted` (a denied call's result carries no content and does not count).
- * Nothing is kept between calls, so the label survives everything that keeps
- * the messages: a `useChat` round trip (`convertToModelMessages` keeps tool
- * names and results), a resume after an approval, another server instance.
+ * `trusted` (a denied or refused call's result carries no content and does
+ * not count, also after a `useChat` round trip, where it comes back as an
+ * `error-text` holding the refusal). Nothing is kept between calls, so the
+ * label survives everything that keeps the messages: a `useChat` round trip
+ * (`convertToModelMessages` keeps tool names and results), a resume after an
+ * approval, another server instance.
  *
  * **Sinks.** A sink call in a tainted conversation gets `onTainted`: `deny`
  * (the model reads which untrusted tool's content is in the conversation,
@@ -30,10 +32,13 @@ import { attackerControlled, type ControlledArgument, type UntrustedResult, untr
  * **Argument provenance.** With `arguments`, a call (sink or not) whose
  * named argument holds a value (a string or number, also inside arrays and
  * objects) that appears as a whole word in an untrusted result but nowhere in
- * the user's or system messages is treated as attacker-controlled, and gets
+ * the user's words (their messages) or the app's (system messages, the run's
+ * `instructions`) is treated as attacker-controlled, and gets
  * `onTainted` naming the argument and the source, even when the tool is not
  * a sink. Matching is textual and case-insensitive (thousands separators are
- * ignored): a value the model reformats is not recognised.
+ * ignored): a value the model reformats is not recognised. Text the library
+ * puts into the conversation as a user message (a guide's feedback,
+ * steering, follow-ups) is never the user's words: it may quote anything.
  *
  * The decision record's `reason` / `prompt` / `feedback` and its `display`
  * (what the UI decision part shows) name the source tools. Tool selection

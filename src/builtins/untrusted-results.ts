@@ -1,6 +1,8 @@
-import type { ModelMessage, Tool } from 'ai';
+import type { Instructions, ModelMessage, Tool, ToolResultPart } from 'ai';
 import type { BeforeToolCallEvent } from '../actions/intervention-events.ts';
 import { getOwn } from '../util/get-own.ts';
+import { isInjectedText } from '../util/injected-text.ts';
+import { pairToolCalls } from '../util/pair-tool-calls.ts';
 
 /** One untrusted result in the conversation: the source tool, and the text it brought in. */
 export interface UntrustedResult {
@@ -23,6 +25,12 @@ export interface ControlledArgument {
  * of the calls made beside it arrived after the model chose it). With a
  * provider that repeats call ids, its last occurrence is taken (the pending
  * one, and the longest history). Any other call is new: every message counts.
+ *
+ * A call that was denied or refused brought no content: its result is the
+ * denial (`execution-denied`, or, after a chat UI's round trip, an
+ * `error-text` holding the refusal's own reason, which `convertToModelMessages`
+ * makes of a denied call's `output-denied` part). A result that says anything
+ * else counts, refused or not.
  */
 export function untrustedResults(
   event: BeforeToolCallEvent,
@@ -31,15 +39,31 @@ export function untrustedResults(
   const found: UntrustedResult[] = [];
   const { messages } = event;
   const made = event.approved ? messages.findLastIndex((message) => holdsCall(message, event.toolCall.toolCallId)) : -1;
-  for (const message of made < 0 ? messages : messages.slice(0, made)) {
+  const seen = made < 0 ? messages : messages.slice(0, made);
+  const denials = deniedResults(seen);
+  for (const message of seen) {
     if ((message.role !== 'tool' && message.role !== 'assistant') || typeof message.content === 'string') continue;
     for (const part of message.content) {
-      if (part.type !== 'tool-result' || part.output.type === 'execution-denied') continue;
+      if (part.type !== 'tool-result' || part.output.type === 'execution-denied' || denials.has(part)) continue;
       if (!isUntrusted(part.toolName, getOwn(event.tools, part.toolName))) continue;
       found.push({ toolName: part.toolName, text: normalize(leafText(part.output).join('\n')) });
     }
   }
   return found;
+}
+
+/** The SDK's text for a denied call whose refusal gave no reason (`convertToModelMessages`). */
+const DENIED_WITHOUT_REASON = 'Tool call execution denied.';
+
+/** The results of refused calls that hold only the refusal (a chat UI's `output-denied`, converted back). */
+function deniedResults(messages: readonly ModelMessage[]): ReadonlySet<ToolResultPart> {
+  const denials = new Set<ToolResultPart>();
+  for (const call of pairToolCalls(messages)) {
+    const output = call.result?.output;
+    if (!call.refused || output?.type !== 'error-text') continue;
+    if (output.value === (call.refusal ?? DENIED_WITHOUT_REASON)) denials.add(call.result as ToolResultPart);
+  }
+  return denials;
 }
 
 /** Whether `message` is the assistant message that made the call `toolCallId`. */
@@ -59,7 +83,7 @@ export function attackerControlled(
 ): ControlledArgument[] {
   const input = event.toolCall.input;
   if (input === null || typeof input !== 'object' || Array.isArray(input)) return [];
-  const trustedText = normalize(event.messages.flatMap(ownWords).join('\n'));
+  const trustedText = normalize([...instructionText(event.instructions), ...event.messages.flatMap(ownWords)].join('\n'));
   const controlled: ControlledArgument[] = [];
   for (const argument of checked) {
     const value = getOwn(input as Readonly<Record<string, unknown>>, argument);
@@ -75,12 +99,24 @@ export function attackerControlled(
   return controlled;
 }
 
-/** The text of the user's and the system's own messages (what the person, or the app, asked). */
+/**
+ * The text of the user's and the system's own messages (what the person, or
+ * the app, asked). A user message's text that the library injected (a guide's
+ * feedback, steering, a follow-up) is not the user's words, though it is sent
+ * as a user message: it may quote anything, untrusted content included.
+ */
 function ownWords(message: ModelMessage): string[] {
   if (message.role === 'system') return [message.content];
   if (message.role !== 'user') return [];
   if (typeof message.content === 'string') return [message.content];
-  return message.content.flatMap((part) => (part.type === 'text' ? [part.text] : []));
+  return message.content.flatMap((part) => (part.type === 'text' && !isInjectedText(part) ? [part.text] : []));
+}
+
+/** The text of the app's instructions (the system prompt). */
+function instructionText(instructions: Instructions | undefined): string[] {
+  if (instructions === undefined) return [];
+  if (typeof instructions === 'string') return [instructions];
+  return (Array.isArray(instructions) ? instructions : [instructions]).map((message) => message.content);
 }
 
 /** Every string and number in a value (a tool output, an argument), depth first. */

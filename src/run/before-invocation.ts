@@ -5,6 +5,7 @@ import { InvalidActionError } from '../errors/invalid-action-error.ts';
 import { InvocationDeniedError } from '../errors/invocation-denied-error.ts';
 import { cloneInvocationEvent } from '../handlers/drafts.ts';
 import { getOwn } from '../util/get-own.ts';
+import { injectedMessage } from '../util/injected-text.ts';
 import { userMessage } from '../util/user-message.ts';
 import { evaluate } from './evaluate-and-report.ts';
 import type { InvocationChanges } from './invocation-changes.ts';
@@ -39,7 +40,10 @@ export async function beforeInvocation(run: Run): Promise<InvocationChanges> {
   const draft = verdict.event;
   let messages = verdict.transformed ? draft.messages : undefined;
   if (verdict.type === 'guide') {
-    messages = [...(messages ?? inputMessages), userMessage(run.snapshot.wording.modelGuidance({ guidance: verdict.guidance }))];
+    messages = [
+      ...(messages ?? inputMessages),
+      injectedMessage(userMessage(run.snapshot.wording.modelGuidance({ guidance: verdict.guidance })), 'guidance'),
+    ];
   }
   const removedTools = new Set<string>();
   const replacedTools = new Map<string, Tool>();

@@ -2,6 +2,7 @@ import type { Instructions, ModelMessage, StepResult, ToolSet } from 'ai';
 import type { BeforeModelCallEvent, ModelCallSettings } from '../actions/intervention-events.ts';
 import { cloneModelCallEvent } from '../handlers/drafts.ts';
 import type { Verdict } from '../handlers/evaluate-interventions.ts';
+import { injectedMessage } from '../util/injected-text.ts';
 import { isThenable } from '../util/is-thenable.ts';
 import { userMessage } from '../util/user-message.ts';
 import { evaluate } from './evaluate-and-report.ts';
@@ -68,7 +69,10 @@ function outcomeOf(run: Run, step: Parameters<typeof beforeModelCall>[1], verdic
       const draft = verdict.event;
       let messages = draft.messages;
       if (verdict.type === 'guide') {
-        messages = [...messages, userMessage(run.snapshot.wording.modelGuidance({ guidance: verdict.guidance }))];
+        messages = [
+          ...messages,
+          injectedMessage(userMessage(run.snapshot.wording.modelGuidance({ guidance: verdict.guidance })), 'guidance'),
+        ];
       }
       let settings: Partial<ModelCallSettings> | undefined;
       for (const key of SETTING_KEYS) {

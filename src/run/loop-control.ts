@@ -11,6 +11,7 @@ import { InvalidHookResultError } from '../errors/invalid-hook-result-error.ts';
 import type { HookEntry } from '../hooks/hook-registry.ts';
 import { callHook, isNothing } from '../hooks/run-hooks.ts';
 import type { MessageQueue } from '../queue/create-message-queue.ts';
+import { type InjectedText, injectedMessage } from '../util/injected-text.ts';
 import type { Run } from './run.ts';
 
 type Stop = StopCondition<ToolSet, Context>;
@@ -97,6 +98,7 @@ export function createLoopControl({
   const drain = async (
     hooks: ReadonlyArray<HookEntry<'drainSteering' | 'drainFollowUp'>>,
     queue: MessageQueue | undefined,
+    kind: InjectedText,
   ): Promise<UserModelMessage[]> => {
     const texts: string[] = [];
     const messages: UserModelMessage[] = [];
@@ -120,7 +122,8 @@ export function createLoopControl({
       }
     }
     const joined: UserModelMessage[] = texts.length > 0 ? [{ role: 'user', content: texts.join('\n\n') }] : [];
-    return [...joined, ...messages, ...((await queue?.drain()) ?? [])];
+    // not the user's words: labelled, for whoever reads whose words a message holds (flowPolicy)
+    return [...joined, ...messages, ...((await queue?.drain()) ?? [])].map((message) => injectedMessage(message, kind));
   };
 
   const announce = async (type: 'steering' | 'follow-up', messages: UserModelMessage[]) => {
@@ -140,10 +143,10 @@ export function createLoopControl({
       steps.push(step);
       if (isWaitingForToolResults(step) || step.finishReason === 'error' || !(await underCap())) return;
       const { hooks } = run.snapshot;
-      let messages = await drain(hooks.drainSteering, options.steering);
+      let messages = await drain(hooks.drainSteering, options.steering, 'steering');
       let type: 'steering' | 'follow-up' = 'steering';
       if (messages.length === 0 && step.toolCalls.every((call) => call.providerExecuted === true)) {
-        messages = await drain(hooks.drainFollowUp, options.followUp);
+        messages = await drain(hooks.drainFollowUp, options.followUp, 'follow-up');
         type = 'follow-up';
       }
       if (messages.length === 0) return;
@@ -154,7 +157,7 @@ export function createLoopControl({
     },
     afterResume: async () => {
       if (!(await underCap())) return [];
-      const messages = await drain(run.snapshot.hooks.drainSteering, options.steering);
+      const messages = await drain(run.snapshot.hooks.drainSteering, options.steering, 'steering');
       if (messages.length > 0) {
         run.patch.inject(-1, messages);
         await announce('steering', messages);

@@ -46,6 +46,7 @@ export function decideToolCall(
     tool: getOwn(run.tools, call.toolName),
     tools: run.tools,
     messages: step.messages,
+    instructions: run.instructions,
     approved: answered,
     approval: answered ? answerInfo(approval) : undefined,
   };

@@ -9,6 +9,8 @@ export interface PairedCall {
   readonly result: ToolResultPart | undefined;
   /** Whether an approval response refused it (a human, or a handler through an automatic request). */
   readonly refused: boolean;
+  /** The reason of the response that refused it, if it gave one. */
+  readonly refusal: string | undefined;
 }
 
 type Entry = { -readonly [K in keyof PairedCall]: PairedCall[K] };
@@ -41,6 +43,7 @@ export function pairToolCalls(messages: readonly ModelMessage[]): PairedCall[] {
             input: part.input,
             result: undefined,
             refused: false,
+            refusal: undefined,
           };
           calls.push(entry);
           latest.set(part.toolCallId, entry);
@@ -56,7 +59,10 @@ export function pairToolCalls(messages: readonly ModelMessage[]): PairedCall[] {
         }
         case 'tool-approval-response': {
           const entry = requests.get(part.approvalId);
-          if (entry !== undefined && !part.approved) entry.refused = true;
+          if (entry !== undefined && !part.approved) {
+            entry.refused = true;
+            entry.refusal = part.reason;
+          }
           break;
         }
         case 'tool-result':

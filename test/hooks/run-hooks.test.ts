@@ -27,7 +27,10 @@ describe('hook results', () => {
     expect(model.calls).toHaveLength(2);
     expect(model.calls[1]?.prompt.at(-1)).toEqual({
       role: 'user',
-      content: [{ type: 'text', text: 'Please continue with the next step.' }],
+      // labelled as the library's text, not the user's words (flowPolicy reads it)
+      content: [
+        { type: 'text', text: 'Please continue with the next step.', providerOptions: { 'ai-interventions': { injected: 'follow-up' } } },
+      ],
     });
     // the injected message is part of what the run added to the conversation
     expect(result.responseMessages.map((message) => message.role)).toEqual(['assistant', 'user', 'assistant']);

@@ -51,7 +51,10 @@ describe('beforeInvocation', () => {
     await interventions.generateText({ model, prompt: 'hi' });
     expect(model.calls[0]?.prompt.at(-1)).toEqual({
       role: 'user',
-      content: [{ type: 'text', text: '[scope] Only answer about cooking.' }],
+      // labelled as the library's text, not the user's words (flowPolicy reads it)
+      content: [
+        { type: 'text', text: '[scope] Only answer about cooking.', providerOptions: { 'ai-interventions': { injected: 'guidance' } } },
+      ],
     });
   });
 
@@ -131,7 +134,10 @@ describe('beforeModelCall', () => {
     const model = scriptedModel(step(toolCall('c1', 'search', { q: 'x' })), step(text('done')));
     await interventions.generateText({ model, tools: tools(), stopWhen: isStepCount(5), prompt: 'hi' });
     expect(model.calls[0]?.prompt.at(-1)).toMatchObject({ role: 'user' });
-    expect(model.calls[1]?.prompt.at(-1)).toEqual({ role: 'user', content: [{ type: 'text', text: '[wrap-up] Wrap up now.' }] });
+    expect(model.calls[1]?.prompt.at(-1)).toEqual({
+      role: 'user',
+      content: [{ type: 'text', text: '[wrap-up] Wrap up now.', providerOptions: { 'ai-interventions': { injected: 'guidance' } } }],
+    });
     expect(model.calls[1]?.prompt.at(-2)).toMatchObject({ role: 'tool' });
   });
 

@@ -874,10 +874,14 @@ describe.each(MODES)('seed 002: onAgentEnd → drainFollowUp (%s)', (mode) => {
       'Please continue with the next step.',
     ]);
     // each continuation is reported to onStatus
-    expect(followUps).toEqual([
-      [{ role: 'user', content: 'Please continue with the next step.' }],
-      [{ role: 'user', content: 'Please continue with the next step.' }],
-    ]);
+    // labelled as the library's text, not the user's words (flowPolicy reads it)
+    const continuation = {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'Please continue with the next step.', providerOptions: { 'ai-interventions': { injected: 'follow-up' } } },
+      ],
+    };
+    expect(followUps).toEqual([[continuation], [continuation]]);
   });
 
   it('should continue after a tool-using turn ends with a final answer, not in the middle of the turn', async () => {
@@ -924,7 +928,14 @@ describe.each(MODES)('seed 002: onAgentEnd → drainFollowUp (%s)', (mode) => {
 
     expect(model.calls).toHaveLength(2);
     const injected = model.calls[1]!.prompt.slice(model.calls[0]!.prompt.length + 1);
-    expect(injected).toEqual([{ role: 'user', content: [{ type: 'text', text: 'Verify changes\n\nCheck for errors' }] }]);
+    expect(injected).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Verify changes\n\nCheck for errors', providerOptions: { 'ai-interventions': { injected: 'follow-up' } } },
+        ],
+      },
+    ]);
     expect(result.text).toBe('Verified, no errors.');
   });
 
@@ -1006,7 +1017,13 @@ describe.each(MODES)('seed 002: onAgentEnd → drainFollowUp (%s)', (mode) => {
     expect(model.calls).toHaveLength(7);
     expect(model.calls[6]?.prompt.at(-1)).toEqual({
       role: 'user',
-      content: [{ type: 'text', text: 'Provide a summary of what you accomplished.' }],
+      content: [
+        {
+          type: 'text',
+          text: 'Provide a summary of what you accomplished.',
+          providerOptions: { 'ai-interventions': { injected: 'follow-up' } },
+        },
+      ],
     });
     expect(result.text).toBe('Summary: ran five steps.');
     expect(result.steps.map((s) => s.stepNumber)).toEqual([0, 1, 2, 3, 4, 5, 6]);
