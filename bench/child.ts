@@ -7,6 +7,7 @@
 import type { Session } from 'node:inspector/promises';
 import { calibrate, measureWorkload, usedHeap, type Workload } from './lib/measure.ts';
 import type { ChildReport, FirstChunkResult, Result, Scenario, SoakPoint } from './lib/scenario.ts';
+import { floorWorkload, toolLatencyWorkload } from './scenarios/against-floor.ts';
 import { aiSdkWorkload, firstChunkWorkload } from './scenarios/ai-sdk.ts';
 import { langchainWorkload, strandsWorkload } from './scenarios/peers.ts';
 
@@ -25,6 +26,8 @@ async function workloadOf(scenario: Scenario): Promise<{ workload: Workload; dec
   switch (scenario.kind) {
     case 'ai-sdk':
       return aiSdkWorkload(scenario.impl, scenario.mode, scenario.k, scenario.n);
+    case 'floor':
+      return floorWorkload(scenario.impl, scenario.mode, scenario.mix, scenario.k, scenario.n);
     case 'langchain':
       return { workload: await langchainWorkload(scenario.k, scenario.n), decisionsPerRun: () => 0 };
     case 'strands':
@@ -81,6 +84,19 @@ async function firstChunk(scenario: Extract<Scenario, { kind: 'first-chunk' }>):
   return { kind: 'first-chunk', results };
 }
 
+async function toolLatency(scenario: Extract<Scenario, { kind: 'tool-latency' }>): Promise<Result> {
+  const once = toolLatencyWorkload(scenario.impl, scenario.k);
+  for (let i = 0; i < scenario.warmupRuns; i++) await once();
+  const fromToolCallUs: number[] = [];
+  const fromFinishUs: number[] = [];
+  for (let i = 0; i < scenario.samples; i++) {
+    const sample = await once();
+    fromToolCallUs.push(sample.fromToolCallUs);
+    fromFinishUs.push(sample.fromFinishUs);
+  }
+  return { kind: 'tool-latency', fromToolCallUs, fromFinishUs };
+}
+
 async function soak(scenario: Extract<Scenario, { kind: 'soak' }>): Promise<Result> {
   const { workload } = aiSdkWorkload(scenario.impl, scenario.mode, scenario.k, scenario.n);
   for (let i = 0; i < scenario.warmupRuns; i++) await workload.run();
@@ -108,6 +124,8 @@ async function main(): Promise<Result> {
       return { kind: 'calibrate', ...(await calibrate()) };
     case 'first-chunk':
       return firstChunk(scenario);
+    case 'tool-latency':
+      return toolLatency(scenario);
     case 'soak':
       return soak(scenario);
     default: {

@@ -43,6 +43,12 @@ export interface Budget {
   /** Allocation: batches of runs, each at least this long; the median batch is reported. */
   readonly allocBatchMs: number;
   readonly allocBatches: number;
+  /**
+   * And at least this many runs per batch, however long they take: a batch of
+   * one or two runs counts a few KB per step more (seen on a loaded machine,
+   * where runs are slow), so figures compared across processes need more.
+   */
+  readonly allocMinRuns?: number;
 }
 
 export interface Measurement {
@@ -130,7 +136,7 @@ export async function measureWorkload(workload: Workload, budget: Budget): Promi
   const perStepUs = (ns: number): number => ns / 1e3 / workload.steps;
 
   // allocation: runs per batch from the measured run time
-  const runsPerBatch = Math.max(1, Math.ceil((budget.allocBatchMs * 1e6) / stats.avg));
+  const runsPerBatch = Math.max(budget.allocMinRuns ?? 1, Math.ceil((budget.allocBatchMs * 1e6) / stats.avg));
   const perStepBytes: number[] = [];
   let allocGcs = 0;
   const batches = lastRunMs > 500 ? 1 : budget.allocBatches;

@@ -5,10 +5,46 @@ export type Impl = 'raw' | 'handlers' | 'hooks';
 /** First-chunk scenarios also run handlers without `afterModelCall`. */
 export type FirstChunkImpl = Impl | 'handlers-streaming';
 export type Mode = 'generate' | 'stream';
+/** Against the hand-written floor (bench/scenarios/floor.ts): the raw SDK, the floor, or ai-interventions. */
+export type FloorImpl = 'raw' | 'floor' | 'ours';
+/**
+ * Which no-op lifecycle methods the K handlers define: all four
+ * (`beforeModelCall`, `afterModelCall`, `beforeToolCall`, `afterToolCall`),
+ * the same without `afterModelCall`, or `beforeToolCall` only.
+ */
+export type Mix = 'all-four' | 'no-after-model' | 'before-tool';
+
+/** The method calls of one handler in a run of `steps` steps (N model calls, N − 1 tool calls). */
+export function callsPerHandler(mix: Mix, steps: number): number {
+  switch (mix) {
+    case 'all-four':
+      return 2 * steps + 2 * (steps - 1);
+    case 'no-after-model':
+      return steps + 2 * (steps - 1);
+    case 'before-tool':
+      return steps - 1;
+  }
+}
 
 export type Scenario =
   | { readonly kind: 'calibrate' }
   | { readonly kind: 'ai-sdk'; readonly impl: Impl; readonly mode: Mode; readonly k: number; readonly n: number; readonly budget: Budget }
+  | {
+      readonly kind: 'floor';
+      readonly impl: FloorImpl;
+      readonly mode: Mode;
+      readonly mix: Mix;
+      readonly k: number;
+      readonly n: number;
+      readonly budget: Budget;
+    }
+  | {
+      readonly kind: 'tool-latency';
+      readonly impl: FloorImpl;
+      readonly k: number;
+      readonly samples: number;
+      readonly warmupRuns: number;
+    }
   | { readonly kind: 'langchain' | 'strands'; readonly k: number; readonly n: number; readonly budget: Budget }
   | {
       readonly kind: 'first-chunk';
@@ -44,6 +80,13 @@ export type Result =
   | { readonly kind: 'calibrate'; readonly expectedBytesPerObject: number; readonly measuredBytesPerObject: number; readonly gcs: number }
   | { readonly kind: 'measurement'; readonly measurement: Measurement; readonly decisionsPerRun: number }
   | { readonly kind: 'first-chunk'; readonly results: readonly FirstChunkResult[] }
+  | {
+      readonly kind: 'tool-latency';
+      /** µs from the model's first tool-call part to that tool's `execute`, one per run. */
+      readonly fromToolCallUs: readonly number[];
+      /** µs from the model's finish part of the same step to that `execute`. */
+      readonly fromFinishUs: readonly number[];
+    }
   | { readonly kind: 'soak'; readonly points: readonly SoakPoint[]; readonly runs: number; readonly elapsedMs: number };
 
 export interface ChildReport {

@@ -1,0 +1,148 @@
+/**
+ * The section of BENCHMARKS.md that sets ai-interventions against the
+ * hand-written floor (bench/scenarios/floor.ts): per API, K and mix, what
+ * each adds to the raw SDK's allocation per step, ours minus the floor, and
+ * the time ratio ours / floor; and the time from a streamed step's first
+ * tool call to its `execute`.
+ */
+import { percentile } from './measure.ts';
+import { fmtRatio, fmtUs, type Merged, type Verdict } from './report.ts';
+import type { FloorImpl, Mix, Mode } from './scenario.ts';
+
+export interface FloorRow {
+  readonly impl: FloorImpl;
+  readonly mode: Mode;
+  readonly mix: Mix;
+  readonly k: number;
+  readonly n: number;
+  readonly measurement: Merged;
+  readonly decisionsPerRun: number;
+}
+
+export interface ToolLatencyRow {
+  readonly impl: FloorImpl;
+  readonly k: number;
+  readonly fromToolCallUs: readonly number[];
+  readonly fromFinishUs: readonly number[];
+  readonly processes: number;
+}
+
+export const MIXES: readonly Mix[] = ['all-four', 'no-after-model', 'before-tool'];
+
+const MIX_TEXT: Record<Mix, string> = {
+  'all-four': 'all four',
+  'no-after-model': 'without `afterModelCall`',
+  'before-tool': '`beforeToolCall` only',
+};
+
+/** Issue 25's targets: ours minus the floor per step, and time at K = 1 (reported, not gated). */
+export function floorTargetOf(k: number): { readonly allocKB: number; readonly time?: number } {
+  return k === 1 ? { allocKB: 4, time: 1.05 } : { allocKB: 6 };
+}
+
+const KB = 1024;
+const signedKB = (bytes: number): string => `${bytes < 0 ? '−' : '+'}${(Math.abs(bytes) / KB).toFixed(1)}`;
+const call = (mode: Mode): string => (mode === 'generate' ? 'generateText' : 'streamText');
+
+/** The tables of the section, and a verdict per target. */
+export function floorTables(
+  rows: readonly FloorRow[],
+  latencies: readonly ToolLatencyRow[],
+  expectedDecisions: (row: FloorRow) => number,
+): { readonly tables: string; readonly verdicts: readonly { label: string; verdict: Verdict }[]; readonly checks: string } {
+  const verdicts: { label: string; verdict: Verdict }[] = [];
+  const sections: string[] = [];
+  const wrongWork = rows.filter((row) => row.impl === 'ours' && row.decisionsPerRun !== expectedDecisions(row));
+  for (const mode of ['generate', 'stream'] as const) {
+    const raw = rows.filter((row) => row.impl === 'raw' && row.mode === mode);
+    if (raw.length === 0) continue;
+    const rawAlloc = raw.reduce((sum, row) => sum + row.measurement.allocBytes, 0) / raw.length;
+    const rawP50 = raw.reduce((sum, row) => sum + row.measurement.p50Us, 0) / raw.length;
+    const lines = [
+      `#### ${call(mode)} (N = ${raw[0]!.n}; raw: ${(rawAlloc / KB).toFixed(1)} KB/step, ${fmtUs(rawP50)} µs/step p50)`,
+      '',
+      '| handler methods | K | floor − raw | ours − raw | **ours − floor** | target | µs/step floor (best, p50) | µs/step ours (best, p50) | **time ours / floor** (best, p50) | target | runs floor / ours (processes) |',
+      '|---|--:|--:|--:|--:|---|--:|--:|--:|---|--:|',
+    ];
+    const cases = rows.filter((row) => row.impl === 'ours' && row.mode === mode);
+    for (const ours of cases) {
+      const floor = rows.find((row) => row.impl === 'floor' && row.mode === mode && row.mix === ours.mix && row.k === ours.k);
+      if (floor === undefined) continue;
+      const o = ours.measurement;
+      const f = floor.measurement;
+      const target = floorTargetOf(ours.k);
+      const added = o.allocBytes - f.allocBytes;
+      const timeBest = o.bestUs / f.bestUs;
+      const timeP50 = o.p50Us / f.p50Us;
+      const label = `${call(mode)}, ${MIX_TEXT[ours.mix]}, K=${ours.k}`;
+      const allocVerdict: Verdict = { target: `ours − floor ≤ +${target.allocKB} KB/step`, pass: added <= target.allocKB * KB };
+      verdicts.push({ label, verdict: allocVerdict });
+      let timeCell = '—';
+      if (target.time !== undefined) {
+        const timeVerdict: Verdict = { target: `≤ ${target.time.toFixed(2)}× the floor's time (best run)`, pass: timeBest <= target.time };
+        verdicts.push({ label, verdict: timeVerdict });
+        timeCell = `≤ ${target.time.toFixed(2)}× ${timeVerdict.pass ? 'PASS' : '**FAIL**'}`;
+      }
+      lines.push(
+        `| ${MIX_TEXT[ours.mix]} | ${ours.k} | ${signedKB(f.allocBytes - rawAlloc)} | ${signedKB(o.allocBytes - rawAlloc)} | **${signedKB(added)} KB** | ` +
+          `≤ +${target.allocKB} KB ${allocVerdict.pass ? 'PASS' : '**FAIL**'} | ${fmtUs(f.bestUs)}, ${fmtUs(f.p50Us)} | ${fmtUs(o.bestUs)}, ${fmtUs(o.p50Us)} | ` +
+          `**${fmtRatio(timeBest)}**, ${fmtRatio(timeP50)} | ${timeCell} | ${f.samples} / ${o.samples} (${f.processes} / ${o.processes}) |`,
+      );
+    }
+    sections.push(lines.join('\n'));
+  }
+
+  if (latencies.length > 0) {
+    const stats = (samples: readonly number[]) => {
+      const sorted = [...samples].sort((a, b) => a - b);
+      return { p50: percentile(sorted, 0.5), p95: percentile(sorted, 0.95), runs: sorted.length };
+    };
+    const raw = latencies.find((row) => row.impl === 'raw');
+    const rawCall = raw === undefined ? undefined : stats(raw.fromToolCallUs);
+    const rawFinish = raw === undefined ? undefined : stats(raw.fromFinishUs);
+    const lines = [
+      '#### streamText: from the first tool call of a streamed step to its `execute`',
+      '',
+      "| | from the tool-call part, µs p50 (p95) | − raw | from the step's finish part, µs p50 (p95) | − raw | runs (processes) | target | result |",
+      '|---|--:|--:|--:|--:|--:|---|---|',
+    ];
+    for (const row of latencies) {
+      const fromCall = stats(row.fromToolCallUs);
+      const fromFinish = stats(row.fromFinishUs);
+      const label =
+        row.impl === 'raw'
+          ? 'raw streamText'
+          : `${row.impl === 'floor' ? 'floor' : 'interventions.streamText'}, ${row.k} × \`beforeToolCall\` only`;
+      let verdict: Verdict | undefined;
+      if (row.impl === 'ours' && rawCall !== undefined) {
+        // "no later than the raw SDK", with the first-chunk rows' tolerance for scheduling noise
+        verdict = { target: '≤ 1.05× raw (p50)', pass: fromCall.p50 <= rawCall.p50 * 1.05 };
+        verdicts.push({ label: `time to execute, ${label}`, verdict });
+      }
+      const minus = (value: number, base: number | undefined) =>
+        row.impl === 'raw' || base === undefined ? '' : `${value - base < 0 ? '−' : '+'}${fmtUs(Math.abs(value - base))}`;
+      lines.push(
+        `| ${label} | ${fmtUs(fromCall.p50)} (${fmtUs(fromCall.p95)}) | ${minus(fromCall.p50, rawCall?.p50)} | ${fmtUs(fromFinish.p50)} (${fmtUs(fromFinish.p95)}) | ` +
+          `${minus(fromFinish.p50, rawFinish?.p50)} | ${fromCall.runs} (${row.processes}) | ${verdict?.target ?? ''} | ${verdict === undefined ? '' : verdict.pass ? 'PASS' : '**FAIL**'} |`,
+      );
+    }
+    sections.push(lines.join('\n'));
+  }
+
+  const checks =
+    wrongWork.length === 0
+      ? 'Every run was checked: N steps, N − 1 `echo` executions, the text "done", K × (the mix\'s calls per run) handler method calls for the floor and for ours, and as many decision records for ours.'
+      : `WARNING: ${wrongWork.length} rows of ours recorded an unexpected number of decisions.`;
+  return { tables: sections.join('\n\n'), verdicts, checks };
+}
+
+/** Replaces the floor section of a BENCHMARKS.md (between its markers), or appends it. */
+export function withFloorSection(markdown: string, section: string): string {
+  const start = markdown.indexOf(FLOOR_START);
+  const end = markdown.indexOf(FLOOR_END);
+  if (start === -1 || end === -1 || end < start) return `${markdown.trimEnd()}\n\n${section}\n`;
+  return `${markdown.slice(0, start)}${section}${markdown.slice(end + FLOOR_END.length)}`;
+}
+
+export const FLOOR_START = '<!-- floor: written by npm run bench, and alone by npm run bench -- --floor -->';
+export const FLOOR_END = '<!-- /floor -->';

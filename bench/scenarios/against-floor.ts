@@ -1,0 +1,215 @@
+/**
+ * ai-interventions against the hand-written floor (floor.ts), side by side:
+ * the same scripted N-step tool loop as ai-sdk.ts, run raw, through the
+ * floor and through `interventions.generateText` / `streamText`, with K
+ * handlers defining one mix of no-op lifecycle methods. The floor and the
+ * library call the very same handler objects.
+ *
+ * And the time from a streamed step's first tool call to that tool's
+ * `execute`: raw, floor and library with `beforeToolCall` handlers only.
+ */
+import { generateText, isStepCount, streamText, tool } from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
+import { createInterventions, InterventionActions, InterventionHandler } from 'ai-interventions';
+import { z } from 'zod';
+import type { Workload } from '../lib/measure.ts';
+import { callsPerHandler, type FloorImpl, type Mix, type Mode } from '../lib/scenario.ts';
+import { scriptedModel } from './ai-sdk.ts';
+import { type FloorHandler, floorMiddleware, floorModel, floorTools } from './floor.ts';
+
+type StreamPart = Awaited<ReturnType<MockLanguageModelV4['doStream']>>['stream'] extends ReadableStream<infer PART> ? PART : never;
+
+/** Every lifecycle method call of every benchmark handler (checked against the script after each run). */
+let methodCalls = 0;
+
+/** `beforeToolCall` only. */
+class BeforeToolHandler extends InterventionHandler {
+  readonly name: string;
+  constructor(name: string) {
+    super();
+    this.name = name;
+  }
+  override beforeToolCall() {
+    methodCalls++;
+    return InterventionActions.proceed();
+  }
+}
+
+/** All four but `afterModelCall`: nothing needs a streamed step whole. */
+class NoAfterModelHandler extends BeforeToolHandler {
+  override beforeModelCall() {
+    methodCalls++;
+    return InterventionActions.proceed();
+  }
+  override afterToolCall() {
+    methodCalls++;
+    return InterventionActions.proceed();
+  }
+}
+
+/** `beforeModelCall`, `afterModelCall`, `beforeToolCall`, `afterToolCall`. */
+class AllFourHandler extends NoAfterModelHandler {
+  override afterModelCall() {
+    methodCalls++;
+    return InterventionActions.proceed();
+  }
+}
+
+const HANDLER_OF_MIX = { 'all-four': AllFourHandler, 'no-after-model': NoAfterModelHandler, 'before-tool': BeforeToolHandler } as const;
+
+export function handlersOf(mix: Mix, k: number): InterventionHandler[] {
+  const Handler = HANDLER_OF_MIX[mix];
+  return Array.from({ length: k }, (_, i) => new Handler(`noop-${i}`));
+}
+
+/** The handler objects as the floor calls them (their methods take no argument, so any event fits). */
+const asFloorHandlers = (handlers: readonly InterventionHandler[]): readonly FloorHandler[] => handlers as readonly FloorHandler[];
+
+function echoTool(onExecute: (toolCallId: string) => void) {
+  return tool({
+    description: 'Echo the text back.',
+    inputSchema: z.object({ text: z.string() }),
+    execute: async ({ text }, { toolCallId }) => {
+      onExecute(toolCallId);
+      return text;
+    },
+  });
+}
+
+/** The calls a run makes: `generateText` / `streamText` of the SDK, the floor's model and tools, or the library's. */
+function callsOf(impl: FloorImpl, mix: Mix, k: number, onExecute: (toolCallId: string) => void) {
+  const tools = { echo: echoTool(onExecute) };
+  if (impl === 'raw') return { generate: generateText, stream: streamText, tools, wrap: (model: MockLanguageModelV4) => model };
+  const handlers = handlersOf(mix, k);
+  if (impl === 'floor') {
+    const middleware = floorMiddleware(asFloorHandlers(handlers));
+    return {
+      generate: generateText,
+      stream: streamText,
+      tools: floorTools(tools, asFloorHandlers(handlers)),
+      wrap: (model: MockLanguageModelV4) => floorModel(model, middleware),
+    };
+  }
+  const interventions = createInterventions({ handlers });
+  return { generate: interventions.generateText, stream: interventions.streamText, tools, wrap: (model: MockLanguageModelV4) => model };
+}
+
+/** One run of {@link toolLatencyWorkload}, µs. */
+export interface ToolLatencySample {
+  readonly fromToolCallUs: number;
+  readonly fromFinishUs: number;
+}
+
+export interface FloorRun {
+  readonly workload: Workload;
+  /** The library's decision records of one run (0 for raw and the floor). */
+  readonly decisionsPerRun: () => number;
+}
+
+/** The N-step loop through `impl`, every run checked: N steps, N − 1 executions, "done", and every handler method called. */
+export function floorWorkload(impl: FloorImpl, mode: Mode, mix: Mix, k: number, steps: number): FloorRun {
+  let executed = 0;
+  const { generate, stream, tools, wrap } = callsOf(impl, mix, k, () => {
+    executed++;
+  });
+  const expectedCalls = impl === 'raw' ? 0 : k * callsPerHandler(mix, steps);
+  let decisions = 0;
+
+  const run = async (): Promise<void> => {
+    const executedBefore = executed;
+    const callsBefore = methodCalls;
+    const options = { model: wrap(scriptedModel(steps)), tools, stopWhen: isStepCount(steps), prompt: 'Echo every step.' };
+    let stepCount: number;
+    let text: string;
+    let interventions: { decisions: readonly unknown[] } | undefined;
+    if (mode === 'generate') {
+      const result = await generate(options);
+      stepCount = result.steps.length;
+      text = result.text;
+      interventions = (result as { interventions?: { decisions: readonly unknown[] } }).interventions;
+    } else {
+      const result = stream(options);
+      for await (const part of result.fullStream) void part;
+      stepCount = (await result.steps).length;
+      text = await result.text;
+      interventions = (result as { interventions?: { decisions: readonly unknown[] } }).interventions;
+    }
+    decisions = interventions?.decisions.length ?? 0;
+    const calls = methodCalls - callsBefore;
+    if (stepCount !== steps || text !== 'done' || executed - executedBefore !== steps - 1 || calls !== expectedCalls) {
+      throw new Error(
+        `${impl} run did not follow the script: ${stepCount} steps, text ${JSON.stringify(text)}, ` +
+          `${executed - executedBefore} tool calls, ${calls} handler method calls (expected ${expectedCalls})`,
+      );
+    }
+  };
+  return { workload: { steps, run }, decisionsPerRun: () => decisions };
+}
+
+/**
+ * One streamed step with two tool calls: the first complete at once, the
+ * second's input then streamed in five deltas 2 ms apart (the model still
+ * generating), then the finish; a second step answers "done". Returns the
+ * µs from the moment the model's stream gives the first tool call, and from
+ * the moment it gives the step's finish, to the moment that tool's `execute`
+ * is entered. (`ai` 7 itself starts a streamed step's tools when the
+ * provider has finished the step, so the first figure includes the rest of
+ * the step for the raw SDK too; the second is what comes on top.)
+ */
+export function toolLatencyWorkload(impl: FloorImpl, k: number): () => Promise<ToolLatencySample> {
+  let entered = Number.NaN;
+  const { stream, tools, wrap } = callsOf(impl, 'before-tool', k, (toolCallId) => {
+    if (toolCallId === 'call-1' && Number.isNaN(entered)) entered = performance.now();
+  });
+  const usage = {
+    inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
+    outputTokens: { total: 5, text: 5, reasoning: undefined },
+  };
+  const firstStep: StreamPart[] = [
+    { type: 'stream-start', warnings: [] },
+    { type: 'tool-call', toolCallId: 'call-1', toolName: 'echo', input: JSON.stringify({ text: 'first' }) },
+    { type: 'tool-input-start', id: 'call-2', toolName: 'echo' },
+    ...['{"te', 'xt":', ' "se', 'cond', '"}'].map((delta): StreamPart => ({ type: 'tool-input-delta', id: 'call-2', delta })),
+    { type: 'tool-input-end', id: 'call-2' },
+    { type: 'tool-call', toolCallId: 'call-2', toolName: 'echo', input: JSON.stringify({ text: 'second' }) },
+    { type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage },
+  ];
+  const lastStep: StreamPart[] = [
+    { type: 'stream-start', warnings: [] },
+    { type: 'text-start', id: 't0' },
+    { type: 'text-delta', id: 't0', delta: 'done' },
+    { type: 'text-end', id: 't0' },
+    { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage },
+  ];
+  return async () => {
+    entered = Number.NaN;
+    let given = Number.NaN;
+    let finished = Number.NaN;
+    let calls = 0;
+    const model = new MockLanguageModelV4({
+      doStream: async () => {
+        const first = calls++ === 0;
+        const parts = first ? firstStep : lastStep;
+        let index = 0;
+        return {
+          stream: new ReadableStream<StreamPart>({
+            async pull(controller) {
+              const part = parts[index++]!;
+              if (part.type === 'tool-input-delta') await new Promise((resolve) => setTimeout(resolve, 2));
+              if (part.type === 'tool-call' && part.toolCallId === 'call-1') given = performance.now();
+              if (part.type === 'finish' && first) finished = performance.now();
+              controller.enqueue(part);
+              if (index === parts.length) controller.close();
+            },
+          }),
+        };
+      },
+    });
+    const result = stream({ model: wrap(model), tools, stopWhen: isStepCount(2), prompt: 'Echo twice.' });
+    for await (const part of result.fullStream) void part;
+    if ((await result.text) !== 'done' || Number.isNaN(entered) || Number.isNaN(given) || Number.isNaN(finished)) {
+      throw new Error('stream did not follow the script');
+    }
+    return { fromToolCallUs: (entered - given) * 1e3, fromFinishUs: (entered - finished) * 1e3 };
+  };
+}
