@@ -1,8 +1,8 @@
-import { asSchema, safeValidateTypes } from '@ai-sdk/provider-utils';
 import type { Run } from '../run/run.ts';
 import { recordDenial } from '../tool-call/deny-call.ts';
 import { getOwn } from '../util/get-own.ts';
 import { isDeepEqual } from '../util/is-deep-equal.ts';
+import { safeValidateTypes } from '../util/validate-types.ts';
 import { signApproval, verifyApproval } from './approval-signature.ts';
 import { checkApprovals, hasApprovalsToCheck } from './check-approvals.ts';
 import { ANSWER_HANDLER, type EditTarget, unreadable } from './decode-answers.ts';
@@ -93,7 +93,7 @@ async function applyEdit(
   const { call, request, edit } = target;
   const tool = getOwn(run.tools, call.toolName);
   if (tool === undefined) return `there is no tool named "${call.toolName}" to run with the edited arguments`;
-  const validation = await safeValidateTypes({ value: structuredClone(edit.value), schema: asSchema(tool.inputSchema) });
+  const validation = await safeValidateTypes({ value: structuredClone(edit.value), schema: tool.inputSchema });
   if (!validation.success) {
     return `the edited arguments are not valid for "${call.toolName}": ${issuesOf(validation.error)}`;
   }

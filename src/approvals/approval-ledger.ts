@@ -1,8 +1,8 @@
 import type { JSONValue } from '@ai-sdk/provider';
-import { getErrorMessage } from '@ai-sdk/provider-utils';
 import { ApprovalOutcomeUnavailableError } from '../errors/approval-outcome-unavailable-error.ts';
 import { createMemoryStore } from '../store/create-memory-store.ts';
 import type { Store } from '../store/store.ts';
+import { getErrorMessage } from '../util/get-error-message.ts';
 
 /**
  * What executing an approved call came to, as recorded for its replays:

@@ -1,4 +1,4 @@
-import { convertBase64ToUint8Array, convertUint8ArrayToBase64 } from '@ai-sdk/provider-utils';
+import { fromBase64, toBase64 } from '../util/base64.ts';
 
 /*
  * The AI SDK's signed approvals, computed with Web Crypto (`crypto.subtle`)
@@ -29,7 +29,7 @@ export async function signApproval(secret: string | Uint8Array, call: SignedCall
 export async function verifyApproval(secret: string | Uint8Array, signature: string, call: SignedCall): Promise<boolean> {
   let bytes: Uint8Array;
   try {
-    bytes = convertBase64ToUint8Array(signature);
+    bytes = fromBase64(signature);
   } catch {
     return false;
   }
@@ -61,5 +61,5 @@ function hmacKey(secret: string | Uint8Array): Promise<CryptoKey> {
 }
 
 function toBase64url(bytes: Uint8Array): string {
-  return convertUint8ArrayToBase64(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/g, '');
+  return toBase64(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/g, '');
 }

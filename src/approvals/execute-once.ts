@@ -1,5 +1,5 @@
 import type { JSONValue } from '@ai-sdk/provider';
-import { getErrorMessage } from '@ai-sdk/provider-utils';
+import { getErrorMessage } from '../util/get-error-message.ts';
 import type { ApprovalLedger, ApprovalOutcome, ApprovalWaitOptions } from './approval-ledger.ts';
 
 /**

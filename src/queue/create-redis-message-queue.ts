@@ -1,6 +1,6 @@
-import { convertUint8ArrayToBase64 } from '@ai-sdk/provider-utils';
 import type { UserModelMessage } from 'ai';
 import { evalScript, milliseconds, type RedisScriptClient } from '../store/eval-script.ts';
+import { toBase64 } from '../util/base64.ts';
 import { type MessageQueue, toUserMessage } from './create-message-queue.ts';
 
 /**
@@ -128,8 +128,8 @@ export function createRedisMessageQueue({
 /** A JSON replacer: binary data as base64 (read before `toJSON`, which turns a `Buffer` into an object). */
 function binaryAsBase64(this: unknown, key: string, value: unknown): unknown {
   const original = (this as Record<string, unknown>)[key];
-  if (original instanceof Uint8Array) return convertUint8ArrayToBase64(original);
-  if (original instanceof ArrayBuffer) return convertUint8ArrayToBase64(new Uint8Array(original));
+  if (original instanceof Uint8Array) return toBase64(original);
+  if (original instanceof ArrayBuffer) return toBase64(new Uint8Array(original));
   return value;
 }
 

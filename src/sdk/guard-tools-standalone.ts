@@ -1,4 +1,4 @@
-import { asSchema, type Context, getErrorMessage, safeValidateTypes } from '@ai-sdk/provider-utils';
+import type { Context } from '@ai-sdk/provider-utils';
 import type { ModelMessage, Tool, ToolExecutionOptions, ToolSet } from 'ai';
 import type { ToolCallInfo } from '../actions/intervention-events.ts';
 import { EDIT_HANDLER } from '../approvals/apply-approval-edits.ts';
@@ -14,7 +14,9 @@ import { decidedInput, type ToolCallDecision } from '../run/tool-call-decision.t
 import { decideToolCall } from '../tool-call/decide-tool-call.ts';
 import { AMBIGUOUS_CALL_ID, denyCall, notTheAnsweredCall } from '../tool-call/deny-call.ts';
 import type { DecideInExecute } from '../tool-call/guard-execute.ts';
+import { getErrorMessage } from '../util/get-error-message.ts';
 import { unreachable } from '../util/unreachable.ts';
+import { safeValidateTypes } from '../util/validate-types.ts';
 import { guardToolSet } from './guard-tool-set.ts';
 
 /**
@@ -117,7 +119,7 @@ async function applyAnswer(run: Run, step: Step, tool: Tool, call: ToolCallInfo,
   const asked = step.take(call);
   if (asked === 'ambiguous') return refuse(AMBIGUOUS_CALL_ID);
   if (answer.edit !== undefined) {
-    const checked = await safeValidateTypes({ value: structuredClone(answer.edit.value), schema: asSchema(tool.inputSchema) });
+    const checked = await safeValidateTypes({ value: structuredClone(answer.edit.value), schema: tool.inputSchema });
     if (!checked.success) {
       return refuse(`the edited arguments are not valid for "${call.toolName}": ${getErrorMessage(checked.error)}`, {
         handler: EDIT_HANDLER,

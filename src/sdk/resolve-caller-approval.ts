@@ -1,7 +1,8 @@
-import { type Context, type FlexibleSchema, validateTypes } from '@ai-sdk/provider-utils';
+import type { Context, FlexibleSchema } from '@ai-sdk/provider-utils';
 import type { GenericToolApprovalFunction, ToolApprovalConfiguration, ToolApprovalStatus, ToolSet } from 'ai';
 import type { ApprovalStatus } from '../run/tool-call-decision.ts';
 import { getOwn } from '../util/get-own.ts';
+import { validateTypes } from '../util/validate-types.ts';
 
 type ApprovalOptions = Parameters<GenericToolApprovalFunction<ToolSet, Record<string, never>, Context>>[0];
 

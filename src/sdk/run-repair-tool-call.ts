@@ -1,7 +1,7 @@
-import { getErrorMessage } from '@ai-sdk/provider-utils';
 import type { ToolCallRepairFunction, ToolSet } from 'ai';
 import { runOnToolCallError } from '../hooks/run-hooks.ts';
 import type { Run } from '../run/run.ts';
+import { getErrorMessage } from '../util/get-error-message.ts';
 import { getOwn } from '../util/get-own.ts';
 
 /**

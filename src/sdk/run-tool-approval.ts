@@ -1,4 +1,4 @@
-import { asSchema, type Context, getErrorMessage, safeValidateTypes } from '@ai-sdk/provider-utils';
+import type { Context } from '@ai-sdk/provider-utils';
 import type { GenericToolApprovalFunction, Tool, ToolApprovalConfiguration, ToolSet } from 'ai';
 import { UNVERIFIABLE_DISPLAY, UNVERIFIABLE_REASON, VERIFY_HANDLER } from '../approvals/check-approvals.ts';
 import { replaysOverriddenAnswer } from '../approvals/replay-used-approvals.ts';
@@ -9,7 +9,9 @@ import { decideToolCall } from '../tool-call/decide-tool-call.ts';
 import { decidesInToolApproval } from '../tool-call/decision-point.ts';
 import { AMBIGUOUS_CALL_ID, denyCall, notTheAnsweredCall } from '../tool-call/deny-call.ts';
 import { gateResumedCall, gateToolCalls } from '../tool-call/gate-tool-calls.ts';
+import { getErrorMessage } from '../util/get-error-message.ts';
 import { getOwn } from '../util/get-own.ts';
+import { safeValidateTypes } from '../util/validate-types.ts';
 import { hasCallerApproval, resolveCallerApproval } from './resolve-caller-approval.ts';
 
 /** How an unverified answer to a confirm is refused: named, said to the model, shown to the person. */
@@ -37,7 +39,7 @@ const TRANSFORMED_REPAIR =
 function validateInput(tool: Tool | undefined, input: unknown) {
   return tool?.inputSchema === undefined
     ? Promise.resolve({ success: true as const, value: input })
-    : safeValidateTypes({ value: input, schema: asSchema(tool.inputSchema) });
+    : safeValidateTypes({ value: input, schema: tool.inputSchema });
 }
 
 /**

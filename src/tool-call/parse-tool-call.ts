@@ -1,8 +1,8 @@
 import type { LanguageModelV4ToolCall } from '@ai-sdk/provider';
-import { asSchema, safeParseJSON, safeValidateTypes } from '@ai-sdk/provider-utils';
-import type { Tool, ToolSet } from 'ai';
+import { parsePartialJson, type Tool, type ToolSet } from 'ai';
 import { getOwn } from '../util/get-own.ts';
 import { isThenable } from '../util/is-thenable.ts';
+import { safeValidateTypes } from '../util/validate-types.ts';
 
 /**
  * Parses and validates a model's tool call the way the SDK will, so handlers
@@ -44,10 +44,19 @@ function parsedOf(tool: Tool, settled: { readonly value?: unknown; readonly issu
   return settled.issues === undefined ? { tool, input: settled.value } : undefined;
 }
 
+/**
+ * As the SDK parses a call: empty input is `{}`, anything else goes through
+ * its JSON parser (the one `parsePartialJson` of `ai` tries first, which
+ * refuses prototype keys; a repaired parse is not a parse), then the schema.
+ */
 async function parseWithSdk(part: LanguageModelV4ToolCall, tool: Tool): Promise<Parsed | undefined> {
-  const schema = asSchema(tool.inputSchema);
-  const parsed =
-    part.input.trim() === '' ? await safeValidateTypes({ value: {}, schema }) : await safeParseJSON({ text: part.input, schema });
+  let value: unknown = {};
+  if (part.input.trim() !== '') {
+    const json = await parsePartialJson(part.input);
+    if (json.state !== 'successful-parse') return undefined;
+    value = json.value;
+  }
+  const parsed = await safeValidateTypes({ value, schema: tool.inputSchema });
   return parsed.success ? { tool, input: parsed.value } : undefined;
 }
 

@@ -1,0 +1,67 @@
+/**
+ * The size check (`npm run size`, in CI): an import is measured as an
+ * application bundles it, through the package's `exports` (not this
+ * repository's tsconfig `paths`, which point the package's name at src/),
+ * with the peer dependencies left out and the package's own dependencies
+ * counted.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { bundleSize, peersOf } from '../../scripts/size/bundle-size.ts';
+
+/** A package `fixture` that imports its peer `peer-lib` and its dependency `dep-lib`, installed next to it. */
+function fixture(): string {
+  const root = mkdtempSync(join(tmpdir(), 'ai-interventions-size-'));
+  const write = (path: string, text: string) => {
+    mkdirSync(join(root, path, '..'), { recursive: true });
+    writeFileSync(join(root, path), text);
+  };
+  write(
+    'package.json',
+    JSON.stringify({
+      name: 'fixture',
+      type: 'module',
+      exports: { '.': { source: './src/index.js', import: './dist/index.js' } },
+      peerDependencies: { 'peer-lib': '*' },
+      dependencies: { 'dep-lib': '*' },
+    }),
+  );
+  write('tsconfig.json', JSON.stringify({ compilerOptions: { paths: { fixture: ['./src/index.js'] } } }));
+  write('src/index.js', `export const fromSource = '${'s'.repeat(5_000)}';`);
+  write(
+    'dist/index.js',
+    [
+      "import { peer } from 'peer-lib';",
+      "import { dep } from 'dep-lib';",
+      'export function used() { return [peer(), dep()]; }',
+      `export function unused() { return '${'u'.repeat(5_000)}'; }`,
+    ].join('\n'),
+  );
+  for (const name of ['peer-lib', 'dep-lib']) {
+    const key = name.split('-')[0];
+    write(`node_modules/${name}/package.json`, JSON.stringify({ name, type: 'module', exports: './index.js', sideEffects: false }));
+    write(`node_modules/${name}/index.js`, `export function ${key}() { return '${key}-${'x'.repeat(2_000)}'; }`);
+  }
+  return root;
+}
+
+describe('bundleSize', () => {
+  const root = fixture();
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it('should leave the peers to the application and count the dependencies, through the exports, tree-shaken', async () => {
+    expect(peersOf(root)).toEqual(['peer-lib', 'peer-lib/*']);
+    const size = await bundleSize(root, "export { used } from 'fixture';");
+    const sources = size.bySource.map(([source]) => source);
+    expect(sources).toContain('dist/index.js');
+    expect(sources).toContain('dep-lib');
+    expect(sources).not.toContain('peer-lib');
+    expect(sources).not.toContain('src/index.js');
+    // the dependency's 2,000 characters are in, the unused export's 5,000 are not
+    expect(size.minifiedBytes).toBeGreaterThan(2_000);
+    expect(size.minifiedBytes).toBeLessThan(3_000);
+    expect(size.gzipBytes).toBeLessThan(size.minifiedBytes);
+  });
+});
