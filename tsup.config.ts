@@ -23,7 +23,8 @@ export default defineConfig({
   format: ['esm'],
   splitting: true,
   dts: { entry },
-  sourcemap: true,
+  // no source maps: dist is readable, unminified ESM, and maps would ship src/ (sourcesContent) a second time
+  sourcemap: false,
   clean: true,
   target: 'node22',
 });

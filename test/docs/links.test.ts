@@ -41,28 +41,50 @@ function headingAnchors(text: string): Set<string> {
   return anchors;
 }
 
-/** Every relative link of the documents: `[text](path#anchor)`, with the document it is in. */
-function relativeLinks() {
+/**
+ * Where this repository's files are on the web. The README links there
+ * (npm shows the README without the repository around it); the links are
+ * checked against the files here.
+ */
+const REPOSITORY = /^https:\/\/github\.com\/ai-interventions\/ai-interventions\/(?:blob|tree)\/main\//;
+
+/** Every link of a document: `[text](target)`. */
+function linksOf(file: string): string[] {
+  return [...prose(readFileSync(join(root, file), 'utf8')).matchAll(/\]\(([^)\s]+)\)/g)].map((match) => match[1] ?? '');
+}
+
+/**
+ * Every link of the documents to a file of this repository, with the
+ * document it is in: relative (`path#anchor`), or the repository's URL of it
+ * (then `path` is from the root).
+ */
+function repositoryLinks() {
   return documentFiles(root).flatMap((file) =>
-    [...prose(readFileSync(join(root, file), 'utf8')).matchAll(/\]\(([^)\s]+)\)/g)]
-      .map((match) => match[1] ?? '')
-      .filter((target) => !/^[a-z]+:/i.test(target))
+    linksOf(file)
+      .filter((target) => REPOSITORY.test(target) || !/^[a-z]+:/i.test(target))
       .map((target) => ({ file, target })),
   );
 }
 
 describe('the links between the documents', () => {
-  const links = relativeLinks();
+  const links = repositoryLinks();
 
   it('should find the links of the README and the docs pages', () => {
     expect(links.length).toBeGreaterThanOrEqual(10);
   });
 
+  it("should link from the README to the repository's files by URL, so the links work on npm too", () => {
+    const relative = linksOf('README.md').filter((target) => !/^[a-z]+:/i.test(target) && !target.startsWith('#'));
+    expect(relative).toEqual([]);
+    expect(links.filter(({ file }) => file === 'README.md').length).toBeGreaterThanOrEqual(17);
+  });
+
   it.each(links.map(({ file, target }) => [`${file} → ${target}`, file, target] as const))(
     '%s should point at a file and a heading that exist',
     (_, file, target) => {
-      const [path = '', anchor] = target.split('#');
-      const resolved = path === '' ? join(root, file) : normalize(join(root, dirname(file), path));
+      const fromRoot = REPOSITORY.test(target);
+      const [path = '', anchor] = target.replace(REPOSITORY, '').split('#');
+      const resolved = path === '' ? join(root, file) : normalize(fromRoot ? join(root, path) : join(root, dirname(file), path));
       expect(existsSync(resolved), `${resolved} does not exist`).toBe(true);
       if (anchor === undefined || anchor === '' || !statSync(resolved).isFile() || !resolved.endsWith('.md')) return;
       expect([...headingAnchors(readFileSync(resolved, 'utf8'))]).toContain(anchor);
