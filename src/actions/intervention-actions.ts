@@ -140,10 +140,11 @@ const PROCEED: Proceed = Object.freeze({ type: 'proceed' });
 /**
  * Factories for the five typed actions a handler returns.
  *
- * Precedence when several handlers answer: deny > confirm > guide >
+ * Precedence when several handlers answer: deny > guide > confirm >
  * transform > proceed. `deny` short-circuits; `guide` feedback from every
  * handler is collected; `confirm` is asked at most once, after every other
- * handler ran without a deny.
+ * handler ran without a deny or a guide (a person is never asked about a
+ * call that does not run whatever they answer).
  *
  * @example
  * ```ts

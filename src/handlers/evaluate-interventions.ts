@@ -23,7 +23,7 @@ export interface GuideFeedback {
 
 /**
  * The outcome of evaluating every handler at one lifecycle point, resolved
- * by precedence: deny > confirm > guide > transform > proceed. `confirm`,
+ * by precedence: deny > guide > confirm > transform > proceed. `confirm`,
  * `guide` and `transform` carry the committed draft (`event`: the original
  * event when nothing transformed it) and whether a transform changed it;
  * `proceed` means nothing changed.
@@ -227,15 +227,20 @@ function foldEffect<EVENT extends InterventionEvent>(
   return undefined;
 }
 
-/** The verdict once every handler was evaluated without a deny: confirm > guide > transform > proceed. */
+/**
+ * The verdict once every handler was evaluated without a deny: guide >
+ * confirm > transform > proceed. No pointless question: a guided call does not
+ * run whatever a person answers (the handlers decide again after an approval,
+ * and the guide still stands), so a guide outranks a confirm and nobody is
+ * asked; the model reads the feedback instead.
+ */
 function finish<EVENT extends InterventionEvent>({ draft, transformed, guidance, prompts, provisional }: Tally<EVENT>): Verdict<EVENT> {
   const { event, drafted } = draft;
-  if (prompts !== undefined) {
-    // a confirm outranks guide at the same point: the human decides instead
-    for (const record of provisional ?? []) if (record.action === 'guide') record.enforced = false;
-    return { type: 'confirm', event, transformed: drafted, prompt: prompts.join('\n') };
+  if (guidance !== undefined) {
+    if (prompts !== undefined) for (const record of provisional ?? []) if (record.action === 'confirm') record.enforced = false;
+    return { type: 'guide', event, transformed: drafted, guidance };
   }
-  if (guidance !== undefined) return { type: 'guide', event, transformed: drafted, guidance };
+  if (prompts !== undefined) return { type: 'confirm', event, transformed: drafted, prompt: prompts.join('\n') };
   return transformed && drafted ? { type: 'transform', event, transformed: true } : PROCEED;
 }
 

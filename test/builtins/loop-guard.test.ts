@@ -272,7 +272,7 @@ describe.each(MODES)('loopGuard through %s', (mode) => {
       const policy = toolPolicy({ rules: [{ confirm: 'delete_file' }], default: 'allow' });
       const interventions = createInterventions({ handlers: [loopGuard(), policy] });
       const del = (id: string) => step(toolCall(id, 'delete_file', { path: '/tmp/report.txt' }));
-      // after each refusal, the model insists
+      // after the refusal, the model insists, twice
       const model = scriptedModel(del('d1'), del('d2'), del('d3'), step(text('I will keep the report.')));
       let messages: ModelMessage[] = [USER];
       const refuse = async (outcome: Outcome) => {
@@ -290,18 +290,17 @@ describe.each(MODES)('loopGuard through %s', (mode) => {
 
       await refuse(await run(interventions, mode, { model, tools, stopWhen: isStepCount(5), messages }));
 
-      // first retry, in a new run: the guard guides, but confirm outranks guide, so the human is asked again
+      // first retry, in a new run: the guard guides, and a guide outranks confirm (a yes would run nothing), so nobody is asked;
+      // the second retry, in the same run: blocked twice in this turn, the guard denies
       const second = await run(interventions, mode, { model, tools, stopWhen: isStepCount(5), messages });
-      expect(loopRecords(second.decisions)).toEqual([['d2', 'guide']]);
-      await refuse(second);
-
-      // second retry, in a third run: blocked twice in this turn, the guard denies and the human is not asked
-      const third = await run(interventions, mode, { model, tools, stopWhen: isStepCount(5), messages });
-      expect(loopRecords(third.decisions)).toEqual([['d3', 'deny']]);
-      expect(approvalRequests(third.content)).toHaveLength(0);
+      expect(loopRecords(second.decisions)).toEqual([
+        ['d2', 'guide'],
+        ['d3', 'deny'],
+      ]);
+      expect(approvalRequests(second.content)).toHaveLength(0);
       expect(JSON.stringify(toolResultsSent(model, 3).d3)).toContain('after being blocked 2 times');
       expect(inputsOf('delete_file')).toEqual([]);
-      expect(third.text).toBe('I will keep the report.');
+      expect(second.text).toBe('I will keep the report.');
     });
 
     it('should forget blocks of an earlier user turn: a new request may try the call again', async () => {
@@ -347,7 +346,7 @@ describe.each(MODES)(
       const interventions = createInterventions({ handlers: [loopGuard(), policy] });
       // the model insists, every turn, with the id its provider always sends
       const insist = () => step(toolCall('call_0', 'delete_file', { path: '/tmp/report.txt' }));
-      const model = scriptedModel(insist(), insist(), insist(), step(text('I will keep the report.')));
+      const model = scriptedModel(insist(), insist(), step(text('Shall I try again?')), insist(), step(text('I will keep the report.')));
       const user: UIMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Delete the report' }] };
 
       // one request of the chat: the UI history in, the assistant message (continued) out
@@ -384,17 +383,19 @@ describe.each(MODES)(
 
       await request();
       refuse();
-      const second = await request(); // the first retry: the guard guides, but confirm outranks guide
+      // the first retry, on the next request: the guard guides, and a guide outranks confirm (a yes would run nothing),
+      // so nobody is asked
+      const second = await request();
       expect(loopRecords(second.interventions.decisions)).toEqual([['call_0', 'guide']]);
-      refuse();
-      // the second retry: blocked twice in this turn (the first refusal now reads as error text)
+      expect(approvalRequests(await second.content)).toEqual([]);
+      // the second retry, on the request after: blocked twice in this turn (the refusal now reads as error text)
       const messages = await convertToModelMessages([user, assistant!], { tools });
       expect(JSON.stringify(messages)).toContain('"type":"error-text","value":"keep it"');
       const third = await run(interventions, mode, { model, tools, stopWhen: isStepCount(5), messages });
       expect(loopRecords(third.decisions)).toEqual([['call_0', 'deny']]);
       expect(approvalRequests(third.content)).toEqual([]);
       expect(third.text).toBe('I will keep the report.');
-      expect(JSON.stringify(toolResultsSent(model, 3))).toContain('after being blocked 2 times');
+      expect(JSON.stringify(toolResultsSent(model, 4))).toContain('after being blocked 2 times');
       expect(inputsOf('delete_file')).toEqual([]);
     });
   },

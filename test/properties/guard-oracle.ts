@@ -118,7 +118,7 @@ export function effectiveCall(
 export type Fate = 'runs' | 'asks' | 'stopped';
 
 /**
- * The precedence is deny > confirm > guide > transform > proceed. Through the
+ * The precedence is deny > guide > confirm > transform > proceed. Through the
  * wrappers, a call the SDK repaired and a handler transformed is not put to a
  * person (the history they would approve holds arguments the model never
  * sent): it is denied. Tools guarded for the plain SDK (`plain`) do not see
@@ -126,8 +126,9 @@ export type Fate = 'runs' | 'asks' | 'stopped';
  */
 export function fateOf(handlers: readonly HandlerSpec[], call: { readonly tool: string; readonly repaired: boolean }, plain = false): Fate {
   if (denies(handlers, call.tool)) return 'stopped';
-  if (asks(handlers, call.tool)) return call.repaired && !plain && transformSuffix(handlers, call.tool) !== '' ? 'stopped' : 'asks';
+  // a guided call does not run whatever a person answers: nobody is asked
   if (guides(handlers, call.tool)) return 'stopped';
+  if (asks(handlers, call.tool)) return call.repaired && !plain && transformSuffix(handlers, call.tool) !== '' ? 'stopped' : 'asks';
   return 'runs';
 }
 

@@ -975,7 +975,9 @@ describe('seed 000: precedence', () => {
     expect(toolResultsSent(model, 1).d1).toMatchObject({ type: 'execution-denied' });
   });
 
-  it('should rank confirm above guide: the human is asked, the guide is not enforced', async () => {
+  it('should rank guide above confirm: the model reads the guide, and nobody is asked about a call their yes would not run', async () => {
+    // seed 000 ranks confirm above guide; here a guide outranks a confirm, because the handlers decide
+    // again after an approval and the guide would still stand: the person's "yes" would run nothing
     const { tools, runs } = countingTools();
     class PathGuide extends InterventionHandler {
       readonly name = 'path-guide';
@@ -983,19 +985,17 @@ describe('seed 000: precedence', () => {
         return InterventionActions.guide('Prefer absolute paths.');
       }
     }
-    const model = scriptedModel(step(toolCall('d1', 'delete_file', { path: '/tmp/report.txt' })));
+    const model = scriptedModel(step(toolCall('d1', 'delete_file', { path: '/tmp/report.txt' })), step(text('Noted.')));
     const interventions = createInterventions({ handlers: [new PathGuide(), new DeleteApproval()] });
 
     const result = await interventions.generateText({ model, tools, stopWhen: isStepCount(5), messages: [USER] });
 
-    const requests = approvalRequests(result.content);
-    expect(requests).toHaveLength(1);
-    expect(requests[0]?.reason).toBe('Approve deleting "/tmp/report.txt"?');
+    expect(approvalRequests(result.content)).toHaveLength(0);
     expect(runs.delete_file).toHaveLength(0);
-    expect(model.calls).toHaveLength(1);
+    expect(JSON.stringify(toolResultsSent(model, 1).d1)).toContain('[path-guide] Prefer absolute paths.');
     expect(result.interventions.decisions.map((d) => [d.handler, d.action, d.enforced])).toEqual([
-      ['path-guide', 'guide', false],
-      ['delete-approval', 'confirm', true],
+      ['path-guide', 'guide', true],
+      ['delete-approval', 'confirm', false],
     ]);
   });
 
