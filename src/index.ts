@@ -1,3 +1,10 @@
+/**
+ * `ai-interventions`: the runtime (`createInterventions`), handlers and
+ * actions, hooks, the built-in handlers, redaction, stores, queues and errors.
+ *
+ * @module ai-interventions
+ */
+
 // the runtime
 
 export type { DecisionRecord, DecisionTrailPosition, HandlerMode } from './actions/decision-record.ts';
@@ -228,5 +235,5 @@ export {
   type DecisionTrailSource,
   verifyDecisionTrail,
 } from './trail/verify-decision-trail.ts';
-export { toInterventionsUIMessageStream } from './ui/to-interventions-ui-message-stream.ts';
+export { type ToInterventionsUIMessageStreamOptions, toInterventionsUIMessageStream } from './ui/to-interventions-ui-message-stream.ts';
 export type { Awaitable } from './util/awaitable.ts';

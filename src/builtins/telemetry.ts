@@ -1,3 +1,10 @@
+/**
+ * `ai-interventions/telemetry`: an OpenTelemetry span for each run and for
+ * each decision record, as hooks (it needs the optional peer
+ * `@opentelemetry/api`).
+ *
+ * @module ai-interventions/telemetry
+ */
 import { type Attributes, context as otelContext, type Span, SpanKind, SpanStatusCode, type Tracer, trace } from '@opentelemetry/api';
 import type { DecisionRecord } from '../actions/decision-record.ts';
 import type { HooksConfig, OnChatStartContext } from '../hooks/hook-types.ts';
@@ -29,8 +36,8 @@ export interface TelemetryOptions {
   readonly decisionsAs?: 'spans' | 'events';
 }
 
-/** The keys of {@link TelemetryOptions}: `telemetry` checks its options against them. */
-export const TELEMETRY_OPTIONS = knownOptions<TelemetryOptions>({
+/** The keys of {@link TelemetryOptions}: `telemetry` checks its options against them (not exported: this file is the `/telemetry` entry). */
+const TELEMETRY_OPTIONS = knownOptions<TelemetryOptions>({
   tracer: true,
   attributes: true,
   decisionsAs: true,

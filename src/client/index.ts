@@ -1,4 +1,9 @@
-// `ai-interventions/client`: what a browser needs, with no runtime behind it
+/**
+ * `ai-interventions/client`: what a browser needs to answer an approval, with
+ * no runtime behind it (it imports no package).
+ *
+ * @module ai-interventions/client
+ */
 export {
   APPROVAL_ANSWER_PREFIX,
   type ApprovalAnswer,

@@ -1,7 +1,11 @@
 import type { DecisionRecord } from '../actions/decision-record.ts';
 import { sha256, stableJson } from '../util/stable-json.ts';
 
-/** What an action digest binds, read from a record. */
+/**
+ * What an action digest binds, read from a record.
+ *
+ * @inline
+ */
 export type DigestedRecord = Pick<DecisionRecord, 'lifecycle' | 'toolName' | 'action' | 'reason' | 'feedback' | 'prompt' | 'display'>;
 
 /**

@@ -46,7 +46,11 @@ export interface ToolGateResult {
   readonly arguments?: Readonly<Record<string, unknown>>;
 }
 
-/** What {@link defineToolGate} takes. */
+/**
+ * What {@link defineToolGate} takes.
+ *
+ * @inline
+ */
 interface ToolGateOptions {
   readonly name: string;
   readonly gate: (event: ToolGateEvent) => Awaitable<ToolGateResult>;

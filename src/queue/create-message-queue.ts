@@ -57,6 +57,7 @@ export interface MemoryMessageQueue extends MessageQueue {
 /**
  * Creates a {@link MessageQueue} in this process's memory.
  *
+ * @param options How the queue hands out its messages.
  * @param options.mode `'all'` (default) hands every waiting message to the run at once;
  * `'one-at-a-time'` hands one per turn.
  *

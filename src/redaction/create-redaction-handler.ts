@@ -64,7 +64,11 @@ export interface RedactionHandler extends InterventionHandlerLike, ToolErrorReda
   afterToolCall(event: AfterToolCallEvent): Awaitable<AfterToolCallAction>;
 }
 
-/** What {@link createRedactionHandler} takes. */
+/**
+ * What {@link createRedactionHandler} takes.
+ *
+ * @inline
+ */
 interface RedactionHandlerOptions {
   readonly name: string;
   readonly rules: readonly RedactionRule[];
@@ -87,6 +91,8 @@ const REDACTION_HANDLER_OPTIONS = knownOptions<RedactionHandlerOptions>({
  * tool arguments, results and thrown errors (object keys included) and to the
  * model's text.
  *
+ * @param options The handler's name, its rules and their default lookahead (as
+ * {@link createRedactor}), sensitive keys, and `onRedacted`.
  * @param options.sensitiveKeys Object keys whose string values are replaced
  * whole (`'[REDACTED]'`), whatever they contain, e.g. `/password$/i`.
  *

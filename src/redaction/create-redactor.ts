@@ -51,7 +51,11 @@ export interface Redactor {
   stream(): RedactionStream;
 }
 
-/** What {@link createRedactor} takes. */
+/**
+ * What {@link createRedactor} takes.
+ *
+ * @inline
+ */
 interface RedactorOptions {
   readonly name: string;
   readonly rules: readonly RedactionRule[];
@@ -68,6 +72,7 @@ const REDACTION_RULE = knownOptions<RedactionRule>({ pattern: true, replacement:
  * works on the text the rules before it released, and holds back what it
  * cannot decide yet.
  *
+ * @param options The redactor's name, its rules, and their default lookahead.
  * @param options.lookahead The default lookahead of each rule (64): how many
  * characters around a position decide whether a match starts there, and so
  * how many trailing characters a stream holds back per rule. Make it at least

@@ -2,7 +2,11 @@ import type { Tool } from 'ai';
 import { knownOptions } from '../util/known-options.ts';
 import { type GuardOptions, guardTools } from './guard-tools.ts';
 
-/** What {@link guardTool} takes besides the tool. */
+/**
+ * What {@link guardTool} takes besides the tool.
+ *
+ * @inline
+ */
 interface GuardToolOptions {
   readonly name: string;
   readonly guards: GuardOptions;

@@ -13,6 +13,8 @@
  *   toolCall: { toolName: 'delete_file', input: { path: '/tmp/x' } },
  * });
  * ```
+ *
+ * @module ai-interventions/testing
  */
 
 export {

@@ -19,7 +19,7 @@ export type DecisionTrailRecord = Omit<DecisionRecord, 'error' | 'trail'> & { re
 /**
  * One link of a decision trail, as stored (JSON): the chain's `key`, its
  * place in the chain (`index`, from 0), the hash of the link before it
- * (`prev`; {@link GENESIS} for the first), when it was written (`at`, ISO
+ * (`prev`; 64 zeros for the first), when it was written (`at`, ISO
  * 8601), the run, the record, and its own `hash`: the SHA-256 (lower-case
  * hex) of the canonical JSON (keys sorted) of
  * `['ai-interventions-trail-v1', <every other field>]`. Changing any field

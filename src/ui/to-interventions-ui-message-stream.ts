@@ -23,7 +23,24 @@ export function showsDecisions(source: DecisionSource, decidesToolCalls: boolean
   return decidesToolCalls || source.resume.answers.length > 0;
 }
 
-type Options<TOOLS extends ToolSet, UI_MESSAGE extends UIMessage> = {
+/**
+ * Options of {@link toInterventionsUIMessageStream}: the SDK's
+ * `toUIMessageStream` options (`originalMessages`, `onEnd`, `sendReasoning`,
+ * …) plus the run's report.
+ *
+ * @example
+ * ```ts
+ * const result = interventions.streamText({ model, tools, prompt });
+ * const options: ToInterventionsUIMessageStreamOptions<typeof tools, InterventionUIMessage> = {
+ *   stream: result.stream,
+ *   interventions: result.interventions,
+ *   tools,
+ *   sendReasoning: false,
+ * };
+ * const stream = toInterventionsUIMessageStream(options);
+ * ```
+ */
+export type ToInterventionsUIMessageStreamOptions<TOOLS extends ToolSet, UI_MESSAGE extends UIMessage> = {
   /** `result.interventions` of the same `interventions.streamText` call. */
   readonly interventions: InterventionsReport;
   /** `result.stream`. */
@@ -78,7 +95,7 @@ export function toInterventionsUIMessageStream<TOOLS extends ToolSet = ToolSet, 
   interventions,
   stream,
   ...options
-}: Options<TOOLS, UI_MESSAGE>): ReadableStream<InferUIMessageChunk<UI_MESSAGE>> {
+}: ToInterventionsUIMessageStreamOptions<TOOLS, UI_MESSAGE>): ReadableStream<InferUIMessageChunk<UI_MESSAGE>> {
   const source = sources.get(interventions);
   if (source === undefined) return toUIMessageStream<TOOLS, UI_MESSAGE>({ stream, ...options });
   const { messageMetadata, onEnd, onFinish, onStepEnd, onStepFinish } = options;

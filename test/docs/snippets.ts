@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, relative, sep } from 'node:path';
 
 /** A ```ts / ```tsx code block of the docs, and where it is. */
 export interface Snippet {
@@ -54,11 +54,17 @@ export function exampleSnippets(text: string, file: string): Snippet[] {
 
 /**
  * The markdown documents of the package, relative to `root`: `README.md`,
- * then every `.md` file below `docs/` (sorted, so ids are stable).
+ * then every `.md` file below `docs/` (sorted, so ids are stable), but the
+ * API reference that TypeDoc generates into `docs/api/` from the TSDoc
+ * (whose examples {@link sourceSnippets} reads at the source).
  */
 export function documentFiles(root: string): string[] {
   const docs = join(root, 'docs');
-  const below = existsSync(docs) ? files(docs, (name) => name.endsWith('.md')).map((path) => relative(root, path)) : [];
+  const below = existsSync(docs)
+    ? files(docs, (name) => name.endsWith('.md'))
+        .map((path) => relative(root, path))
+        .filter((path) => !path.startsWith(`docs${sep}api${sep}`))
+    : [];
   return ['README.md', ...below];
 }
 
