@@ -109,3 +109,29 @@ export interface DecisionTrailPosition {
   readonly hash: string;
   readonly prev: string;
 }
+
+/**
+ * The record of a call the runtime refused itself (a rule of its own, named
+ * by `handler`, not a registered handler): an enforced `deny` of the tool
+ * call, before any step when `stepNumber` is not given.
+ */
+export function runtimeDenial(
+  call: { readonly toolCallId: string; readonly toolName: string },
+  handler: string,
+  reason: string,
+  { display, stepNumber }: { readonly display?: string | undefined; readonly stepNumber?: number | undefined } = {},
+): DecisionRecord {
+  return {
+    handler,
+    lifecycle: 'beforeToolCall',
+    action: 'deny',
+    reason,
+    ...(display === undefined ? {} : { display }),
+    enforced: true,
+    mode: 'enforce',
+    durationMs: 0,
+    toolCallId: call.toolCallId,
+    toolName: call.toolName,
+    ...(stepNumber === undefined ? {} : { stepNumber }),
+  };
+}

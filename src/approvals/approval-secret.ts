@@ -1,8 +1,6 @@
 import { InvalidToolApprovalSignatureError, type StreamTextTransform, type ToolSet } from 'ai';
 import { ApprovalSecretRequiredError } from '../errors/approval-secret-required-error.ts';
 import { InvalidOptionError } from '../errors/invalid-option-error.ts';
-import type { RuntimeSnapshot } from '../run/runtime-snapshot.ts';
-import type { CallOptions } from '../sdk/call-options.ts';
 
 /**
  * The shortest `approvalSecret` taken, in bytes (a string's UTF-8): an
@@ -47,9 +45,13 @@ export function generateApprovalSecret(): Uint8Array {
   return crypto.getRandomValues(new Uint8Array(32));
 }
 
-/** Whether a call signs and verifies approvals with the runtime's generated secret (none configured, none of its own). */
-export function signsWithGeneratedSecret(snapshot: RuntimeSnapshot, options: CallOptions): boolean {
-  return !snapshot.approvalSecretConfigured && options.experimental_toolApprovalSecret === undefined;
+/**
+ * Whether a call signs and verifies approvals with the runtime's generated
+ * secret: none configured (`approvalSecretConfigured`), and the call gives
+ * the SDK none of its own (`appSecret`, its `experimental_toolApprovalSecret`).
+ */
+export function signsWithGeneratedSecret(approvalSecretConfigured: boolean, appSecret: unknown): boolean {
+  return !approvalSecretConfigured && appSecret === undefined;
 }
 
 /**

@@ -1,7 +1,5 @@
-import type { ModelMessage } from 'ai';
-import type { Run } from '../run/run.ts';
-import type { CallOptions } from '../sdk/call-options.ts';
 import { signApproval, verifyApproval } from './approval-signature.ts';
+import type { ApprovalState } from './approval-state.ts';
 import { assistantParts, findApprovalRequest, findToolCall } from './find-in-history.ts';
 import { editableHistory } from './replay-used-approvals.ts';
 import { setSignature } from './set-signature.ts';
@@ -19,29 +17,15 @@ export const UNVERIFIABLE_DISPLAY =
   'This approval could no longer be verified (the server restarted, or the call changed). Nothing was run; approve it again if it is still needed.';
 
 /**
- * Whether the run's input approves calls that the SDK will verify with the
- * runtime's secret (the app gave no `experimental_toolApprovalSecret` of
- * its own): those are checked before the SDK reads them (see
- * {@link checkApprovals}).
+ * How an unverified answer to a confirm is refused: named, said to the
+ * model, shown to the person.
  */
-export function checksApprovals(run: Run, options: CallOptions): boolean {
-  return run.resume.approved.size > 0 && options.experimental_toolApprovalSecret === undefined && run.signsApprovals;
-}
-
-/**
- * The history the SDK is given for a run that checks its approvals: the
- * run's editable copy of its input (see `editableHistory`), so a request
- * can be signed before the SDK reads it and the caller's messages are
- * never changed.
- */
-export function checkedHistory(run: Run): ModelMessage[] {
-  run.resumeState.checksApprovals = true;
-  return editableHistory(run);
-}
-
-/** Whether {@link checkApprovals} has something to check for the run. */
-export function hasApprovalsToCheck(run: Run): boolean {
-  return run.resumeState.checksApprovals === true && run.resume.approved.size > 0;
+export function unverifiedDenial(toolName: string) {
+  const text =
+    `The approval of the call to "${toolName}" could no longer be verified (it was given before the server restarted, ` +
+    'or to another server instance, or its call was changed), so the call was not executed. ' +
+    'If it is still needed, call the tool again: the user will be asked to approve it again.';
+  return { handler: VERIFY_HANDLER, text, display: UNVERIFIABLE_DISPLAY };
 }
 
 /**
@@ -56,16 +40,16 @@ export function hasApprovalsToCheck(run: Run): boolean {
  * (`resume.unverified`). An unverified approval answers no handler's
  * `confirm`: when the handlers decide the resumed call and one confirms,
  * the call is refused for the person, typed, with a record of
- * {@link VERIFY_HANDLER} (see `run-tool-approval.ts`); nothing runs. The
- * app's own approval, which no handler confirms, runs as it would raw.
- * Run before the edits are applied (a signature binds the model's
- * arguments).
+ * {@link VERIFY_HANDLER}; nothing runs. The app's own approval, which no
+ * handler confirms, runs as it would raw. Run before the edits are applied
+ * (a signature binds the model's arguments).
  */
-export async function checkApprovals(run: Run, secret: string | Uint8Array | undefined): Promise<void> {
-  const history = run.resumeState.checksApprovals === true ? editableHistory(run) : undefined;
+export async function checkApprovals(state: ApprovalState): Promise<void> {
+  const history = state.checksApprovals ? editableHistory(state) : undefined;
+  const { secret } = state;
   if (history === undefined || secret === undefined) return;
   const last = history.length - 1;
-  for (const approval of run.resume.approved.values()) {
+  for (const approval of state.resume.approved.values()) {
     const found = findApprovalRequest(history, approval.approvalId, last);
     const call = found && findToolCall(history, found.request.toolCallId, found.at.message + 1)?.call;
     if (found === undefined || call === undefined) continue; // the SDK rejects an approval of nothing itself
@@ -75,8 +59,8 @@ export async function checkApprovals(run: Run, secret: string | Uint8Array | und
     const { signature } = found.request;
     if (signature !== undefined && (await verifyApproval(secret, signature, signed))) continue;
 
-    run.resume.unverified.add(approval.approvalId);
-    // the run's copy of the message (editableHistory): the caller's history is never changed
+    state.resume.unverified.add(approval.approvalId);
+    // the session's copy of the message (editableHistory): the caller's history is never changed
     const parts = assistantParts(history[found.at.message]);
     if (parts === undefined) continue;
     // for the SDK's check only: no callback, step or result reads a signature the app never had

@@ -58,9 +58,13 @@ export interface DecodedAnswers {
 type Content = ToolModelMessage['content'];
 type AssistantParts = Exclude<AssistantModelMessage['content'], string>;
 
-/** Whether any approval response or denied result of the history holds a typed answer. */
+/** Whether any approval response or denied result of the history holds a typed answer (plain loops: every request is read). */
 export function hasTypedAnswers(messages: readonly ModelMessage[]): boolean {
-  return messages.some((message) => message.role === 'tool' && message.content.some((part) => isTypedAnswer(encodedText(part))));
+  for (const message of messages) {
+    if (message.role !== 'tool') continue;
+    for (const part of message.content) if (isTypedAnswer(encodedText(part))) return true;
+  }
+  return false;
 }
 
 /**

@@ -2,7 +2,6 @@ import type { ModelMessage } from 'ai';
 import type { AnsweredApproval, ApprovalAnswerInfo, ToolCallInfo } from '../actions/intervention-events.ts';
 import type { ApprovalRemember } from '../client/approval-answer.ts';
 import type { Wording } from '../handlers/wording.ts';
-import { userMessage } from '../util/user-message.ts';
 import { type AnswerEdit, decodeAnswers, type EditTarget, type TypedAnswer } from './decode-answers.ts';
 import { type DroppedApproval, dropStaleApprovals } from './drop-stale-approvals.ts';
 import { countToolCalls, findApprovalRequest, findToolCall } from './find-in-history.ts';
@@ -59,15 +58,8 @@ export interface Resume {
   readonly unverified: Set<string>;
 }
 
-/** Reads what the input of a run resumes. */
-export function readResume(
-  input: {
-    readonly prompt?: string | ModelMessage[] | undefined;
-    readonly messages?: ModelMessage[] | undefined;
-  },
-  wording: Wording,
-): Resume {
-  const given = input.messages ?? (typeof input.prompt === 'string' ? [userMessage(input.prompt)] : (input.prompt ?? []));
+/** Reads what a request's history resumes. */
+export function readResume(given: readonly ModelMessage[], wording: Wording): Resume {
   const stale = dropStaleApprovals(given);
   const { messages, answers: typed, edits } = decodeAnswers(stale.messages, wording);
   const rewritten = messages !== given;

@@ -1,19 +1,19 @@
 import type { JSONValue } from '@ai-sdk/provider';
 import type { AssistantModelMessage, ModelMessage, ToolApprovalRequest, ToolApprovalResponse, ToolModelMessage } from 'ai';
-import type { Run } from '../run/run.ts';
 import { signApproval, verifyApproval } from './approval-signature.ts';
+import type { ApprovalState } from './approval-state.ts';
 import { findApprovalRequest, findToolCall, type PartAt } from './find-in-history.ts';
 import type { ResumedApproval } from './read-resume.ts';
 import { setSignature } from './set-signature.ts';
 
-/** Whether the run's input answers approvals the ledger can say are used (then they are looked up before the SDK reads them). */
-export function resumeReadsLedger(run: Run): boolean {
-  return run.resume.answers.length > 0 && run.approvalLedger?.outcomeOf !== undefined;
+/** Whether the input answers approvals the ledger can say are used (then they are looked up before the SDK reads them). */
+export function resumeReadsLedger(state: ApprovalState): boolean {
+  return state.resume.answers.length > 0 && state.ledger?.outcomeOf !== undefined;
 }
 
 /** Whether `approvalId` was found used: its call is answered from the ledger. */
-export function isReplay(run: Run, approvalId: string): boolean {
-  return run.resumeState.replays?.has(approvalId) === true;
+export function isReplay(state: ApprovalState, approvalId: string): boolean {
+  return state.replays?.has(approvalId) === true;
 }
 
 /**
@@ -23,8 +23,8 @@ export function isReplay(run: Run, approvalId: string): boolean {
  * model reads the first resume's result. A plain approval sent again is
  * decided again, as every resume is (its records say so).
  */
-export function replaysOverriddenAnswer(run: Run, approvalId: string): boolean {
-  return run.resumeState.replays?.get(approvalId) === true;
+export function replaysOverriddenAnswer(state: ApprovalState, approvalId: string): boolean {
+  return state.replays?.get(approvalId) === true;
 }
 
 /**
@@ -33,11 +33,11 @@ export function replaysOverriddenAnswer(run: Run, approvalId: string): boolean {
  * array), so the answers of used approvals can be rewritten in it before the
  * SDK reads them, and the caller's messages are never changed.
  */
-export function editableHistory(run: Run): ModelMessage[] {
-  run.resumeState.history ??= run.resume.messages.map((message) =>
+export function editableHistory(state: ApprovalState): ModelMessage[] {
+  state.history ??= state.resume.messages.map((message) =>
     Array.isArray(message.content) ? ({ ...message, content: [...message.content] } as ModelMessage) : message,
   );
-  return run.resumeState.history;
+  return state.history;
 }
 
 /**
@@ -51,12 +51,11 @@ export function editableHistory(run: Run): ModelMessage[] {
  * (see {@link replaysOverriddenAnswer} for whether it is decided again). The
  * next request and `responseMessages` read exactly as the first resume's.
  */
-export async function replayUsedApprovals(run: Run, secret: string | Uint8Array | undefined): Promise<void> {
-  const ledger = run.approvalLedger;
-  const { history } = run.resumeState;
+export async function replayUsedApprovals(state: ApprovalState): Promise<void> {
+  const { ledger, history, secret } = state;
   if (ledger?.outcomeOf === undefined || history === undefined) return;
   const last = history.length - 1;
-  for (const answer of run.resume.answers) {
+  for (const answer of state.resume.answers) {
     const outcome = await ledger.outcomeOf(answer.approvalId);
     if (outcome === undefined) continue;
     const found = findApprovalRequest(history, answer.approvalId, last);
@@ -82,10 +81,10 @@ export async function replayUsedApprovals(run: Run, secret: string | Uint8Array 
     replace(history, responseAt.at, response);
 
     const replayed: ResumedApproval = { ...answer, input, approved: true, reason: undefined, edit: undefined, problem: undefined };
-    run.resume.refused.delete(answer.toolCallId);
-    run.resume.approved.set(answer.toolCallId, replayed);
-    run.resumeState.replays ??= new Map();
-    run.resumeState.replays.set(answer.approvalId, saysOtherThanApproval(answer));
+    state.resume.refused.delete(answer.toolCallId);
+    state.resume.approved.set(answer.toolCallId, replayed);
+    state.replays ??= new Map();
+    state.replays.set(answer.approvalId, saysOtherThanApproval(answer));
   }
 }
 

@@ -20,7 +20,7 @@ import type { Run } from './run.ts';
  */
 export async function beforeInvocation(run: Run): Promise<InvocationChanges> {
   const tools = run.tools ?? {};
-  const inputMessages = run.resume.messages;
+  const inputMessages = run.messages;
   const verdict = await evaluate(run, {
     event: {
       lifecycle: 'beforeInvocation',
@@ -30,7 +30,7 @@ export async function beforeInvocation(run: Run): Promise<InvocationChanges> {
       messages: [...inputMessages],
       instructions: run.instructions,
       tools,
-      answers: run.resume.answers.map(answeredApproval),
+      answers: run.approvals === undefined ? [] : run.approvals.answers.map(answeredApproval),
     },
     makeDraft: cloneInvocationEvent,
   });

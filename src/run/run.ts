@@ -2,14 +2,15 @@ import type { Context } from '@ai-sdk/provider-utils';
 import type { ModelMessage, ToolSet } from 'ai';
 import type { DecisionRecord } from '../actions/decision-record.ts';
 import type { BeforeInvocationEvent } from '../actions/intervention-events.ts';
+import { answersIn } from '../approvals/answers-in.ts';
 import type { ApprovalLedger } from '../approvals/approval-ledger.ts';
-import { type Resume, readResume } from '../approvals/read-resume.ts';
+import { ApprovalSession } from '../approvals/approval-session.ts';
 import type { EvaluationSinks } from '../handlers/evaluate-interventions.ts';
-import type { RegisteredHandler } from '../handlers/registered-handler.ts';
 import type { ChatResponse, RunStatus } from '../hooks/hook-types.ts';
 import { notifyObservers, runObservers } from '../hooks/run-hooks.ts';
 import type { StreamTimeouts } from '../model/stream-timeouts.ts';
 import { RedactedOriginals } from '../redaction/redacted-originals.ts';
+import { userMessage } from '../util/user-message.ts';
 import { HistoryPatch } from './history-patch.ts';
 import type { InterventionsReport } from './interventions-report.ts';
 import type { InvocationChanges } from './invocation-changes.ts';
@@ -44,40 +45,20 @@ export class Run {
   readonly instructions: BeforeInvocationEvent['instructions'];
   /** The caller's abort signal: the run has none of its own (tools and models get what they would without it). */
   readonly abortSignal: AbortSignal | undefined;
-  /** What the input resumes: approvals answered, and the input with stale answers dropped. */
-  readonly resume: Resume;
+  /** The input messages, as given (a string prompt as one user message). */
+  readonly input: readonly ModelMessage[];
+  /**
+   * Human approval in this run (see {@link ApprovalSession}): open when the
+   * input carries answers, or once the run needs one ({@link openApprovals});
+   * `undefined` otherwise, and then no approval code runs.
+   */
+  approvals: ApprovalSession | undefined;
   /** What the run adds to the history the SDK keeps (injected messages). */
   readonly patch = new HistoryPatch();
   /** The blocks redaction changed, given back to the provider as it sent them in the run's later requests. */
   readonly redactedOriginals = new RedactedOriginals();
   /** Told when a provider stream throws, which the SDK reports to no callback; set only when an end observer listens. */
   readonly streamFailed: ((error: unknown) => Promise<void>) | undefined;
-  readonly approvalLedger: ApprovalLedger | undefined;
-  /**
-   * The calls (by id) of this run whose approval request a handler's
-   * `confirm` asked for (`own`), or the app or the SDK alone (`foreign`):
-   * when the runtime gives the SDK its secret, the foreign ones lose the
-   * signature (see `own-approval-requests.ts`).
-   */
-  readonly approvalRequests = { own: new Set<string>(), foreign: new Set<string>() };
-  /** Whether the SDK signs this call's approval requests with the runtime's secret (the app gave none of its own). */
-  signsApprovals = false;
-  /**
-   * What preparing the input's answers keeps: the editable copy of the
-   * history the SDK is given (`replay-used-approvals.ts`), whether its
-   * approvals are checked (`check-approvals.ts`), the used approvals found
-   * (by id: whether their answer now says something else than a plain
-   * approval), the preparation itself (`apply-approval-edits.ts`), and the
-   * gates' actions for the resumed calls (`gate-tool-calls.ts`).
-   */
-  readonly resumeState: {
-    history?: ModelMessage[];
-    checksApprovals?: boolean;
-    replays?: Map<string, boolean>;
-    prepared?: Promise<void>;
-    resumedGates?: Promise<ReadonlyMap<string, RegisteredHandler[]>>;
-  } = {};
-
   runtimeContext: Context;
   /** Told when a `prepareStep` replaces the runtime context. */
   onRuntimeContext: ((context: Context) => void) | undefined = undefined;
@@ -94,6 +75,8 @@ export class Run {
   readonly streaming: boolean;
   /** Where starting the run is (see `ensureStarted`): `'done'`, under way, or not begun. */
   startup: Promise<void> | 'done' | undefined = undefined;
+  /** Where the run's approved calls execute once: what its session is opened with. */
+  private readonly approvalLedger: ApprovalLedger | undefined;
   private failure: { readonly error: unknown } | undefined;
   private ended = false;
 
@@ -120,17 +103,36 @@ export class Run {
     this.runtimeContext = input.runtimeContext ?? NO_CONTEXT;
     this.abortSignal = input.abortSignal;
     this.instructions = input.instructions ?? input.system;
+    this.input = input.messages ?? (typeof input.prompt === 'string' ? [userMessage(input.prompt)] : (input.prompt ?? []));
     this.approvalLedger = approvalLedger;
-    this.resume = readResume(input, snapshot.wording);
-    this.step = new Step(undefined, this.resume.messages as ModelMessage[]);
+    this.approvals = answersIn(this.input) ? this.openApprovals() : undefined;
+    this.step = new Step(undefined, this.messages as ModelMessage[]);
     const { hooks } = snapshot;
     const listens = hooks.onChatError.length > 0 || hooks.onChatAbort.length > 0 || hooks.onChatDone.length > 0;
     this.streamFailed = listens && !detached ? (error) => this.onStreamFailed(error) : undefined;
   }
 
-  /** The run of hooks and handlers used outside the runtime's wrappers (`approvalLedger`: resumed approvals run once). */
-  static detached(snapshot: RuntimeSnapshot, approvalLedger?: ApprovalLedger): Run {
-    return new Run({ snapshot, input: {}, approvalLedger, detached: true });
+  /** The run of hooks and handlers used outside the runtime's wrappers. */
+  static detached(snapshot: RuntimeSnapshot): Run {
+    return new Run({ snapshot, input: {}, detached: true });
+  }
+
+  /** The input messages as the run reads them: with stale answers dropped and typed answers decoded, when it has a session. */
+  get messages(): readonly ModelMessage[] {
+    return this.approvals?.messages ?? this.input;
+  }
+
+  /** The run's approval session, opened now if it has none. */
+  openApprovals(): ApprovalSession {
+    this.approvals ??= new ApprovalSession({
+      messages: this.input,
+      wording: this.snapshot.wording,
+      tools: this.tools,
+      ledger: this.approvalLedger,
+      runtimeSecret: this.snapshot.approvalSecret,
+      record: (record, input) => this.record(record, input),
+    });
+    return this.approvals;
   }
 
   /** The step number, as hooks see it (`undefined` before step 0, and when detached). */

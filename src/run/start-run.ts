@@ -30,7 +30,7 @@ export function ensureStarted(run: Run): Promise<void> | undefined {
  */
 export async function startRun(run: Run): Promise<void> {
   const { hooks, handlers } = run.snapshot;
-  for (const { toolCallId, toolName, reason } of run.resume.dropped) {
+  for (const { toolCallId, toolName, reason } of run.approvals?.dropped ?? []) {
     await run.record({
       handler: 'approval-ledger',
       lifecycle: 'beforeToolCall',
@@ -45,13 +45,13 @@ export async function startRun(run: Run): Promise<void> {
   }
   if (hooks.onChatStart.length > 0) {
     await runObservers(hooks.onChatStart, {
-      messages: run.resume.messages,
+      messages: run.messages,
       runtimeContext: run.runtimeContext,
       runId: run.runId,
       abortSignal: run.abortSignal,
     });
   }
-  await run.commitMessages(newTurnOf(run.resume.messages));
+  await run.commitMessages(newTurnOf(run.messages));
   if (handlers.beforeInvocation.length > 0) run.invocation = await beforeInvocation(run);
 }
 
@@ -59,7 +59,10 @@ export async function startRun(run: Run): Promise<void> {
 export function needsStart(run: Run): boolean {
   const { hooks, handlers } = run.snapshot;
   return (
-    run.resume.dropped.length > 0 || hooks.onChatStart.length > 0 || hooks.onMessage.length > 0 || handlers.beforeInvocation.length > 0
+    (run.approvals?.dropped.length ?? 0) > 0 ||
+    hooks.onChatStart.length > 0 ||
+    hooks.onMessage.length > 0 ||
+    handlers.beforeInvocation.length > 0
   );
 }
 

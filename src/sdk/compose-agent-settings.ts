@@ -1,6 +1,5 @@
 import type { Context } from '@ai-sdk/provider-utils';
 import type { ToolLoopAgentSettings, ToolSet } from 'ai';
-import { prepareResume } from '../approvals/apply-approval-edits.ts';
 import type { ApprovalLedger } from '../approvals/approval-ledger.ts';
 import { hasTypedAnswers } from '../approvals/decode-answers.ts';
 import { Run, runOfError } from '../run/run.ts';
@@ -57,8 +56,9 @@ export function composeAgentSettings<SETTINGS>(
       if (runsByInput !== undefined && typeof input === 'object' && input !== null) runsByInput.set(input, run);
       run.onRuntimeContext = (context) => runs.set(context, run);
       const runOptions = composeRunOptions(run, { ...prepared, runtimeContext });
-      // the agent may not pass our onStart on: the edits are prepared here already
-      await run.critical(async () => prepareResume(run, runOptions.experimental_toolApprovalSecret));
+      // the agent may not pass our onStart on: the answers are prepared here already
+      const prepare = run.approvals?.preparation();
+      if (prepare !== undefined) await run.critical(prepare);
       // the agent applies its own callbacks; messages are reported below
       delete runOptions.onStepEnd;
       return runOptions;

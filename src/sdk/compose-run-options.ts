@@ -1,9 +1,5 @@
 import { gateway, isStepCount, type LanguageModel, type StepResult, type ToolSet, wrapLanguageModel } from 'ai';
 import type { ModelCallSettings } from '../actions/intervention-events.ts';
-import { prepareResume, resumeNeedsPreparing } from '../approvals/apply-approval-edits.ts';
-import { checkedHistory, checksApprovals } from '../approvals/check-approvals.ts';
-import { foreignSignatureTransform, stripForeignSignatures } from '../approvals/own-approval-requests.ts';
-import { editableHistory, resumeReadsLedger } from '../approvals/replay-used-approvals.ts';
 import { asArray, continueOnFailure, swallowsFailures } from '../run/continue-on-failure.ts';
 import { createLoopControl } from '../run/loop-control.ts';
 import type { Run } from '../run/run.ts';
@@ -31,21 +27,15 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
   const composed: CallOptions = { ...options };
   if (streaming) moveChunkTimeouts(run, options, composed);
   // the runtime's secret binds its confirms; the app's own approvals stay the SDK's (see own-approval-requests.ts)
-  run.signsApprovals = options.experimental_toolApprovalSecret === undefined && run.decidesToolCalls;
-
-  // a resume whose answers may be used approvals, or whose approvals are checked against the runtime's
-  // own secret (a restart refuses them, typed), gets a history its answers can be rewritten in
-  const readsLedger = resumeReadsLedger(run);
-  const checks = checksApprovals(run, options);
-  if (run.resume.rewritten || readsLedger || checks) {
-    const history = checks ? checkedHistory(run) : readsLedger ? editableHistory(run) : [...run.resume.messages];
-    if (options.messages !== undefined) composed.messages = history;
-    else composed.prompt = history;
+  const signs = options.experimental_toolApprovalSecret === undefined && run.decidesToolCalls;
+  // requests the app asks beside the handlers' confirms are told apart, to keep them unsigned: a session tracks them
+  if (signs && asksOwnApprovals(options)) run.openApprovals();
+  const approvals = run.approvals?.sdkOptions({ signs, appSecret: options.experimental_toolApprovalSecret, streaming });
+  if (approvals?.history !== undefined) {
+    if (options.messages !== undefined) composed.messages = approvals.history;
+    else composed.prompt = approvals.history;
   }
-  if (resumeNeedsPreparing(run)) {
-    const secret = options.experimental_toolApprovalSecret ?? (run.signsApprovals ? run.snapshot.approvalSecret : undefined);
-    prepareResumeOnStart(run, options, composed, secret);
-  }
+  if (approvals?.prepare !== undefined) prepareOnStart(run, options, composed, approvals.prepare);
 
   const needsModel =
     hooks.preRequest.length > 0 ||
@@ -76,11 +66,11 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
 
   // resumed approvals execute through the wrapper (once, with the approval ledger)
   // (a refusal of a used approval is replayed too: any answer may be)
-  const resumesApprovals = run.resume.answers.length > 0 && run.approvalLedger !== undefined;
+  const resumesApprovals = run.approvals?.executesOnce === true;
   if (options.tools !== undefined && (hasToolHooks(run.snapshot) || handlers.beforeInvocation.length > 0 || resumesApprovals)) {
     composed.tools = guardToolSet(options.tools, { runOf: () => run });
   }
-  if (run.decidesToolCalls || run.resume.approved.size > 0 || readsLedger) {
+  if (run.decidesToolCalls || (run.approvals?.approved.size ?? 0) > 0 || resumesApprovals) {
     composed.toolApproval = createRunToolApproval({ run, toolApproval: options.toolApproval });
   }
   if (hooks.onToolCallError.length > 0) {
@@ -122,13 +112,15 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
 
   const caller = options.onStepEnd ?? options.onStepFinish;
   // every reader of a step (this callback, the result, onEnd) reads it with the app's own requests unsigned
-  const user = !run.signsApprovals
-    ? caller
-    : (step: StepResult<ToolSet>) => {
-        stripForeignSignatures(run, step);
-        return caller?.(step);
-      };
-  if (hooks.onMessage.length === 0 && loop === undefined && run.signsApprovals) {
+  const stepEnd = approvals?.stepEnd;
+  const user =
+    stepEnd === undefined
+      ? caller
+      : (step: StepResult<ToolSet>) => {
+          stepEnd(step);
+          return caller?.(step);
+        };
+  if (hooks.onMessage.length === 0 && loop === undefined && stepEnd !== undefined) {
     // only the signatures: a plain function, as light as the caller's own callback
     composed.onStepEnd = user;
     delete composed.onStepFinish;
@@ -150,34 +142,35 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
   }
 
   // the library's confirms are signed: the configured secret, or the runtime's own (see approval-secret.ts)
-  if (run.signsApprovals) {
-    composed.experimental_toolApprovalSecret = run.snapshot.approvalSecret;
-    if (streaming) {
-      const theirs = options.experimental_transform;
-      const strip = foreignSignatureTransform(run);
-      composed.experimental_transform = theirs === undefined ? strip : [strip, ...asArray(theirs)];
-    }
+  if (signs) composed.experimental_toolApprovalSecret = run.snapshot.approvalSecret;
+  if (approvals?.transform !== undefined) {
+    const theirs = options.experimental_transform;
+    composed.experimental_transform = theirs === undefined ? approvals.transform : [approvals.transform, ...asArray(theirs)];
   }
   return composed as OPTIONS;
 }
 
 /**
  * The SDK reads the approvals of the history right after `onStart` (awaited
- * in `generateText` and `streamText` alike): the person's edits are checked,
- * written and signed there, before the SDK verifies them.
+ * in `generateText` and `streamText` alike): the session prepares the
+ * answers there (the person's edits are checked, written and signed),
+ * before the SDK verifies them.
  */
-function prepareResumeOnStart(
-  run: Run,
-  options: CallOptions,
-  composed: CallOptions,
-  approvalSecret: string | Uint8Array | undefined,
-): void {
+function prepareOnStart(run: Run, options: CallOptions, composed: CallOptions, prepare: () => Promise<void>): void {
   const user = (options.onStart ?? options.experimental_onStart) as ((event: unknown) => unknown) | undefined;
   composed.onStart = async (event: unknown) => {
-    await run.critical(async () => prepareResume(run, approvalSecret)).catch(() => {});
+    await run.critical(prepare).catch(() => {});
     await user?.(event);
   };
   delete composed.experimental_onStart;
+}
+
+/** Whether the call may ask approvals of its own: a `toolApproval` option, or a tool with `needsApproval`. */
+function asksOwnApprovals(options: CallOptions): boolean {
+  if (options.toolApproval !== undefined) return true;
+  const tools = options.tools ?? {};
+  for (const name of Object.keys(tools)) if (tools[name]?.needsApproval !== undefined) return true;
+  return false;
 }
 
 /**

@@ -53,7 +53,7 @@ export function createModelMiddleware(runOf: () => Run): LanguageModelV4Middlewa
       try {
         const starting = ensureStarted(run);
         if (starting !== undefined) await starting;
-        const first = withInvocationChanges(run.invocation, decodePromptAnswers(params, run.snapshot.wording));
+        const first = withInvocationChanges(run.invocation, promptOf(run, params));
         const { final } = await respond(run, model, first, (request) => {
           // the provider gets back what it sent (signed reasoning, stored items), though redaction changed it for everyone else
           const sent = run.redactedOriginals.restore(request);
@@ -72,7 +72,7 @@ export function createModelMiddleware(runOf: () => Run): LanguageModelV4Middlewa
       try {
         const starting = ensureStarted(run);
         if (starting !== undefined) await starting;
-        const first = withInvocationChanges(run.invocation, decodePromptAnswers(params, run.snapshot.wording));
+        const first = withInvocationChanges(run.invocation, promptOf(run, params));
         const open = (request: LanguageModelV4CallOptions) => {
           const sent = run.redactedOriginals.restore(request);
           return sent === params ? doStream() : model.doStream(sent);
@@ -194,4 +194,14 @@ async function streamLive(
     stream = holdToolCalls(stream, async (response) => decideToolCalls(run, response));
   }
   return stream === result.stream ? result : { ...result, stream };
+}
+
+/**
+ * The request as the model layer takes it: a plain call (`interventions.middleware`
+ * on a model used without a run) may carry typed answers still encoded in a
+ * denied result, decoded here; a run's history was decoded by its approval
+ * session before the SDK read it.
+ */
+function promptOf(run: Run, params: LanguageModelV4CallOptions): LanguageModelV4CallOptions {
+  return run.isDetached ? decodePromptAnswers(params, run.snapshot.wording) : params;
 }

@@ -1,11 +1,13 @@
 import type { Tool, ToolSet } from 'ai';
 import type { Run } from '../run/run.ts';
-import { type DecideInExecute, guardExecute } from '../tool-call/guard-execute.ts';
+import { type ApprovalOf, type DecideInExecute, guardExecute } from '../tool-call/guard-execute.ts';
 
 /** How a tool set is guarded: its run, and optionally a decision inside `execute` and extra tool fields. */
 export interface ToolGuard {
   readonly runOf: () => Run;
   readonly decide?: DecideInExecute | undefined;
+  /** The approval an execution uses (default: the run's resumed approval). */
+  readonly approvalOf?: ApprovalOf | undefined;
   readonly extend?: ((toolName: string, tool: Tool) => Partial<Tool>) | undefined;
 }
 
@@ -31,9 +33,9 @@ export function guardToolSet<TOOLS extends ToolSet>(tools: TOOLS, guard: ToolGua
 }
 
 /** One tool of {@link guardToolSet}. */
-export function guardTool(toolName: string, tool: Tool, { runOf, decide, extend }: ToolGuard): Tool {
+export function guardTool(toolName: string, tool: Tool, { runOf, decide, approvalOf, extend }: ToolGuard): Tool {
   const extra: Record<string, unknown> = { ...extend?.(toolName, tool) };
-  if (tool.execute !== undefined) extra.execute = guardExecute({ runOf, toolName, tool, execute: tool.execute, decide });
+  if (tool.execute !== undefined) extra.execute = guardExecute({ runOf, toolName, tool, execute: tool.execute, decide, approvalOf });
   return withProperties(tool, extra);
 }
 

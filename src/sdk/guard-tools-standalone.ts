@@ -1,11 +1,11 @@
 import type { Context } from '@ai-sdk/provider-utils';
 import type { ModelMessage, Tool, ToolExecutionOptions, ToolSet } from 'ai';
 import type { ToolCallInfo } from '../actions/intervention-events.ts';
-import { EDIT_HANDLER } from '../approvals/apply-approval-edits.ts';
+import { answersIn } from '../approvals/answers-in.ts';
 import type { ApprovalLedger } from '../approvals/approval-ledger.ts';
-import { ANSWER_HANDLER, unreadable } from '../approvals/decode-answers.ts';
+import { ApprovalSession } from '../approvals/approval-session.ts';
 import type { ResumedApproval } from '../approvals/read-resume.ts';
-import { answerOf, droppedAnswerOf } from '../approvals/use-approval.ts';
+import { EDIT_HANDLER, validateEdit } from '../approvals/validate-edit.ts';
 import { ToolCallBlockedError } from '../errors/tool-call-blocked-error.ts';
 import { Run } from '../run/run.ts';
 import type { RuntimeSnapshot } from '../run/runtime-snapshot.ts';
@@ -13,10 +13,8 @@ import { Step } from '../run/step.ts';
 import { decidedInput, type ToolCallDecision } from '../run/tool-call-decision.ts';
 import { decideToolCall } from '../tool-call/decide-tool-call.ts';
 import { AMBIGUOUS_CALL_ID, denyCall, notTheAnsweredCall } from '../tool-call/deny-call.ts';
-import type { DecideInExecute } from '../tool-call/guard-execute.ts';
-import { getErrorMessage } from '../util/get-error-message.ts';
+import type { ApprovalOf, DecideInExecute } from '../tool-call/guard-execute.ts';
 import { unreachable } from '../util/unreachable.ts';
-import { safeValidateTypes } from '../util/validate-types.ts';
 import { guardToolSet } from './guard-tool-set.ts';
 
 /**
@@ -30,9 +28,11 @@ import { guardToolSet } from './guard-tool-set.ts';
  * within a step, so it keys the step whose decision table `execute` reads.
  * Without `needsApproval` (a `toolApproval` option overrides it), the call is
  * decided in `execute`, and a `confirm` cannot be answered: the call is
- * blocked, never run unapproved. A call the SDK resumes after a human's
- * approval executes once through `approvalLedger` (the runtime's): a
- * replayed resume gets the outcome of that execution.
+ * blocked, never run unapproved. The answers a plain call resumes are read
+ * by an approval session per SDK `messages` array (the wrappers' own: the
+ * same refusals, wording and edit validation), and a call the SDK resumes
+ * after a human's approval executes once through `approvalLedger` (the
+ * runtime's): a replayed resume gets the outcome of that execution.
  */
 export function guardToolsStandalone<TOOLS extends ToolSet>(
   tools: TOOLS,
@@ -45,13 +45,39 @@ export function guardToolsStandalone<TOOLS extends ToolSet>(
     if (step === undefined) steps.set(messages, (step = new Step(undefined, messages)));
     return step;
   };
+  // the approval session of a plain call's input: one per SDK messages array that carries answers
+  const sessions = new WeakMap<ModelMessage[], ApprovalSession | null>();
+  const sessionOf = (messages: ModelMessage[]): ApprovalSession | undefined => {
+    let session = sessions.get(messages);
+    if (session === undefined) {
+      const snapshot = snapshotOf();
+      session = !answersIn(messages)
+        ? null
+        : new ApprovalSession({
+            messages,
+            wording: snapshot.wording,
+            tools,
+            ledger: approvalLedger,
+            runtimeSecret: snapshot.approvalSecret,
+            record: (record, input) => Run.detached(snapshotOf()).record(record, input),
+          });
+      sessions.set(messages, session);
+    }
+    return session ?? undefined;
+  };
+  const approvalOf: ApprovalOf = (_run, options) => {
+    const session = sessionOf(options.messages);
+    const approval = session?.executesOnce ? session.answerFor(options.toolCallId) : undefined;
+    return session === undefined || approval === undefined ? undefined : { session, approval };
+  };
 
   const decide: DecideInExecute = async (run, { tool, call, options }) => {
     const step = stepOf(options.messages);
-    const answer = answerOf(run, options.messages, call.toolCallId);
-    if (answer !== undefined) return applyAnswer(run, step, tool, call, answer);
+    const session = sessionOf(options.messages);
+    const answer = session?.answerFor(call.toolCallId);
+    if (session !== undefined && answer !== undefined) return applyAnswer(run, session, step, tool, call, answer);
     // fail closed: the SDK resumes a call on an answer the runtime dropped (it answers nothing a person may answer)
-    const dropped = droppedAnswerOf(run, options.messages, call.toolCallId);
+    const dropped = session?.droppedFor(call.toolCallId);
     if (dropped !== undefined) {
       return applyInExecute(
         run,
@@ -67,14 +93,17 @@ export function guardToolsStandalone<TOOLS extends ToolSet>(
     return applyInExecute(run, call, decision, asked !== undefined);
   };
 
+  /** Whether a plain call's execution has anything to decide: handlers, or an answer for it. */
+  const decides = (run: Run, { call, options }: Parameters<DecideInExecute>[1]) => {
+    if (run.snapshot.handlers.beforeToolCall.length > 0) return true;
+    const session = sessionOf(options.messages);
+    return session !== undefined && (session.answerFor(call.toolCallId) !== undefined || session.droppedFor(call.toolCallId) !== undefined);
+  };
+
   return guardToolSet(tools, {
-    runOf: () => Run.detached(snapshotOf(), approvalLedger),
-    decide: (run, details) =>
-      run.snapshot.handlers.beforeToolCall.length > 0 ||
-      answerOf(run, details.options.messages, details.call.toolCallId) !== undefined ||
-      droppedAnswerOf(run, details.options.messages, details.call.toolCallId) !== undefined
-        ? decide(run, details)
-        : Promise.resolve(details.call),
+    runOf: () => Run.detached(snapshotOf()),
+    decide: (run, details) => (decides(run, details) ? decide(run, details) : Promise.resolve(details.call)),
+    approvalOf,
     extend: (toolName, tool) =>
       ({
         needsApproval: async (input: unknown, options: { toolCallId: string; messages: ModelMessage[] }) => {
@@ -83,7 +112,7 @@ export function guardToolsStandalone<TOOLS extends ToolSet>(
             const step = stepOf(options.messages);
             const call = { toolCallId: options.toolCallId, toolName, input };
             // the SDK asks again when it resumes an approved call: the answer counts, transforms are not applied again
-            const approval = answerOf(run, options.messages, options.toolCallId);
+            const approval = sessionOf(options.messages)?.answerFor(options.toolCallId);
             const decision = await decideToolCall(run, step, call, { approval });
             step.write(call, decision);
             if (decision.type === 'confirm') return true;
@@ -104,27 +133,28 @@ export function guardToolsStandalone<TOOLS extends ToolSet>(
  * an edit runs with the decision `needsApproval` took when the SDK asked
  * again (transforms not applied again). Every refusal leaves a record.
  */
-async function applyAnswer(run: Run, step: Step, tool: Tool, call: ToolCallInfo, answer: ResumedApproval): Promise<ToolCallInfo> {
+async function applyAnswer(
+  run: Run,
+  session: ApprovalSession,
+  step: Step,
+  tool: Tool,
+  call: ToolCallInfo,
+  answer: ResumedApproval,
+): Promise<ToolCallInfo> {
   // a call that does not run is denied with a record, and `execute` throws the text the model reads
   const refuse = async (reason: string, options?: Parameters<typeof denyCall>[3]) =>
     applyInExecute(run, call, await denyCall(run, call, reason, options), false);
   const another = notTheAnsweredCall(answer, call);
   if (another !== undefined) return refuse(another);
-  if (answer.problem !== undefined) return refuse(unreadable(answer.problem), { handler: ANSWER_HANDLER });
-  if (!answer.approved) {
-    const text = run.snapshot.wording.rejectedCall({ toolCall: call, reason: answer.reason });
-    return refuse('the person refused it', { handler: ANSWER_HANDLER, text });
-  }
+  const refusal = session.refusal(answer, call);
+  if (refusal !== undefined)
+    return refuse(refusal.reason, { handler: refusal.handler, ...(refusal.text === undefined ? {} : { text: refusal.text }) });
   let target = call;
   const asked = step.take(call);
   if (asked === 'ambiguous') return refuse(AMBIGUOUS_CALL_ID);
   if (answer.edit !== undefined) {
-    const checked = await safeValidateTypes({ value: structuredClone(answer.edit.value), schema: tool.inputSchema });
-    if (!checked.success) {
-      return refuse(`the edited arguments are not valid for "${call.toolName}": ${getErrorMessage(checked.error)}`, {
-        handler: EDIT_HANDLER,
-      });
-    }
+    const checked = await validateEdit(tool, call.toolName, answer.edit.value);
+    if (!checked.ok) return refuse(checked.problem, { handler: EDIT_HANDLER });
     target = { ...call, input: checked.value };
   }
   if (run.snapshot.handlers.beforeToolCall.length === 0) return target;

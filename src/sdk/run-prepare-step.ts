@@ -1,7 +1,6 @@
 import type { Context } from '@ai-sdk/provider-utils';
 import type { LanguageModel, PrepareStepFunction, PrepareStepResult, ToolSet, UserModelMessage } from 'ai';
 import type { ModelCallSettings } from '../actions/intervention-events.ts';
-import { stripForeignSignaturesIn } from '../approvals/own-approval-requests.ts';
 import { runTransformContext } from '../hooks/run-hooks.ts';
 import { beforeModelCall } from '../run/before-model-call.ts';
 import { deniedModel } from '../run/denied-model.ts';
@@ -53,7 +52,7 @@ export function createRunPrepareStep({
     if (run.failed !== undefined) await run.throwIfFailed();
     run.runtimeContext = options.runtimeContext;
     // the history the step starts with holds the last step's requests: the app's own read as the SDK wrote them
-    if (options.stepNumber > 0) stripForeignSignaturesIn(run, options.messages, run.resume.messages.length);
+    if (options.stepNumber > 0) run.approvals?.stripMessages(options.messages, run.messages.length);
 
     let messages = options.messages;
     let instructions = options.instructions;

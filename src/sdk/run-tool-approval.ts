@@ -1,7 +1,6 @@
 import type { Context } from '@ai-sdk/provider-utils';
 import type { GenericToolApprovalFunction, Tool, ToolApprovalConfiguration, ToolSet } from 'ai';
-import { UNVERIFIABLE_DISPLAY, UNVERIFIABLE_REASON, VERIFY_HANDLER } from '../approvals/check-approvals.ts';
-import { replaysOverriddenAnswer } from '../approvals/replay-used-approvals.ts';
+import { UNVERIFIABLE_REASON, unverifiedDenial } from '../approvals/check-approvals.ts';
 import type { Run } from '../run/run.ts';
 import { ensureStarted } from '../run/start-run.ts';
 import { type ApprovalStatus, approvalStatusOf, decidedInput, type ToolCallDecision } from '../run/tool-call-decision.ts';
@@ -13,15 +12,6 @@ import { getErrorMessage } from '../util/get-error-message.ts';
 import { getOwn } from '../util/get-own.ts';
 import { safeValidateTypes } from '../util/validate-types.ts';
 import { hasCallerApproval, resolveCallerApproval } from './resolve-caller-approval.ts';
-
-/** How an unverified answer to a confirm is refused: named, said to the model, shown to the person. */
-function unverifiedDenial(toolName: string) {
-  const text =
-    `The approval of the call to "${toolName}" could no longer be verified (it was given before the server restarted, ` +
-    'or to another server instance, or its call was changed), so the call was not executed. ' +
-    'If it is still needed, call the tool again: the user will be asked to approve it again.';
-  return { handler: VERIFY_HANDLER, text, display: UNVERIFIABLE_DISPLAY };
-}
 
 const RANK: Readonly<Record<ApprovalStatus['type'], number>> = {
   'not-applicable': 0,
@@ -67,12 +57,13 @@ export function createRunToolApproval({
     // fail closed: a decision that cannot be told to be this call's is no decision for it
     if (taken === 'ambiguous') return approvalStatusOf(await denyCall(run, call, AMBIGUOUS_CALL_ID));
     let decision: ToolCallDecision | undefined = taken;
-    const approval = step.number === undefined ? run.resume.approved.get(toolCall.toolCallId) : undefined;
+    const session = run.approvals;
+    const approval = step.number === undefined ? session?.approved.get(toolCall.toolCallId) : undefined;
     // fail closed: the SDK resumes a call by its id; an answer is for the call its request was made for, and for no other
     const another = approval === undefined ? undefined : notTheAnsweredCall(approval, call);
     if (another !== undefined) return approvalStatusOf(await denyCall(run, call, another));
     // a used approval answered otherwise now is not decided again: the tool wrapper gives the model what ran
-    if (approval !== undefined && replaysOverriddenAnswer(run, approval.approvalId)) return NOT_APPLICABLE;
+    if (approval !== undefined && session?.replaysOverriddenAnswer(approval.approvalId) === true) return NOT_APPLICABLE;
     if (decidesInToolApproval(run, decision, approval)) {
       const gated = run.snapshot.hooks.gateToolCalls.length > 0;
       try {
@@ -83,7 +74,7 @@ export function createRunToolApproval({
             : (await gateToolCalls(run, step, [call]))[0];
         decision = await decideToolCall(run, step, call, { approval, gates });
         // fail closed: a confirm is answered only by an approval the runtime's secret verifies
-        if (decision.type === 'confirm' && approval !== undefined && run.resume.unverified.has(approval.approvalId)) {
+        if (decision.type === 'confirm' && approval !== undefined && session?.verified(approval) === false) {
           return approvalStatusOf(await denyCall(run, call, UNVERIFIABLE_REASON, unverifiedDenial(call.toolName)));
         }
       } catch (error) {
@@ -111,8 +102,8 @@ export function createRunToolApproval({
     // a resumed call that is not denied is executed once, through the approval ledger, by the tool wrapper
     const status = RANK[theirs.type] > RANK[ours.type] ? theirs : ours;
     // a handler asked: the request is the library's, and keeps its signature; the SDK makes any other request unasked by us
-    if (status.type === 'user-approval' && ours.type === 'user-approval') run.approvalRequests.own.add(toolCall.toolCallId);
-    else if (status.type !== 'not-applicable') run.approvalRequests.foreign.add(toolCall.toolCallId);
+    if (status.type !== 'not-applicable')
+      session?.asked(toolCall.toolCallId, status.type === 'user-approval' && ours.type === 'user-approval');
     return status;
   };
 }

@@ -35,7 +35,7 @@ export function decideToolCall(
 ): ToolCallDecision | Promise<ToolCallDecision> {
   const handlers = run.snapshot.handlers.beforeToolCall;
   // an approval the runtime could not verify answers no confirm, and handlers are not told of it
-  const answered = approval !== undefined && !run.resume.unverified.has(approval.approvalId);
+  const answered = approval !== undefined && run.approvals?.verified(approval) !== false;
   const event: BeforeToolCallEvent = {
     lifecycle: 'beforeToolCall',
     runtimeContext: run.runtimeContext,

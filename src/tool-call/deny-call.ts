@@ -1,3 +1,4 @@
+import { runtimeDenial } from '../actions/decision-record.ts';
 import type { ToolCallInfo } from '../actions/intervention-events.ts';
 import type { ResumedApproval } from '../approvals/read-resume.ts';
 import type { Run } from '../run/run.ts';
@@ -65,20 +66,5 @@ export function recordDenial(
   reason: string,
   display?: string,
 ): Promise<void> {
-  return run.record(
-    {
-      handler,
-      lifecycle: 'beforeToolCall',
-      action: 'deny',
-      reason,
-      ...(display === undefined ? {} : { display }),
-      enforced: true,
-      mode: 'enforce',
-      durationMs: 0,
-      toolCallId: call.toolCallId,
-      toolName: call.toolName,
-      ...(run.stepNumber === undefined ? {} : { stepNumber: run.stepNumber }),
-    },
-    call.input,
-  );
+  return run.record(runtimeDenial(call, handler, reason, { display, stepNumber: run.stepNumber }), call.input);
 }

@@ -59,11 +59,13 @@ export async function gateToolCalls(run: Run, step: Step, calls: readonly ToolCa
  * calls meet the gates together, once, as their turn did.
  */
 export async function gateResumedCall(run: Run, toolCallId: string): Promise<RegisteredHandler[]> {
-  if (run.resumeState.resumedGates === undefined) {
-    const calls = [...run.resume.approved.values()];
-    run.resumeState.resumedGates = gateToolCalls(run, run.step, calls).then(
+  const session = run.approvals;
+  if (session === undefined) return [];
+  if (session.state.resumedGates === undefined) {
+    const calls = [...session.approved.values()];
+    session.state.resumedGates = gateToolCalls(run, run.step, calls).then(
       (perCall) => new Map(calls.map((call, position) => [call.toolCallId, perCall[position] ?? []])),
     );
   }
-  return (await run.resumeState.resumedGates).get(toolCallId) ?? [];
+  return (await session.state.resumedGates).get(toolCallId) ?? [];
 }

@@ -1,7 +1,8 @@
 import type { Context } from '@ai-sdk/provider-utils';
 import type { Tool, ToolExecutionOptions } from 'ai';
 import type { ToolCallInfo } from '../actions/intervention-events.ts';
-import { approvalOf, executeApproved } from '../approvals/use-approval.ts';
+import type { ApprovalSession } from '../approvals/approval-session.ts';
+import type { ResumedApproval } from '../approvals/read-resume.ts';
 import type { Run } from '../run/run.ts';
 import { isAsyncIterable, lastOf } from '../util/async-iterable.ts';
 import { isThenable } from '../util/is-thenable.ts';
@@ -11,6 +12,24 @@ import { type DecideInExecute, needsPreparing, prepareToolCall, type ToolExecuti
 export type { DecideInExecute } from './prepare-tool-call.ts';
 
 type Execute = NonNullable<Tool['execute']>;
+
+/** The approval a tool's execution uses, with the session that executes it once; `undefined`: none. */
+export type ApprovalOf = (
+  run: Run,
+  options: ToolExecutionOptions<Context>,
+) => { readonly session: ApprovalSession; readonly approval: ResumedApproval } | undefined;
+
+/**
+ * The approval a run's tool execution uses: a call a person approved,
+ * resumed before the run's first step, when its session executes approved
+ * calls once (it keeps a ledger).
+ */
+export const runApprovalOf: ApprovalOf = (run, { toolCallId }) => {
+  const session = run.approvals;
+  if (session === undefined || !session.executesOnce || run.step.number !== undefined) return undefined;
+  const approval = session.approved.get(toolCallId);
+  return approval === undefined ? undefined : { session, approval };
+};
 
 /**
  * Wraps a tool's `execute` with the tool-level pipeline:
@@ -32,6 +51,7 @@ export function guardExecute({
   tool,
   execute,
   decide,
+  approvalOf = runApprovalOf,
 }: {
   /** The run of this execution (a wrapped call's, or a detached one following the runtime). */
   runOf: () => Run;
@@ -39,6 +59,8 @@ export function guardExecute({
   tool: Tool;
   execute: Execute;
   decide?: DecideInExecute | undefined;
+  /** The approval an execution uses. Default: a run's resumed approval ({@link runApprovalOf}). */
+  approvalOf?: ApprovalOf | undefined;
 }): Execute {
   // which implementation runs is known per call (a run may have replaced the tool)
   return function guardedExecute(input: unknown, options: ToolExecutionOptions<Context>) {
@@ -70,18 +92,17 @@ export function guardExecute({
       });
     };
     // an approved call being resumed executes once across every resume of its approval
-    const approval = approvalOf(run, options);
-    const ledger = run.approvalLedger;
-    if (approval === undefined || ledger === undefined) return pipeline(call, decide);
-    return executeApproved({
-      run,
+    const approved = approvalOf(run, options);
+    const ledger = approved?.session.state.ledger;
+    if (approved === undefined || ledger === undefined) return pipeline(call, decide);
+    return approved.session.executeApproved({
       ledger,
-      approval,
+      approval: approved.approval,
       call,
       abortSignal: options.abortSignal,
       streams,
-      decide: decide === undefined ? undefined : (start) => decide(run, { tool, call: start, options }),
-      execute: (decided) => pipeline(decided, undefined),
+      decide: decide === undefined ? undefined : (start: ToolCallInfo) => decide(run, { tool, call: start, options }),
+      execute: (decided: ToolCallInfo) => pipeline(decided, undefined),
     });
   } as Execute;
 }

@@ -1,6 +1,6 @@
 import type { InferUIMessageChunk, TextStreamPart, ToolSet, UIMessage, UIMessageChunk, UIMessageStreamOptions } from 'ai';
 import type { DecisionRecord } from '../actions/decision-record.ts';
-import type { Resume, ResumedApproval } from '../approvals/read-resume.ts';
+import type { ResumedApproval } from '../approvals/read-resume.ts';
 import type { InterventionData } from '../client/intervention-data.ts';
 import { redactData } from '../redaction/redact-data.ts';
 import { redactionForPeople } from '../redaction/redaction-for-people.ts';
@@ -12,7 +12,8 @@ import { interventionDataOf } from './intervention-data-of.ts';
 export interface DecisionSource {
   readonly runId: string | undefined;
   readonly decisions: readonly DecisionRecord[];
-  readonly resume: Resume;
+  /** What the input answered (the run's approval session), if anything. */
+  readonly approvals: { readonly answers: readonly ResumedApproval[]; readonly approved: ReadonlyMap<string, ResumedApproval> } | undefined;
   readonly tools: ToolSet | undefined;
   /** Which calls get a part (only those a handler acted on, or every decided one), and the rules redacting what they show. */
   readonly snapshot: Pick<RuntimeSnapshot, 'decisionParts' | 'redactors' | 'handlers'>;
@@ -111,8 +112,9 @@ function injectDecisions<TOOLS extends ToolSet>(
         return;
       }
       // approved calls run (or are denied) before the first step: their parts carry the answer
-      const answer = resuming ? source.resume.answers.find((item) => item.toolCallId === toolCallId && !answered.has(item)) : undefined;
-      const edited = answer?.edit !== undefined && source.resume.approved.get(toolCallId) === answer ? { value: answer.input } : undefined;
+      const answer = resuming ? source.approvals?.answers.find((item) => item.toolCallId === toolCallId && !answered.has(item)) : undefined;
+      const edited =
+        answer?.edit !== undefined && source.approvals?.approved.get(toolCallId) === answer ? { value: answer.input } : undefined;
       if (edited !== undefined && (part.type === 'tool-result' || part.type === 'tool-error')) {
         // the tool part shows the arguments that ran, not the model's
         const dynamic = getOwn(tools, answer?.toolName ?? '')?.type === 'dynamic';

@@ -22,7 +22,7 @@ describe('docs/architecture.md', () => {
       'step.ts',
       'run-tool-approval.ts',
       'guard-execute.ts',
-      'use-approval.ts',
+      'approval-session.ts',
       'history-patch.ts',
     ]) {
       expect(
