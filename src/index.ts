@@ -104,6 +104,7 @@ export type {
 export { ApprovalOutcomeUnavailableError } from './errors/approval-outcome-unavailable-error.ts';
 export { ApprovalSecretRequiredError } from './errors/approval-secret-required-error.ts';
 export { DecisionTrailError } from './errors/decision-trail-error.ts';
+export { GuardNotEnforcedError } from './errors/guard-not-enforced-error.ts';
 export { HandlerTimeoutError } from './errors/handler-timeout-error.ts';
 export { InterventionHandlerError } from './errors/intervention-handler-error.ts';
 // errors
@@ -189,6 +190,17 @@ export type { RedactionStream } from './redaction/redaction-stream.ts';
 export { DENIED_FINISH_REASON } from './run/denied-model.ts';
 export type { InterventionsReport } from './run/interventions-report.ts';
 export type { LoopOptions } from './run/loop-control.ts';
+// what each entry path enforces
+export {
+  CAPABILITIES,
+  type Capability,
+  ENTRY_PATHS,
+  type EntryPath,
+  type GuardKind,
+  type Layer,
+  type ObserverHook,
+  PATH_LABELS,
+} from './sdk/capabilities.ts';
 export { createInterventions } from './sdk/create-interventions.ts';
 // tools without the runtime
 export { guardTool } from './sdk/guard-tool.ts';
@@ -213,6 +225,7 @@ export { type ToolAnnotationHints, toolAnnotations } from './tools/tool-annotati
 // tool scopes: the one syntax of every `tools` option
 export {
   type ToolAnnotationSelector,
+  type ToolNamePattern,
   type ToolScope,
   type ToolScopeMatcher,
   type ToolSelector,

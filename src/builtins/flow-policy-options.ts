@@ -1,4 +1,4 @@
-import type { Tool } from 'ai';
+import type { Tool, ToolSet } from 'ai';
 import type { HandlerMode } from '../actions/decision-record.ts';
 import type { OnError } from '../handlers/intervention-handler.ts';
 import type { ToolScope } from '../tools/tool-scope.ts';
@@ -16,7 +16,7 @@ import { knownOptions } from '../util/known-options.ts';
  * const mcpOnly: FlowSources = (toolName) => toolName.startsWith('mcp__');
  * ```
  */
-export type FlowSources = ToolScope | ((toolName: string, tool: Tool | undefined) => boolean);
+export type FlowSources<TOOLS extends ToolSet = ToolSet> = ToolScope<TOOLS> | ((toolName: string, tool: Tool | undefined) => boolean);
 
 /**
  * What a {@link flowPolicy} does with a call it stops: `'deny'` (the tool does
@@ -44,7 +44,7 @@ export type FlowDecision = 'deny' | 'confirm' | 'guide';
  * };
  * ```
  */
-export interface FlowPolicyOptions {
+export interface FlowPolicyOptions<TOOLS extends ToolSet = ToolSet> {
   /** The handler's name (records, guide tags). Default `'flow-policy'`. */
   readonly name?: string;
   /**
@@ -53,15 +53,15 @@ export interface FlowPolicyOptions {
    * declare `openWorldHint: false` (by the MCP specification's defaults, a
    * tool with no annotations counts as open-world).
    */
-  readonly sources?: FlowSources;
+  readonly sources?: FlowSources<TOOLS>;
   /** Tools whose results are trusted even when `sources` matches them. Default: none. */
-  readonly trusted?: ToolScope;
+  readonly trusted?: ToolScope<TOOLS>;
   /**
    * Tools that act: a call to one of them in a tainted conversation gets
    * `onTainted`. Default `{ annotations: { readOnlyHint: false } }`: every
    * tool that does not declare itself read-only.
    */
-  readonly sinks?: ToolScope;
+  readonly sinks?: ToolScope<TOOLS>;
   /** What a sink call in a tainted conversation (or a call with an attacker-controlled argument) gets. Default `'deny'`. */
   readonly onTainted?: FlowDecision;
   /**
@@ -76,7 +76,7 @@ export interface FlowPolicyOptions {
    */
   readonly arguments?: readonly string[];
   /** The tools whose `arguments` are checked. Default: every tool. */
-  readonly argumentTools?: ToolScope;
+  readonly argumentTools?: ToolScope<TOOLS>;
   /** What a throwing `sources` predicate does. Default `'deny'`: the policy fails closed. */
   readonly onError?: OnError;
   readonly timeoutMs?: number;

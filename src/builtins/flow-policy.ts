@@ -1,8 +1,9 @@
-import type { Tool } from 'ai';
+import type { Tool, ToolSet } from 'ai';
 import { InterventionActions } from '../actions/intervention-actions.ts';
 import type { BeforeToolCallEvent } from '../actions/intervention-events.ts';
 import type { BeforeToolCallAction } from '../actions/lifecycle.ts';
 import type { InterventionHandlerLike } from '../handlers/intervention-handler.ts';
+import { declaredScope, declareScopes } from '../tools/declared-scopes.ts';
 import { type ToolScopeMatcher, toolScope } from '../tools/tool-scope.ts';
 import { unreachable } from '../util/unreachable.ts';
 import { FLOW_POLICY_OPTIONS, type FlowDecision, type FlowPolicyOptions } from './flow-policy-options.ts';
@@ -65,7 +66,7 @@ import { attackerControlled, type ControlledArgument, type UntrustedResult, untr
  * const interventions = createInterventions({ handlers: [flow] });
  * ```
  */
-export function flowPolicy(options: FlowPolicyOptions): InterventionHandlerLike {
+export function flowPolicy<TOOLS extends ToolSet = ToolSet>(options: FlowPolicyOptions<NoInfer<TOOLS>>): InterventionHandlerLike<TOOLS> {
   FLOW_POLICY_OPTIONS.check(options, `flowPolicy "${options.name ?? 'flow-policy'}"`);
   const {
     name = 'flow-policy',
@@ -85,29 +86,41 @@ export function flowPolicy(options: FlowPolicyOptions): InterventionHandlerLike 
   if (!Array.isArray(checkedArguments) || !checkedArguments.every((key) => typeof key === 'string' && key !== '')) {
     throw new TypeError(`flowPolicy "${name}": arguments must be a list of argument names`);
   }
-  const isSource: (toolName: string, tool: Tool | undefined) => boolean =
-    typeof sources === 'function' ? strictPredicate(name, sources) : toolScope(sources, { owner: name });
-  const isTrusted: ToolScopeMatcher = trusted === undefined ? () => false : toolScope(trusted, { owner: name });
-  const isSink = toolScope(sinks, { owner: name });
-  const isChecked: ToolScopeMatcher = argumentTools === undefined ? () => true : toolScope(argumentTools, { owner: name });
-
-  return {
-    name,
-    onError,
-    ...(timeoutMs === undefined ? {} : { timeoutMs }),
-    ...(mode === undefined ? {} : { mode }),
-    beforeToolCall(event: BeforeToolCallEvent): BeforeToolCallAction {
-      const { toolName } = event.toolCall;
-      const untrusted = untrustedResults(event, (source, tool) => !isTrusted(source, tool) && isSource(source, tool));
-      if (untrusted.length === 0) return InterventionActions.proceed();
-
-      const sink = isSink(toolName, event.tool);
-      const controlled =
-        checkedArguments.length > 0 && isChecked(toolName, event.tool) ? attackerControlled(event, checkedArguments, untrusted) : [];
-      if (!sink && controlled.length === 0) return InterventionActions.proceed();
-      return decide(name, onTainted, event, untrusted, sink, controlled);
-    },
+  // the scopes the app gave are checked against the runs' tools (the defaults, annotation selectors, are not)
+  const given = {
+    sources:
+      typeof options.sources === 'function' || options.sources === undefined ? undefined : declaredScope('sources', options.sources, name),
+    trusted: trusted === undefined ? undefined : declaredScope('trusted', trusted, name),
+    sinks: options.sinks === undefined ? undefined : declaredScope('sinks', options.sinks, name),
+    argumentTools: argumentTools === undefined ? undefined : declaredScope('argumentTools', argumentTools, name),
   };
+  const isSource: (toolName: string, tool: Tool | undefined) => boolean =
+    typeof sources === 'function' ? strictPredicate(name, sources) : (given.sources?.matches ?? toolScope(sources, { owner: name }));
+  const isTrusted: ToolScopeMatcher = given.trusted?.matches ?? (() => false);
+  const isSink = given.sinks?.matches ?? toolScope(sinks, { owner: name });
+  const isChecked: ToolScopeMatcher = given.argumentTools?.matches ?? (() => true);
+
+  // the scopes the app gave are checked against the runs' tools, like a handler's own
+  return declareScopes(
+    {
+      name,
+      onError,
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      ...(mode === undefined ? {} : { mode }),
+      beforeToolCall(event: BeforeToolCallEvent): BeforeToolCallAction {
+        const { toolName } = event.toolCall;
+        const untrusted = untrustedResults(event, (source, tool) => !isTrusted(source, tool) && isSource(source, tool));
+        if (untrusted.length === 0) return InterventionActions.proceed();
+
+        const sink = isSink(toolName, event.tool);
+        const controlled =
+          checkedArguments.length > 0 && isChecked(toolName, event.tool) ? attackerControlled(event, checkedArguments, untrusted) : [];
+        if (!sink && controlled.length === 0) return InterventionActions.proceed();
+        return decide(name, onTainted, event, untrusted, sink, controlled);
+      },
+    },
+    [given.sources, given.trusted, given.sinks, given.argumentTools],
+  );
 }
 
 /** A `sources` predicate whose answer must be a boolean: anything else throws, so the call is decided by `onError` (deny by default). */

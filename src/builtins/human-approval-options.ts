@@ -1,3 +1,4 @@
+import type { ToolSet } from 'ai';
 import type { BeforeToolCallEvent, RunEventContext, ToolCallInfo } from '../actions/intervention-events.ts';
 import type { ApprovalRemember } from '../client/approval-answer.ts';
 import type { Store } from '../store/store.ts';
@@ -18,7 +19,7 @@ import { knownOptions } from '../util/known-options.ts';
  * const approval = humanApproval(options);
  * ```
  */
-export interface HumanApprovalOptions {
+export interface HumanApprovalOptions<TOOLS extends ToolSet = ToolSet> {
   /** The handler's name (and the prefix of its keys in the store). Default `'human-approval'`. */
   readonly name?: string;
   /**
@@ -26,7 +27,7 @@ export interface HumanApprovalOptions {
    * globs, `!` negations, MCP annotation selectors such as
    * `{ annotations: { destructiveHint: true } }`), or a predicate.
    */
-  readonly tools: ToolScope | ((event: BeforeToolCallEvent) => boolean);
+  readonly tools: ToolScope<TOOLS> | ((event: BeforeToolCallEvent) => boolean);
   /** The question shown to the human. Default: `Allow "<tool>" with <arguments as JSON>?`. */
   readonly prompt?: (event: BeforeToolCallEvent) => string;
   /** Where and for whom decisions are remembered. */

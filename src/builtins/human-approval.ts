@@ -1,10 +1,12 @@
+import type { ToolSet } from 'ai';
 import { InterventionActions } from '../actions/intervention-actions.ts';
 import type { BeforeToolCallEvent, RunEventContext, ToolCallInfo } from '../actions/intervention-events.ts';
 import type { BeforeToolCallAction } from '../actions/lifecycle.ts';
 import type { ApprovalRemember } from '../client/approval-answer.ts';
 import type { InterventionHandlerLike } from '../handlers/intervention-handler.ts';
+import { markOptionalLifecycles } from '../handlers/optional-lifecycles.ts';
 import { createMemoryStore } from '../store/create-memory-store.ts';
-import { toolScope } from '../tools/tool-scope.ts';
+import { declaredScope, declareScopes } from '../tools/declared-scopes.ts';
 import { HUMAN_APPROVAL_OPTIONS, HUMAN_APPROVAL_REMEMBER, type HumanApprovalOptions } from './human-approval-options.ts';
 import {
   ANSWERED_TTL_MS,
@@ -87,7 +89,9 @@ import {
  * // the UI: addToolApprovalResponse(approvalAnswer({ id: part.approval.id, approved: true, remember: 'session' }))
  * ```
  */
-export function humanApproval(options: HumanApprovalOptions): InterventionHandlerLike {
+export function humanApproval<TOOLS extends ToolSet = ToolSet>(
+  options: HumanApprovalOptions<NoInfer<TOOLS>>,
+): InterventionHandlerLike<TOOLS> {
   HUMAN_APPROVAL_OPTIONS.check(options, `humanApproval "${options.name ?? 'human-approval'}"`);
   const { name = 'human-approval', tools, prompt = defaultPrompt, remember = {}, timeoutMs } = options;
   if (timeoutMs !== undefined && !(timeoutMs > 0)) {
@@ -222,7 +226,9 @@ export function humanApproval(options: HumanApprovalOptions): InterventionHandle
     return decided(toolCall, answered, reason);
   };
 
-  return {
+  // its tools scope is checked against the runs' tools; its beforeInvocation only remembers refusals:
+  // a path without an invocation (tools guarded without a run) still asks, so it does not refuse the handler
+  const handler: InterventionHandlerLike<TOOLS> = {
     name,
     /** Reads the refusals of the input (the handlers never see a refused call again). */
     async beforeInvocation(event) {
@@ -254,6 +260,8 @@ export function humanApproval(options: HumanApprovalOptions): InterventionHandle
       return InterventionActions.confirm(prompt(event));
     },
   };
+  markOptionalLifecycles(handler, ['beforeInvocation']);
+  return declareScopes(handler, [typeof tools === 'function' ? undefined : declaredScope('tools', tools, name)]);
 }
 
 function expired(toolCall: ToolCallInfo, timeoutMs: number) {
@@ -276,6 +284,6 @@ function defaultPrompt({ toolCall }: BeforeToolCallEvent): string {
 
 function scopeOfTools(name: string, tools: HumanApprovalOptions['tools']): (event: BeforeToolCallEvent) => boolean {
   if (typeof tools === 'function') return tools;
-  const inScope = toolScope(tools, { owner: name });
-  return ({ toolCall, tool }) => inScope(toolCall.toolName, tool);
+  const { matches } = declaredScope('tools', tools, name);
+  return ({ toolCall, tool }) => matches(toolCall.toolName, tool);
 }

@@ -1,10 +1,11 @@
-import type { ModelMessage } from 'ai';
+import type { ModelMessage, ToolSet } from 'ai';
 import type { HandlerMode } from '../actions/decision-record.ts';
 import { InterventionActions } from '../actions/intervention-actions.ts';
 import type { BeforeToolCallEvent } from '../actions/intervention-events.ts';
 import type { BeforeToolCallAction } from '../actions/lifecycle.ts';
 import type { InterventionHandlerLike, OnError } from '../handlers/intervention-handler.ts';
-import { type ToolScope, toolScope } from '../tools/tool-scope.ts';
+import { declaredScope, declareScopes } from '../tools/declared-scopes.ts';
+import type { ToolScope } from '../tools/tool-scope.ts';
 import { knownOptions } from '../util/known-options.ts';
 import { pairToolCalls } from '../util/pair-tool-calls.ts';
 import { sha256, stableJson } from '../util/stable-json.ts';
@@ -46,7 +47,7 @@ export interface LoopDetection {
  * const options: LoopGuardOptions = { maxRepeats: 2, then: 'deny', tools: '!poll_*' };
  * ```
  */
-export interface LoopGuardOptions {
+export interface LoopGuardOptions<TOOLS extends ToolSet = ToolSet> {
   /** The handler's name (records, guide tags). Default `'loop-guard'`. */
   readonly name?: string;
   /** Identical calls (same tool, same arguments) allowed per run. Default 3. */
@@ -57,7 +58,7 @@ export interface LoopGuardOptions {
    */
   readonly then?: 'guide' | 'deny';
   /** The tools watched ({@link ToolScope}). Default: all. */
-  readonly tools?: ToolScope;
+  readonly tools?: ToolScope<TOOLS>;
   /** How many runs' state is kept at most (least recently used first out). Default 1,000. */
   readonly maxRuns?: number;
   /** Replaces the text of the guide / deny. */
@@ -139,7 +140,7 @@ export const LOOP_GUARD_OPTIONS = knownOptions<LoopGuardOptions>({
  * // the 5th (or a retry of a call the policy denied twice) is denied.
  * ```
  */
-export function loopGuard(options: LoopGuardOptions = {}): InterventionHandlerLike {
+export function loopGuard<TOOLS extends ToolSet = ToolSet>(options: LoopGuardOptions<NoInfer<TOOLS>> = {}): InterventionHandlerLike<TOOLS> {
   LOOP_GUARD_OPTIONS.check(options, `loopGuard "${options.name ?? 'loop-guard'}"`);
   const {
     name = 'loop-guard',
@@ -161,7 +162,8 @@ export function loopGuard(options: LoopGuardOptions = {}): InterventionHandlerLi
   if (then !== 'guide' && then !== 'deny') {
     throw new TypeError(`loopGuard "${name}": then must be 'guide' or 'deny', got ${String(then)}`);
   }
-  const watched = tools === undefined ? () => true : toolScope(tools, { owner: name });
+  const scope = tools === undefined ? undefined : declaredScope('tools', tools, name);
+  const watched = scope?.matches ?? (() => true);
   const runs = new Map<string, RunState>();
 
   /** The run's state, marked most recently used; the least recently used run beyond `maxRuns` is dropped. */
@@ -177,57 +179,61 @@ export function loopGuard(options: LoopGuardOptions = {}): InterventionHandlerLi
     return state;
   };
 
-  return {
-    name,
-    ...(onError === undefined ? {} : { onError }),
-    ...(timeoutMs === undefined ? {} : { timeoutMs }),
-    ...(mode === undefined ? {} : { mode }),
-    async beforeToolCall(event: BeforeToolCallEvent): Promise<BeforeToolCallAction> {
-      const { toolCallId, toolName, input } = event.toolCall;
-      if (!watched(toolName, event.tool)) return InterventionActions.proceed();
-      const signature = signatureOf(toolName, input);
-      const history = currentTurn(event.messages, signature, toolCallId);
+  // its tools scope is checked against the runs' tools, like a handler's own
+  return declareScopes(
+    {
+      name,
+      ...(onError === undefined ? {} : { onError }),
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      ...(mode === undefined ? {} : { mode }),
+      async beforeToolCall(event: BeforeToolCallEvent): Promise<BeforeToolCallAction> {
+        const { toolCallId, toolName, input } = event.toolCall;
+        if (!watched(toolName, event.tool)) return InterventionActions.proceed();
+        const signature = signatureOf(toolName, input);
+        const history = currentTurn(event.messages, signature, toolCallId);
 
-      let calls: number;
-      let state: RunState | undefined;
-      let digest = '';
-      let callKey = '';
-      if (event.runId === undefined) {
-        calls = history.calls + 1;
-      } else {
-        state = stateOf(event.runId);
-        // a provider may reuse ids across turns (`call_0` every turn): a call is its step and its id
-        callKey = `${String(event.stepNumber)}:${toolCallId}`;
-        const answered = state.answered.get(callKey);
-        if (answered !== undefined) return answered; // evaluated again: the same answer, counted once
-        digest = await sha256(signature);
-        calls = (state.counts.get(digest) ?? 0) + 1;
-        state.counts.set(digest, calls);
-      }
+        let calls: number;
+        let state: RunState | undefined;
+        let digest = '';
+        let callKey = '';
+        if (event.runId === undefined) {
+          calls = history.calls + 1;
+        } else {
+          state = stateOf(event.runId);
+          // a provider may reuse ids across turns (`call_0` every turn): a call is its step and its id
+          callKey = `${String(event.stepNumber)}:${toolCallId}`;
+          const answered = state.answered.get(callKey);
+          if (answered !== undefined) return answered; // evaluated again: the same answer, counted once
+          digest = await sha256(signature);
+          calls = (state.counts.get(digest) ?? 0) + 1;
+          state.counts.set(digest, calls);
+        }
 
-      const answer = (action: BeforeToolCallAction) => {
-        state?.answered.set(callKey, action);
-        return action;
-      };
-      const repeat = calls > maxRepeats;
-      if (!repeat && history.blocked === 0) return answer(InterventionActions.proceed());
+        const answer = (action: BeforeToolCallAction) => {
+          state?.answered.set(callKey, action);
+          return action;
+        };
+        const repeat = calls > maxRepeats;
+        if (!repeat && history.blocked === 0) return answer(InterventionActions.proceed());
 
-      // loops seen before: the guard's own in this run, or (across runs) the blocks beyond the first
-      const earlier = Math.max(state?.loops.get(digest) ?? 0, history.blocked - 1);
-      state?.loops.set(digest, (state.loops.get(digest) ?? 0) + 1);
-      const action = earlier === 0 ? 'guide' : then;
-      const text = message({
-        kind: history.blocked > 0 ? 'retry' : 'repeat',
-        action,
-        toolName,
-        input,
-        calls,
-        blocked: history.blocked,
-        maxRepeats,
-      });
-      return answer(action === 'deny' ? InterventionActions.deny(text) : InterventionActions.guide(text));
+        // loops seen before: the guard's own in this run, or (across runs) the blocks beyond the first
+        const earlier = Math.max(state?.loops.get(digest) ?? 0, history.blocked - 1);
+        state?.loops.set(digest, (state.loops.get(digest) ?? 0) + 1);
+        const action = earlier === 0 ? 'guide' : then;
+        const text = message({
+          kind: history.blocked > 0 ? 'retry' : 'repeat',
+          action,
+          toolName,
+          input,
+          calls,
+          blocked: history.blocked,
+          maxRepeats,
+        });
+        return answer(action === 'deny' ? InterventionActions.deny(text) : InterventionActions.guide(text));
+      },
     },
-  };
+    [scope],
+  );
 }
 
 interface RunState {

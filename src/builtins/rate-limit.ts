@@ -1,4 +1,5 @@
 import type { Context } from '@ai-sdk/provider-utils';
+import type { ToolSet } from 'ai';
 import type { HandlerMode } from '../actions/decision-record.ts';
 import { InterventionActions } from '../actions/intervention-actions.ts';
 import type { BeforeToolCallEvent } from '../actions/intervention-events.ts';
@@ -7,7 +8,8 @@ import { InvalidHandlerError } from '../errors/invalid-handler-error.ts';
 import type { InterventionHandlerLike, OnError } from '../handlers/intervention-handler.ts';
 import { createMemoryStore } from '../store/create-memory-store.ts';
 import type { Store } from '../store/store.ts';
-import { type ToolScope, toolScope } from '../tools/tool-scope.ts';
+import { declaredScope, declareScopes } from '../tools/declared-scopes.ts';
+import type { ToolScope } from '../tools/tool-scope.ts';
 import type { Awaitable } from '../util/awaitable.ts';
 import { durationOf } from '../util/duration-of.ts';
 import { knownOptions } from '../util/known-options.ts';
@@ -37,7 +39,7 @@ export type RateLimitKeyPart = 'run' | 'user' | 'tool' | 'arguments';
  * interventions.use(rateLimit(options));
  * ```
  */
-export interface RateLimitOptions {
+export interface RateLimitOptions<TOOLS extends ToolSet = ToolSet> {
   /** The handler's name (unique in a `createInterventions`), also the counters' key prefix. Default `'rate-limit'`. */
   readonly name?: string;
   /** How many calls each counter allows per window (0 blocks every call). */
@@ -61,7 +63,7 @@ export interface RateLimitOptions {
    */
   readonly user?: (runtimeContext: Context) => string | undefined;
   /** Only calls in this scope ({@link ToolScope}) are counted and limited. Default: every tool. */
-  readonly tools?: ToolScope;
+  readonly tools?: ToolScope<TOOLS>;
   /**
    * Where the counters live. Default: a memory store of this handler (one
    * process). Pass `createRedisStore(...)` to share the limit between
@@ -125,7 +127,7 @@ export const RATE_LIMIT_OPTIONS = knownOptions<RateLimitOptions>({
  * await interventions.generateText({ model, tools, prompt, runtimeContext: { userId: session.userId } });
  * ```
  */
-export function rateLimit(options: RateLimitOptions): InterventionHandlerLike {
+export function rateLimit<TOOLS extends ToolSet = ToolSet>(options: RateLimitOptions<NoInfer<TOOLS>>): InterventionHandlerLike<TOOLS> {
   RATE_LIMIT_OPTIONS.check(options, `rateLimit "${options.name ?? 'rate-limit'}"`);
   const {
     name = 'rate-limit',
@@ -152,47 +154,52 @@ export function rateLimit(options: RateLimitOptions): InterventionHandlerLike {
       message: `rateLimit "${name}": windowMs must be a positive number, got ${String(windowMs)}`,
     });
   }
-  const limited = tools === undefined ? () => true : toolScope(tools, { owner: name });
+  const scope = tools === undefined ? undefined : declaredScope('tools', tools, name);
+  const limited = scope?.matches ?? (() => true);
   const parts: readonly RateLimitKeyPart[] | undefined = typeof per === 'function' ? undefined : typeof per === 'string' ? [per] : per;
 
-  return {
-    name,
-    onError,
-    timeoutMs,
-    ...(mode === undefined ? {} : { mode }),
-    beforeToolCall: async (event): Promise<BeforeToolCallAction> => {
-      const { toolName } = event.toolCall;
-      if (!limited(toolName, event.tool)) return InterventionActions.proceed();
-      if (parts?.includes('user') && !user(event.runtimeContext)) {
-        // say what is missing, to the model and in the record, rather than "the check failed"
-        const reason = noUserReason(name, 'counts calls per user');
-        if (onError === 'deny') return InterventionActions.deny(reason);
-        throw new Error(reason);
-      }
+  // its tools scope is checked against the runs' tools, like a handler's own
+  return declareScopes(
+    {
+      name,
+      onError,
+      timeoutMs,
+      ...(mode === undefined ? {} : { mode }),
+      beforeToolCall: async (event): Promise<BeforeToolCallAction> => {
+        const { toolName } = event.toolCall;
+        if (!limited(toolName, event.tool)) return InterventionActions.proceed();
+        if (parts?.includes('user') && !user(event.runtimeContext)) {
+          // say what is missing, to the model and in the record, rather than "the check failed"
+          const reason = noUserReason(name, 'counts calls per user');
+          if (onError === 'deny') return InterventionActions.deny(reason);
+          throw new Error(reason);
+        }
 
-      const now = Date.now();
-      const window = Math.floor(now / windowMs);
-      const key =
-        parts === undefined
-          ? `custom=${encodeURIComponent(await (per as (event: BeforeToolCallEvent) => Awaitable<string>)(event))}`
-          : (await Promise.all(parts.map((part) => keyPart(part, event, user, name)))).join(':');
-      const { taken } = await store.take(`${name}:${window}:${key}`, { amount: 1, limit, ttlMs: windowMs });
-      if (taken) return InterventionActions.proceed();
+        const now = Date.now();
+        const window = Math.floor(now / windowMs);
+        const key =
+          parts === undefined
+            ? `custom=${encodeURIComponent(await (per as (event: BeforeToolCallEvent) => Awaitable<string>)(event))}`
+            : (await Promise.all(parts.map((part) => keyPart(part, event, user, name)))).join(':');
+        const { taken } = await store.take(`${name}:${window}:${key}`, { amount: 1, limit, ttlMs: windowMs });
+        if (taken) return InterventionActions.proceed();
 
-      const resetsAt = (window + 1) * windowMs;
-      const reason =
-        `Rate limit reached: ${limit} ${limit === 1 ? 'call' : 'calls'}${scopeOf(parts, toolName)} per ${windowOf(windowMs)}` +
-        `${ownerOf(parts)}. The limit resets in ${durationOf(resetsAt - now)} (at ${new Date(resetsAt).toISOString()}).`;
-      switch (exit) {
-        case 'guide':
-          return InterventionActions.guide(`${reason} Do not make this call again before then; continue without it.`);
-        case 'confirm':
-          return InterventionActions.confirm(`${reason} Allow this call to "${toolName}" anyway?`);
-        default:
-          return InterventionActions.deny(reason);
-      }
+        const resetsAt = (window + 1) * windowMs;
+        const reason =
+          `Rate limit reached: ${limit} ${limit === 1 ? 'call' : 'calls'}${scopeOf(parts, toolName)} per ${windowOf(windowMs)}` +
+          `${ownerOf(parts)}. The limit resets in ${durationOf(resetsAt - now)} (at ${new Date(resetsAt).toISOString()}).`;
+        switch (exit) {
+          case 'guide':
+            return InterventionActions.guide(`${reason} Do not make this call again before then; continue without it.`);
+          case 'confirm':
+            return InterventionActions.confirm(`${reason} Allow this call to "${toolName}" anyway?`);
+          default:
+            return InterventionActions.deny(reason);
+        }
+      },
     },
-  };
+    [scope],
+  );
 }
 
 async function keyPart(

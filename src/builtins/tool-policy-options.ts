@@ -1,3 +1,4 @@
+import type { ToolSet } from 'ai';
 import type { HandlerMode } from '../actions/decision-record.ts';
 import type { BeforeToolCallEvent, ToolCallInfo } from '../actions/intervention-events.ts';
 import type { OnError } from '../handlers/intervention-handler.ts';
@@ -45,15 +46,15 @@ export type ToolPolicyCondition = (input: Readonly<Record<string, unknown>>, eve
  * ];
  * ```
  */
-export type ToolPolicyRule =
+export type ToolPolicyRule<TOOLS extends ToolSet = ToolSet> =
   | {
-      readonly allow: ToolScope;
+      readonly allow: ToolScope<TOOLS>;
       readonly deny?: never;
       readonly confirm?: never;
       readonly when?: ToolPolicyCondition;
     }
   | {
-      readonly deny: ToolScope;
+      readonly deny: ToolScope<TOOLS>;
       readonly allow?: never;
       readonly confirm?: never;
       readonly when?: ToolPolicyCondition;
@@ -61,7 +62,7 @@ export type ToolPolicyRule =
       readonly reason?: ToolPolicyMessage;
     }
   | {
-      readonly confirm: ToolScope;
+      readonly confirm: ToolScope<TOOLS>;
       readonly allow?: never;
       readonly deny?: never;
       readonly when?: ToolPolicyCondition;
@@ -93,11 +94,11 @@ export type ToolPolicyDefault =
  * const options: ToolPolicyOptions = { rules: [{ deny: 'delete_*' }], default: 'allow' };
  * ```
  */
-export interface ToolPolicyOptions {
+export interface ToolPolicyOptions<TOOLS extends ToolSet = ToolSet> {
   /** The handler's name (records, guide tags). Default `'tool-policy'`. */
   readonly name?: string;
   /** Evaluated in order; the first rule whose tools and `when` match decides. */
-  readonly rules: readonly ToolPolicyRule[];
+  readonly rules: readonly ToolPolicyRule<TOOLS>[];
   /**
    * For calls no rule matches, including dynamic and MCP tools the app never
    * listed. Required, so the policy is total.

@@ -1,7 +1,9 @@
+import type { ToolSet } from 'ai';
 import { InterventionActions } from '../actions/intervention-actions.ts';
 import type { BeforeToolCallEvent, ToolCallInfo } from '../actions/intervention-events.ts';
 import type { BeforeToolCallAction } from '../actions/lifecycle.ts';
 import type { InterventionHandlerLike } from '../handlers/intervention-handler.ts';
+import { type DeclaredScope, declaredScope, declareScopes } from '../tools/declared-scopes.ts';
 import { type ToolScope, type ToolScopeMatcher, type ToolSelector, toolScope } from '../tools/tool-scope.ts';
 import {
   TOOL_POLICY_DEFAULT,
@@ -100,34 +102,38 @@ export function toolMatcher(patterns: ToolScope): ToolScopeMatcher {
  * const interventions = createInterventions({ handlers: [policy] });
  * ```
  */
-export function toolPolicy(options: ToolPolicyOptions): InterventionHandlerLike {
+export function toolPolicy<TOOLS extends ToolSet = ToolSet>(options: ToolPolicyOptions<NoInfer<TOOLS>>): InterventionHandlerLike<TOOLS> {
   TOOL_POLICY_OPTIONS.check(options, `toolPolicy "${options.name ?? 'tool-policy'}"`);
   const { name = 'tool-policy', rules, default: fallback, onError = 'deny', timeoutMs, mode } = options;
   if (!Array.isArray(rules)) throw new TypeError(`toolPolicy "${name}": rules must be an array`);
   const compiled = rules.map((rule, index) => compileRule(name, rule, index));
   const otherwise = compileDefault(name, fallback);
 
-  return {
-    name,
-    onError,
-    ...(timeoutMs === undefined ? {} : { timeoutMs }),
-    ...(mode === undefined ? {} : { mode }),
-    async beforeToolCall(event: BeforeToolCallEvent): Promise<BeforeToolCallAction> {
-      const { toolCall } = event;
-      for (const rule of compiled) {
-        if (!rule.matches(toolCall.toolName, event.tool)) continue;
-        if (rule.when !== undefined && (await rule.when(asRecord(toolCall.input), event)) !== true) continue;
-        return rule.decide(toolCall, event);
-      }
-      return otherwise(toolCall, event);
+  // each rule's scope is checked against the runs' tools, like a handler's own
+  return declareScopes(
+    {
+      name,
+      onError,
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      ...(mode === undefined ? {} : { mode }),
+      async beforeToolCall(event: BeforeToolCallEvent): Promise<BeforeToolCallAction> {
+        const { toolCall } = event;
+        for (const rule of compiled) {
+          if (!rule.scope.matches(toolCall.toolName, event.tool)) continue;
+          if (rule.when !== undefined && (await rule.when(asRecord(toolCall.input), event)) !== true) continue;
+          return rule.decide(toolCall, event);
+        }
+        return otherwise(toolCall, event);
+      },
     },
-  };
+    compiled.map((rule) => rule.scope),
+  );
 }
 
 type Decide = (toolCall: ToolCallInfo, event: BeforeToolCallEvent) => BeforeToolCallAction;
 
 interface CompiledRule {
-  readonly matches: ToolScopeMatcher;
+  readonly scope: DeclaredScope;
   readonly when: ToolPolicyCondition | undefined;
   readonly decide: Decide;
 }
@@ -145,12 +151,12 @@ function compileRule(policy: string, rule: ToolPolicyRule, index: number): Compi
     throw new TypeError(`toolPolicy "${policy}": rule ${index}'s when must be a function`);
   }
   if (rule.allow !== undefined) {
-    return { matches: toolScope(rule.allow, { owner: policy }), when, decide: () => InterventionActions.proceed() };
+    return { scope: declaredScope(`rules[${index}].allow`, rule.allow, policy), when, decide: () => InterventionActions.proceed() };
   }
   if (rule.deny !== undefined) {
-    return { matches: toolScope(rule.deny, { owner: policy }), when, decide: denyWith(rule.reason ?? deniedBy(policy)) };
+    return { scope: declaredScope(`rules[${index}].deny`, rule.deny, policy), when, decide: denyWith(rule.reason ?? deniedBy(policy)) };
   }
-  return { matches: toolScope(rule.confirm, { owner: policy }), when, decide: confirmWith(rule.prompt ?? askToAllow) };
+  return { scope: declaredScope(`rules[${index}].confirm`, rule.confirm, policy), when, decide: confirmWith(rule.prompt ?? askToAllow) };
 }
 
 function compileDefault(policy: string, fallback: ToolPolicyDefault): Decide {

@@ -1,9 +1,11 @@
+import type { ToolSet } from 'ai';
 import type { HandlerMode } from '../actions/decision-record.ts';
 import { InterventionActions } from '../actions/intervention-actions.ts';
 import type { AfterToolCallEvent, ToolCallInfo } from '../actions/intervention-events.ts';
 import type { AfterToolCallAction } from '../actions/lifecycle.ts';
 import type { InterventionHandlerLike, OnError } from '../handlers/intervention-handler.ts';
-import { type ToolScope, toolScope } from '../tools/tool-scope.ts';
+import { declaredScope, declareScopes } from '../tools/declared-scopes.ts';
+import type { ToolScope } from '../tools/tool-scope.ts';
 import { knownOptions } from '../util/known-options.ts';
 
 /**
@@ -36,7 +38,7 @@ export interface TruncatedToolResult {
  * const options: TruncateToolResultOptions = { maxTokens: 2_000, tools: ['fs_read*', 'run_shell'] };
  * ```
  */
-export interface TruncateToolResultOptions {
+export interface TruncateToolResultOptions<TOOLS extends ToolSet = ToolSet> {
   /** The handler's name (records). Default `'truncate-tool-result'`. */
   readonly name?: string;
   /** The most characters the model reads of one result, notice included. */
@@ -50,7 +52,7 @@ export interface TruncateToolResultOptions {
    */
   readonly charsPerToken?: number;
   /** The tools whose results are capped ({@link ToolScope}). Default: all. */
-  readonly tools?: ToolScope;
+  readonly tools?: ToolScope<TOOLS>;
   /** The share of the kept characters taken from the start (the rest from the end). Default 0.5. */
   readonly headShare?: number;
   /** Called for each truncated result, e.g. to keep the full copy in a log. Its errors are ignored. */
@@ -117,7 +119,9 @@ const MIN_CHARS = 100;
  * // with "[… 184,034 characters omitted …]" between them
  * ```
  */
-export function truncateToolResult(options: TruncateToolResultOptions = {}): InterventionHandlerLike {
+export function truncateToolResult<TOOLS extends ToolSet = ToolSet>(
+  options: TruncateToolResultOptions<NoInfer<TOOLS>> = {},
+): InterventionHandlerLike<TOOLS> {
   TRUNCATE_TOOL_RESULT_OPTIONS.check(options, `truncateToolResult "${options.name ?? 'truncate-tool-result'}"`);
   const {
     name = 'truncate-tool-result',
@@ -152,32 +156,37 @@ export function truncateToolResult(options: TruncateToolResultOptions = {}): Int
       `truncateToolResult "${name}": the limit is ${limit} characters, below ${MIN_CHARS}: too small to hold the notice and any of the result`,
     );
   }
-  const covered = tools === undefined ? () => true : toolScope(tools, { owner: name });
+  const scope = tools === undefined ? undefined : declaredScope('tools', tools, name);
+  const covered = scope?.matches ?? (() => true);
 
-  return {
-    name,
-    ...(onError === undefined ? {} : { onError }),
-    ...(timeoutMs === undefined ? {} : { timeoutMs }),
-    ...(mode === undefined ? {} : { mode }),
-    afterToolCall(event: AfterToolCallEvent): AfterToolCallAction {
-      if (!covered(event.toolCall.toolName, event.tool)) return InterventionActions.proceed();
-      if (event.tool?.toModelOutput !== undefined) return InterventionActions.proceed();
-      const original = asText(event.result);
-      if (original === undefined || original.length <= limit) return InterventionActions.proceed();
-      const cut = truncateText(original, limit, headShare, typeof event.result !== 'string');
-      if (cut === undefined) return InterventionActions.proceed();
-      if (onTruncate !== undefined) {
-        try {
-          onTruncate({ toolCall: event.toolCall, original, truncated: cut.text, omitted: cut.omitted });
-        } catch {
-          // a logging callback never changes what the model reads
+  // its tools scope is checked against the runs' tools, like a handler's own
+  return declareScopes(
+    {
+      name,
+      ...(onError === undefined ? {} : { onError }),
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      ...(mode === undefined ? {} : { mode }),
+      afterToolCall(event: AfterToolCallEvent): AfterToolCallAction {
+        if (!covered(event.toolCall.toolName, event.tool)) return InterventionActions.proceed();
+        if (event.tool?.toModelOutput !== undefined) return InterventionActions.proceed();
+        const original = asText(event.result);
+        if (original === undefined || original.length <= limit) return InterventionActions.proceed();
+        const cut = truncateText(original, limit, headShare, typeof event.result !== 'string');
+        if (cut === undefined) return InterventionActions.proceed();
+        if (onTruncate !== undefined) {
+          try {
+            onTruncate({ toolCall: event.toolCall, original, truncated: cut.text, omitted: cut.omitted });
+          } catch {
+            // a logging callback never changes what the model reads
+          }
         }
-      }
-      return InterventionActions.transform<AfterToolCallEvent>((draft) => {
-        draft.result = cut.text;
-      });
+        return InterventionActions.transform<AfterToolCallEvent>((draft) => {
+          draft.result = cut.text;
+        });
+      },
     },
-  };
+    [scope],
+  );
 }
 
 /** The text the model would read: a string as is, anything else as JSON. */

@@ -21,6 +21,7 @@ export type InterventionsErrorCode =
   | 'unknown-key'
   | 'no-lifecycle'
   | 'invalid-tools'
+  | 'scope-matches-no-tool'
   | 'invocation-denied'
   | 'invalid-hook'
   | 'invalid-hook-result'
@@ -29,7 +30,8 @@ export type InterventionsErrorCode =
   | 'approval-secret-required'
   | 'unknown-option'
   | 'invalid-option'
-  | 'decision-trail-failed';
+  | 'decision-trail-failed'
+  | 'guard-not-enforced';
 
 const marker = 'ai-interventions.error';
 const symbol = Symbol.for(marker);

@@ -10,12 +10,18 @@ const symbol = Symbol.for(marker);
  * holds per instance only: a resume replayed on another instance runs the
  * tool again.
  *
+ * `'scope-matches-no-tool'`: a handler's (or a built-in's) `tools` scope
+ * matches no tool of a run it was registered for (a name the tool set does
+ * not have: `delete_file` where the tool is `deleteFile`), so it applies to
+ * nothing there; `handlerName`, `option`, `scope` and `closestTools` say
+ * which. With `strictScopes: true` it is an `InvalidHandlerError` instead.
+ *
  * @example
  * ```ts
  * const code: InterventionsWarningCode = 'approval-ledger-in-memory';
  * ```
  */
-export type InterventionsWarningCode = 'approval-ledger-in-memory';
+export type InterventionsWarningCode = 'approval-ledger-in-memory' | 'scope-matches-no-tool';
 
 /**
  * A configuration that works but does not keep a guarantee everywhere the
@@ -39,11 +45,37 @@ export class InterventionsWarning extends Error {
 
   /** Which warning this is, as a stable code. */
   readonly code: InterventionsWarningCode;
+  /** `'scope-matches-no-tool'`: the handler whose scope matches nothing. */
+  readonly handlerName: string | undefined;
+  /** `'scope-matches-no-tool'`: which of its options the scope is (`tools`, `rules[1].deny`, `sinks`). */
+  readonly option: string | undefined;
+  /** `'scope-matches-no-tool'`: the scope, as given. */
+  readonly scope: unknown;
+  /** `'scope-matches-no-tool'`: the run's tools closest to the names in the scope, the closest first. */
+  readonly closestTools: readonly string[] | undefined;
 
-  constructor({ code, message }: { code: InterventionsWarningCode; message: string }) {
+  constructor({
+    code,
+    message,
+    handlerName,
+    option,
+    scope,
+    closestTools,
+  }: {
+    code: InterventionsWarningCode;
+    message: string;
+    handlerName?: string;
+    option?: string;
+    scope?: unknown;
+    closestTools?: readonly string[];
+  }) {
     super(message);
     this.name = name;
     this.code = code;
+    this.handlerName = handlerName;
+    this.option = option;
+    this.scope = scope;
+    this.closestTools = closestTools;
   }
 
   /** Whether `value` is an `InterventionsWarning` (of any bundled copy of the library). */

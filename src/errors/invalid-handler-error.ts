@@ -15,7 +15,9 @@ const symbol = Symbol.for(marker);
  * `timeoutMs`: it would be ignored; `key` names it and the message suggests
  * the closest), `'no-lifecycle'` (no lifecycle method at all),
  * `'invalid-tools'` (a `tools` scope that cannot be valid, see `ToolScope`;
- * `key` is `'tools'`), or `'invalid-handler'` (no `name`, or an invalid `onError`, `timeoutMs`,
+ * `key` is `'tools'`), `'scope-matches-no-tool'` (with `strictScopes: true`, a
+ * scope that matches no tool of a run; `key` names the option: `tools`,
+ * `rules[1].deny`), or `'invalid-handler'` (no `name`, or an invalid `onError`, `timeoutMs`,
  * `mode` or `tools`). A handler that would silently do nothing is an error
  * when it is registered, not a guard that never runs.
  *
@@ -53,7 +55,14 @@ export class InvalidHandlerError extends InterventionsError {
   }: {
     handlerName: string | undefined;
     message: string;
-    code?: 'invalid-handler' | 'duplicate-handler' | 'unknown-lifecycle' | 'unknown-key' | 'no-lifecycle' | 'invalid-tools';
+    code?:
+      | 'invalid-handler'
+      | 'duplicate-handler'
+      | 'unknown-lifecycle'
+      | 'unknown-key'
+      | 'no-lifecycle'
+      | 'invalid-tools'
+      | 'scope-matches-no-tool';
     key?: string;
   }) {
     super({ name, code, message });

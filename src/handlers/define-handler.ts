@@ -1,3 +1,4 @@
+import type { ToolSet } from 'ai';
 import { toolScope } from '../tools/tool-scope.ts';
 import type { InterventionHandlerLike } from './intervention-handler.ts';
 import { checkPlainKeys } from './registered-handler.ts';
@@ -22,7 +23,10 @@ import { checkPlainKeys } from './registered-handler.ts';
  * });
  * ```
  */
-export function defineHandler<HANDLER extends InterventionHandlerLike>(handler: HANDLER & OnlyHandlerKeys<HANDLER>): HANDLER {
+export function defineHandler<
+  TOOLS extends ToolSet = ToolSet,
+  HANDLER extends InterventionHandlerLike<TOOLS> = InterventionHandlerLike<TOOLS>,
+>(handler: HANDLER & OnlyHandlerKeys<HANDLER>): HANDLER {
   // a JavaScript caller's unknown key is an error here, as it is a type error for TypeScript
   checkPlainKeys(handler, handler.name);
   if (handler.tools !== undefined) toolScope(handler.tools, { owner: handler.name });

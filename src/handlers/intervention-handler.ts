@@ -1,3 +1,4 @@
+import type { ToolSet } from 'ai';
 import type { HandlerMode } from '../actions/decision-record.ts';
 import type {
   AfterModelCallEvent,
@@ -53,7 +54,7 @@ export type OnError = 'throw' | 'proceed' | 'deny';
  * };
  * ```
  */
-export interface InterventionHandlerLike {
+export interface InterventionHandlerLike<TOOLS extends ToolSet = ToolSet> {
   /** Unique within an `createInterventions` instance; tags records and feedback. */
   readonly name: string;
   /** What a throw, rejection or timeout does. Default `'throw'`. */
@@ -73,7 +74,7 @@ export interface InterventionHandlerLike {
    * and leave no record). Default: every tool. A scope that cannot be valid
    * is an `InvalidHandlerError` when the handler is registered.
    */
-  readonly tools?: ToolScope;
+  readonly tools?: ToolScope<TOOLS>;
   beforeInvocation?(event: BeforeInvocationEvent): Awaitable<BeforeInvocationAction>;
   beforeModelCall?(event: BeforeModelCallEvent): Awaitable<BeforeModelCallAction>;
   afterModelCall?(event: AfterModelCallEvent): Awaitable<AfterModelCallAction>;

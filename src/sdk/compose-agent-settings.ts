@@ -23,7 +23,9 @@ type Callback = ((event: never) => unknown) | undefined;
  * there anyway), and runs are matched to `onEnd` / `onError` through a
  * per-run copy of `runtimeContext` and the errors the run raised. A run is
  * also filed in `runsByInput` under the prompt (or messages) the agent was
- * called with, for the agent's UI stream to show its decisions.
+ * called with, for the agent's UI stream to show its decisions. `beforeRun`
+ * sees each call's prepared options before its run starts (the runtime
+ * checks its handlers' scopes against the call's tools there).
  */
 export function composeAgentSettings<SETTINGS>(
   settings: SETTINGS,
@@ -31,6 +33,7 @@ export function composeAgentSettings<SETTINGS>(
   isIdle: (snapshot: RuntimeSnapshot) => boolean,
   approvalLedger?: ApprovalLedger,
   runsByInput?: WeakMap<object, Run>,
+  beforeRun?: (prepared: CallOptions) => void,
 ): SETTINGS {
   const user = settings as unknown as AnySettings;
   const runs = new WeakMap<object, Run>();
@@ -44,6 +47,7 @@ export function composeAgentSettings<SETTINGS>(
       if (isIdle(snapshot) && !hasTypedAnswers(prepared.messages ?? (Array.isArray(prepared.prompt) ? prepared.prompt : []))) {
         return prepared;
       }
+      beforeRun?.(prepared);
       const runtimeContext: Context = { ...prepared.runtimeContext };
       const run = new Run({
         snapshot,

@@ -1,4 +1,4 @@
-import { createUIMessageStreamResponse, type Tool, type ToolSet } from 'ai';
+import { createUIMessageStreamResponse } from 'ai';
 import { createApprovalLedger } from '../approvals/approval-ledger.ts';
 import { checkApprovalSecret, generateApprovalSecret } from '../approvals/approval-secret.ts';
 import { InvalidHandlerError } from '../errors/invalid-handler-error.ts';
@@ -7,18 +7,21 @@ import type { InterventionHandlerLike } from '../handlers/intervention-handler.t
 import { type RegisteredHandler, registerHandler } from '../handlers/registered-handler.ts';
 import { defaultWording, WORDING_KEYS, type Wording } from '../handlers/wording.ts';
 import { HookRegistry } from '../hooks/hook-registry.ts';
+import type { HookName, InterventionHooks } from '../hooks/hook-types.ts';
 import { Run } from '../run/run.ts';
 import { buildHandlerLists, type HandlerLists, type RuntimeSnapshot } from '../run/runtime-snapshot.ts';
 import { agentUIStream } from './agent-ui-stream.ts';
 import type { CallOptions } from './call-options.ts';
 import { composeAgentSettings } from './compose-agent-settings.ts';
 import { createModelMiddleware } from './create-model-middleware.ts';
-import { guardToolsStandalone } from './guard-tools-standalone.ts';
 import { INTERVENTIONS_OPTIONS, type Interventions, type InterventionsOptions } from './interventions.ts';
 import { isIdle } from './is-idle.ts';
 import { runGenerateText } from './run-generate-text.ts';
 import { runStreamText } from './run-stream-text.ts';
+import { RuntimePaths } from './runtime-paths.ts';
+import { createScopeReport } from './scope-report.ts';
 import { warnAtCreation } from './warn-at-creation.ts';
+import { WrappedTools } from './wrapped-tools.ts';
 
 /**
  * Creates the runtime.
@@ -60,6 +63,13 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
     options.approvalSecret === undefined ? generateApprovalSecret() : checkApprovalSecret(options.approvalSecret, 'approvalSecret');
   let registered: readonly RegisteredHandler[] = [];
   let lists: HandlerLists = buildHandlerLists(registered);
+  const wrappedTools = new WrappedTools();
+  // the paths the runtime is used through refuse the guards they cannot enforce (CAPABILITIES)
+  const paths = new RuntimePaths(
+    () => ({ handlers: registered, hooks: hooks.snapshot(), redactors: redactors.length }),
+    (name) => wrappedTools.has(name),
+  );
+  const scopes = createScopeReport({ strict: options.strictScopes === true, onStatus: () => hooks.snapshot().onStatus });
 
   const use = (handler: InterventionHandlerLike, position?: string): (() => void) => {
     const entry = registerHandler(handler, position, { defaultTimeoutMs: handlerTimeoutMs });
@@ -70,6 +80,9 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
         message: `Two intervention handlers are named "${entry.name}"; handler names must be unique.`,
       });
     }
+    paths.register({ handlers: [entry] });
+    // tools already wrapped read the live registry: the new handler's scopes are checked against them
+    if (paths.has('plain-tools')) scopes.check(wrappedTools.byName, [entry]);
     registered = [...registered, entry];
     lists = buildHandlerLists(registered);
     let disposed = false;
@@ -82,9 +95,25 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
   };
   for (const [index, handler] of (options.handlers ?? []).entries()) use(handler, `handlers[${index}]`);
 
+  const addHook = <K extends HookName>(event: K, hook: InterventionHooks[K]): (() => void) => {
+    const dispose = hooks.add(event, hook);
+    try {
+      paths.register({ hooks: { [event]: hooks.snapshot()[event].slice(-1) } });
+    } catch (error) {
+      dispose();
+      throw error;
+    }
+    return dispose;
+  };
+
   // the runs of agents built with agentSettings, by the prompt each call was given: their UI streams show the decisions
   const agentRuns = new WeakMap<object, Run>();
   const runOfAgentInput = (input: unknown) => (typeof input === 'object' && input !== null ? agentRuns.get(input) : undefined);
+  const ownAgents = new WeakSet<object>();
+  const agentStream = (agentOptions: Parameters<typeof agentUIStream>[0]) => {
+    paths.enterAgentStream(agentOptions.agent, (prepareCall) => ownAgents.has(prepareCall));
+    return agentUIStream(agentOptions, runOfAgentInput);
+  };
 
   const snapshot = (): RuntimeSnapshot => ({
     handlers: lists,
@@ -100,47 +129,46 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
     actionDigests: trail !== undefined || options.actionDigests === true,
   });
 
-  // tools this runtime wrapped for plain calls: a run uses the originals
-  const originals = new WeakMap<Tool, Tool>();
-  const unwrapped = (callOptions: CallOptions): CallOptions => {
-    const tools = callOptions.tools;
-    if (tools === undefined) return callOptions;
-    let copy: ToolSet | undefined;
-    for (const name of Object.keys(tools)) {
-      const original = originals.get(tools[name] as Tool);
-      if (original === undefined) continue;
-      copy ??= { ...tools };
-      Object.defineProperty(copy, name, { value: original, enumerable: true, writable: true, configurable: true });
-    }
-    return copy === undefined ? callOptions : { ...callOptions, tools: copy };
+  // a run's tools are checked against every handler's scopes (once per tool set and handler list)
+  const runOptions = (callOptions: CallOptions) => {
+    const unwrapped = wrappedTools.unwrapped(callOptions);
+    scopes.check(unwrapped.tools, registered);
+    return { snapshot: snapshot(), approvalLedger, options: unwrapped };
   };
-
-  const shared = () => ({ snapshot: snapshot(), approvalLedger });
-  return {
-    generateText: ((options: CallOptions) =>
-      runGenerateText({ ...shared(), options: unwrapped(options) })) as unknown as Interventions['generateText'],
-    streamText: ((options: CallOptions) =>
-      runStreamText({ ...shared(), options: unwrapped(options) })) as unknown as Interventions['streamText'],
-    use: (handler) => use(handler),
-    addHook: (event, hook) => hooks.add(event, hook),
-    wrapTools: (tools) => {
-      const wrapped = guardToolsStandalone(tools, snapshot, approvalLedger);
-      for (const name of Object.keys(wrapped)) {
-        const tool = wrapped[name];
-        if (tool !== undefined && tool !== tools[name]) originals.set(tool, tools[name] as Tool);
-      }
-      return wrapped;
+  const middleware = createModelMiddleware(() => Run.detached(snapshot()), {
+    beforeCall: (params) => {
+      paths.enter('middleware');
+      paths.checkModelCall(params.tools);
     },
-    agentSettings: (settings) => composeAgentSettings(settings, snapshot, isIdle, approvalLedger, agentRuns),
-    createAgentUIStream: ((options: Parameters<typeof agentUIStream>[0]) =>
-      agentUIStream(options, runOfAgentInput)) as Interventions['createAgentUIStream'],
+  });
+  return {
+    generateText: (async (callOptions: CallOptions) =>
+      runGenerateText(runOptions(callOptions))) as unknown as Interventions['generateText'],
+    streamText: ((callOptions: CallOptions) => runStreamText(runOptions(callOptions))) as unknown as Interventions['streamText'],
+    use: (handler) => use(handler),
+    addHook,
+    wrapTools: (tools) => {
+      paths.enter('plain-tools');
+      scopes.check(tools, registered);
+      return wrappedTools.wrap(tools, snapshot, approvalLedger);
+    },
+    agentSettings: (settings) => {
+      paths.enter('agent');
+      const composed = composeAgentSettings(settings, snapshot, isIdle, approvalLedger, agentRuns, (prepared) =>
+        scopes.check(prepared.tools, registered),
+      );
+      ownAgents.add((composed as { prepareCall: object }).prepareCall);
+      return composed;
+    },
+    createAgentUIStream: ((agentOptions: Parameters<typeof agentUIStream>[0]) =>
+      agentStream(agentOptions)) as Interventions['createAgentUIStream'],
     createAgentUIStreamResponse: (async ({
       headers,
       status,
       statusText,
       keepAliveMs,
       consumeSseStream,
-      ...options
+      ...agentOptions
     }: Parameters<Interventions['createAgentUIStreamResponse']>[0]) =>
       createUIMessageStreamResponse({
         headers,
@@ -148,9 +176,13 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
         statusText,
         keepAliveMs,
         consumeSseStream,
-        stream: await agentUIStream(options as Parameters<typeof agentUIStream>[0], runOfAgentInput),
+        stream: await agentStream(agentOptions as Parameters<typeof agentUIStream>[0]),
       })) as Interventions['createAgentUIStreamResponse'],
-    middleware: createModelMiddleware(() => Run.detached(snapshot())),
+    // reading it says a model is wrapped with it: tools guarded without a run then have a model layer
+    get middleware() {
+      paths.readMiddleware();
+      return middleware;
+    },
     get handlers() {
       return registered.map((entry) => entry.handler);
     },

@@ -42,13 +42,18 @@ class FailedStream {
  * hooks, `afterModelCall` handlers); the tool calls (and what follows them)
  * are held until the provider finishes when they are decided; redactors hold
  * back at most their look-ahead. Held parts are released as the provider
- * sent them, except what a decision changed.
+ * sent them, except what a decision changed. `beforeCall` checks each call
+ * first (the runtime's own middleware refuses what it cannot enforce).
  */
-export function createModelMiddleware(runOf: () => Run): LanguageModelV4Middleware {
+export function createModelMiddleware(
+  runOf: () => Run,
+  { beforeCall }: { readonly beforeCall?: (params: LanguageModelV4CallOptions) => void } = {},
+): LanguageModelV4Middleware {
   return {
     specificationVersion: 'v4',
 
     wrapGenerate: async ({ doGenerate, params, model }) => {
+      beforeCall?.(params);
       const run = runOf();
       try {
         const starting = ensureStarted(run);
@@ -68,6 +73,7 @@ export function createModelMiddleware(runOf: () => Run): LanguageModelV4Middlewa
     },
 
     wrapStream: async ({ doStream, params, model }) => {
+      beforeCall?.(params);
       const run = runOf();
       try {
         const starting = ensureStarted(run);

@@ -19,7 +19,7 @@ import type { InterventionsOptions } from './interventions.ts';
  */
 export type GuardOptions =
   | readonly InterventionHandlerLike[]
-  | Pick<InterventionsOptions, 'handlers' | 'hooks' | 'wording' | 'handlerTimeoutMs'>;
+  | Pick<InterventionsOptions, 'handlers' | 'hooks' | 'wording' | 'handlerTimeoutMs' | 'strictScopes'>;
 
 /** The keys of {@link GuardOptions} (as an object). */
 const GUARD_OPTIONS = knownOptions<Exclude<GuardOptions, readonly InterventionHandlerLike[]>>({
@@ -27,6 +27,7 @@ const GUARD_OPTIONS = knownOptions<Exclude<GuardOptions, readonly InterventionHa
   hooks: true,
   wording: true,
   handlerTimeoutMs: true,
+  strictScopes: true,
 });
 
 /**

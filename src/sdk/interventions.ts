@@ -125,6 +125,16 @@ export interface InterventionsOptions {
    * it as `policyVersion`. A non-empty string.
    */
   readonly policyVersion?: string;
+  /**
+   * A handler's (or a built-in's) `tools` scope that matches no tool of a
+   * run (`delete_file` where the tool is `deleteFile`) applies to nothing
+   * there. By default it is reported once (an `InterventionsWarning`,
+   * `'scope-matches-no-tool'`, naming the scope, the handler and the closest
+   * tool names, and an `onStatus` warning); with `true` it is an
+   * `InvalidHandlerError` (`'scope-matches-no-tool'`) when the run starts,
+   * the tools are wrapped, or the handler is registered after them.
+   */
+  readonly strictScopes?: boolean;
 }
 
 /** The keys of {@link InterventionsOptions}: `createInterventions` checks its options against them. */
@@ -141,6 +151,7 @@ export const INTERVENTIONS_OPTIONS = knownOptions<InterventionsOptions>({
   trail: true,
   actionDigests: true,
   policyVersion: true,
+  strictScopes: true,
 });
 
 /**

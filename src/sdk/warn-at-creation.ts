@@ -1,10 +1,10 @@
-import { InterventionsWarning, type InterventionsWarningCode } from '../errors/interventions-warning.ts';
+import { InterventionsWarning } from '../errors/interventions-warning.ts';
 import type { HookEntry } from '../hooks/hook-registry.ts';
 import { notifyObservers } from '../hooks/run-hooks.ts';
 import type { InterventionsOptions } from './interventions.ts';
 
-/** The codes already emitted through `process.emitWarning` in this process: a runtime per request must not flood the log. */
-const emitted = new Set<InterventionsWarningCode>();
+/** The warnings already emitted through `process.emitWarning` in this process, by key: a runtime per request must not flood the log. */
+const emitted = new Set<string>();
 
 /**
  * The configuration warnings of a runtime being created: emitted once per
@@ -13,18 +13,29 @@ const emitted = new Set<InterventionsWarningCode>();
  * once per runtime. Hooks never break creation.
  */
 export function warnAtCreation(options: InterventionsOptions, onStatus: ReadonlyArray<HookEntry<'onStatus'>>): void {
-  for (const warning of creationWarnings(options)) {
-    if (!emitted.has(warning.code)) {
-      emitted.add(warning.code);
-      emit(warning);
-    }
-    if (onStatus.length > 0) {
-      void notifyObservers(onStatus, {
-        runId: undefined,
-        runtimeContext: {},
-        status: { type: 'warning', code: warning.code, message: warning.message },
-      });
-    }
+  for (const warning of creationWarnings(options)) reportWarning(warning, onStatus);
+}
+
+/**
+ * Reports a configuration warning: emitted once per process and `key` (the
+ * warning's code unless said otherwise), and told to the `onStatus` hooks
+ * given (the caller tells each runtime once). Hooks never throw here.
+ */
+export function reportWarning(
+  warning: InterventionsWarning,
+  onStatus: ReadonlyArray<HookEntry<'onStatus'>>,
+  key: string = warning.code,
+): void {
+  if (!emitted.has(key)) {
+    emitted.add(key);
+    emit(warning);
+  }
+  if (onStatus.length > 0) {
+    void notifyObservers(onStatus, {
+      runId: undefined,
+      runtimeContext: {},
+      status: { type: 'warning', code: warning.code, message: warning.message },
+    });
   }
 }
 

@@ -1,4 +1,4 @@
-import type { Tool } from 'ai';
+import type { Tool, ToolSet } from 'ai';
 import { InvalidHandlerError } from '../errors/invalid-handler-error.ts';
 import { TOOL_ANNOTATION_HINTS, type ToolAnnotationHint, type ToolAnnotationHints, toolAnnotations } from './tool-annotations.ts';
 
@@ -35,12 +35,36 @@ export interface ToolAnnotationSelector {
  * name or glob (`'!poll_*'`), or an annotation selector
  * (`{ annotations: { destructiveHint: true } }`).
  *
+ * Typed by a tool set (`ToolSelector<typeof tools>`), a name (plain or
+ * negated) must be one of its tools, as the AI SDK types `toolApproval` by
+ * tool name: a typo is a compile error. Globs stay any text with a `*` or
+ * `?`. Untyped (the default), any string is accepted and checked against
+ * each run's tools instead (see `strictScopes`).
+ *
  * @example
  * ```ts
  * const selectors: ToolSelector[] = ['delete_*', '!delete_draft', { annotations: { destructiveHint: true } }];
+ * const typed: ToolSelector<typeof tools>[] = ['delete_file', 'send_*']; // 'delete_files' would not compile
  * ```
  */
-export type ToolSelector = string | ToolAnnotationSelector;
+export type ToolSelector<TOOLS extends ToolSet = ToolSet> = ToolNamePattern<keyof TOOLS & string> | ToolAnnotationSelector;
+
+/**
+ * A tool name of `NAME`, a glob (any text with a `*` or `?`), or either
+ * negated with `!`. With `NAME` = `string` (the default), any string.
+ *
+ * @example
+ * ```ts
+ * const patterns: ToolNamePattern<'search' | 'delete_file'>[] = ['search', '!delete_file', 'fs_*'];
+ * ```
+ */
+export type ToolNamePattern<NAME extends string = string> =
+  | NAME
+  | `${string}*${string}`
+  | `${string}?${string}`
+  | `!${NAME}`
+  | `!${string}*${string}`
+  | `!${string}?${string}`;
 
 /**
  * Which tools something applies to: one {@link ToolSelector} or a list. The
@@ -55,7 +79,12 @@ export type ToolSelector = string | ToolAnnotationSelector;
  * valid (an empty list, `''`, `'!'`, `'!!x'`, whitespace in a pattern, an
  * unknown hint, a negation of everything, names that are all excluded) is an
  * `InvalidHandlerError` (code `'invalid-tools'`) when the handler is created
- * or registered, never a guard that silently matches nothing.
+ * or registered, never a guard that silently matches nothing. A valid scope
+ * that matches no tool of a run is reported (an `InterventionsWarning`,
+ * `'scope-matches-no-tool'`, naming the closest tools), and is an error with
+ * `strictScopes: true`. Typed by the tool set (`ToolScope<typeof tools>`,
+ * or `toolPolicy<typeof tools>(…)`, `defineHandler<typeof tools>(…)`), a
+ * name that is not a tool of the set does not compile.
  *
  * @example
  * ```ts
@@ -66,7 +95,7 @@ export type ToolSelector = string | ToolAnnotationSelector;
  * });
  * ```
  */
-export type ToolScope = ToolSelector | readonly ToolSelector[];
+export type ToolScope<TOOLS extends ToolSet = ToolSet> = ToolSelector<TOOLS> | readonly ToolSelector<TOOLS>[];
 
 /**
  * A compiled {@link ToolScope}: whether a call to `toolName` is in scope.
@@ -100,7 +129,10 @@ export type ToolScopeMatcher = (toolName: string, tool?: Tool | undefined) => bo
  * destructive('delete_file', tools.delete_file); // true unless the tool declares destructiveHint: false or readOnlyHint: true
  * ```
  */
-export function toolScope(scope: ToolScope, { owner }: { readonly owner?: string } = {}): ToolScopeMatcher {
+export function toolScope<TOOLS extends ToolSet = ToolSet>(
+  scope: ToolScope<NoInfer<TOOLS>>,
+  { owner }: { readonly owner?: string } = {},
+): ToolScopeMatcher {
   const invalid = (why: string) =>
     new InvalidHandlerError({
       handlerName: owner,

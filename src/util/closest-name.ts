@@ -17,6 +17,21 @@ export function closestName(typo: string, names: readonly string[], { within }: 
   return bestDistance <= (within ?? Math.max(1, Math.floor(best.length / 3))) ? best : undefined;
 }
 
+/**
+ * Up to `max` names of `names` close to `typo` (at most half its length
+ * away, ignoring case), the closest first: the candidates a "did you mean"
+ * lists when there may be several.
+ */
+export function closestNames(typo: string, names: readonly string[], { max = 3 }: { readonly max?: number } = {}): string[] {
+  const within = Math.max(2, Math.floor(typo.length / 2));
+  return names
+    .map((name) => ({ name, distance: editDistance(typo.toLowerCase(), name.toLowerCase()) }))
+    .filter(({ distance }) => distance <= within)
+    .sort((a, b) => a.distance - b.distance || a.name.localeCompare(b.name))
+    .slice(0, max)
+    .map(({ name }) => name);
+}
+
 /** Levenshtein distance: insertions, deletions and substitutions. */
 function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, index) => index);

@@ -1,15 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createApprovalLedger, createInterventions, InterventionsWarning, type OnStatusContext } from '../../src/index.ts';
+import { processWarnings } from '../helpers/process-warnings.ts';
 
-const warnings: Error[] = [];
-const listen = (warning: Error) => warnings.push(warning);
-process.on('warning', listen);
-afterEach(() => {
-  warnings.length = 0;
-});
-
-/** Lets `process.emitWarning` (next tick) and the onStatus hooks settle. */
-const settled = () => new Promise((resolve) => setImmediate(resolve));
+const { warnings, settled } = processWarnings();
 
 describe('createInterventions', () => {
   describe('when an approvalSecret is configured with the default in-memory approval ledger', () => {

@@ -1,9 +1,10 @@
 import { dynamicTool, isStepCount, jsonSchema, type ModelMessage, type Tool, type ToolSet, tool } from 'ai';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import {
   createInterventions,
   defineHandler,
+  flowPolicy,
   guardTools,
   humanApproval,
   InterventionActions,
@@ -13,6 +14,7 @@ import {
   loopGuard,
   rateLimit,
   type ToolScope,
+  type ToolSelector,
   toolAnnotations,
   toolPolicy,
   toolScope,
@@ -415,3 +417,52 @@ describe('a tools scope that cannot be valid', () => {
 function tool_(metadata: Record<string, unknown>): Tool {
   return { ...recorded('t', []), metadata } as Tool;
 }
+
+describe('a scope typed by the tool set', () => {
+  const appTools = {
+    deleteFile: tool({ inputSchema: z.object({ path: z.string() }), execute: async () => 'deleted' }),
+    send_email: tool({ inputSchema: z.object({ to: z.string() }), execute: async () => 'sent' }),
+  };
+  type AppTools = typeof appTools;
+
+  it('should accept the names of the set, globs, negations and annotation selectors', () => {
+    const scope: ToolScope<AppTools> = ['deleteFile', '!send_email', 'send_*', 'delete?ile', { annotations: { destructiveHint: true } }];
+    expect(toolScope<AppTools>(scope)('deleteFile')).toBe(true);
+    expectTypeOf<'deleteFile'>().toExtend<ToolSelector<AppTools>>();
+    expectTypeOf<'delete_file'>().not.toExtend<ToolSelector<AppTools>>();
+    expectTypeOf<'!delete_file'>().not.toExtend<ToolSelector<AppTools>>();
+    // untyped, any name is a scope (checked against each run's tools instead)
+    expectTypeOf<'delete_file'>().toExtend<ToolSelector>();
+  });
+
+  it('should make a name that is not a tool of the set a compile error in every option that takes a scope', () => {
+    // each line below compiles only because of its @ts-expect-error (npm run typecheck checks them)
+    const mistakes = () => [
+      // @ts-expect-error the AI SDK's docs name it deleteFile
+      defineHandler<AppTools>({ name: 'no-deletes', tools: 'delete_file', beforeToolCall: () => InterventionActions.deny('no') }),
+      // @ts-expect-error a rule naming no tool of the set
+      toolPolicy<AppTools>({ rules: [{ deny: 'delete_file' }], default: 'allow' }),
+      // @ts-expect-error
+      humanApproval<AppTools>({ tools: ['delete_file'] }),
+      // @ts-expect-error a negated name is checked too
+      flowPolicy<AppTools>({ sinks: ['!send_mail'] }),
+      // @ts-expect-error
+      rateLimit<AppTools>({ limit: 1, windowMs: 1_000, per: 'tool', tools: 'sendEmail' }),
+      // @ts-expect-error
+      loopGuard<AppTools>({ tools: 'deletefile' }),
+      // @ts-expect-error
+      truncateToolResult<AppTools>({ maxChars: 10, tools: ['send-email'] }),
+      // @ts-expect-error
+      toolScope<AppTools>('delete_file'),
+    ];
+    expect(mistakes).toBeTypeOf('function');
+    // the same with the names of the set compiles, and the handlers are handlers
+    const handlers: InterventionHandlerLike[] = [
+      defineHandler<AppTools>({ name: 'no-deletes', tools: 'deleteFile', beforeToolCall: () => InterventionActions.deny('no') }),
+      toolPolicy<AppTools>({ rules: [{ deny: 'deleteFile' }, { confirm: 'send_*' }], default: 'allow' }),
+      humanApproval<AppTools>({ tools: ['deleteFile'] }),
+      flowPolicy<AppTools>({ sinks: ['send_email'], trusted: '!deleteFile' }),
+    ];
+    expect(() => createInterventions({ handlers })).not.toThrow();
+  });
+});

@@ -1,0 +1,140 @@
+import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
+import { GuardNotEnforcedError } from '../errors/guard-not-enforced-error.ts';
+import { CAPABILITIES, type EntryPath, MISSING_LAYER, PATH_LABELS } from './capabilities.ts';
+import { type Guards, guardsOf, type RegisteredGuard } from './guards-of.ts';
+
+/**
+ * The entry paths a runtime is used through, and the checks that keep every
+ * registered guard enforced on each of them (`CAPABILITIES`): a path taken
+ * refuses the guards it cannot enforce, and from then on a guard registered
+ * later is refused if a path in use cannot enforce it.
+ */
+export class RuntimePaths {
+  private readonly taken = new Set<EntryPath>();
+  private middlewareRead = false;
+  private readonly current: () => Guards;
+  private readonly wrapped: (name: string) => boolean;
+  private toolGuards: { readonly of: unknown; readonly guards: readonly RegisteredGuard[] } | undefined;
+
+  /** `current`: what the runtime holds now (its handlers, hooks and redactors); `wrapped`: whether it wrapped a tool of that name. */
+  constructor(current: () => Guards, wrapped: (name: string) => boolean) {
+    this.current = current;
+    this.wrapped = wrapped;
+  }
+
+  /** Whether `path` is in use. */
+  has(path: EntryPath): boolean {
+    return this.taken.has(path);
+  }
+
+  /** `interventions.middleware` was read: the app wraps a model with it, so tools guarded without a run have a model layer. */
+  readMiddleware(): void {
+    this.middlewareRead = true;
+  }
+
+  /**
+   * The app uses `path`: every registered guard the path cannot enforce is
+   * a `GuardNotEnforcedError`. Checked until the path is taken once; after
+   * that, registrations are checked instead.
+   */
+  enter(path: EntryPath): void {
+    if (this.taken.has(path)) return;
+    this.refuse(path, guardsOf(this.current()));
+    this.taken.add(path);
+  }
+
+  /**
+   * An agent's UI stream: its guards are enforced only when the agent's
+   * calls go through this runtime (a `ToolLoopAgent` built with its
+   * `agentSettings`, known by the `prepareCall` those settings have). An
+   * agent that is verifiably not (a `ToolLoopAgent` whose `prepareCall` is
+   * not the runtime's) is refused while any guard is registered. An agent
+   * of another kind is taken as it is (it may call the wrappers itself).
+   */
+  enterAgentStream(agent: unknown, isOwn: (prepareCall: object) => boolean): void {
+    const settings = (agent as { readonly settings?: { readonly prepareCall?: unknown } } | null)?.settings;
+    if (settings === undefined || settings === null || typeof settings !== 'object') return;
+    const prepareCall = settings.prepareCall;
+    if (typeof prepareCall === 'function' && isOwn(prepareCall)) return;
+    const [guard] = guardsOf(this.current());
+    if (guard === undefined) return;
+    throw new GuardNotEnforcedError({
+      guard: guard.label,
+      kind: guard.kind,
+      path: 'agent-ui-stream',
+      pathLabel: PATH_LABELS['agent-ui-stream'],
+      why: "the agent was not built with this runtime's agentSettings, so none of its calls go through the runtime",
+      instead: 'new ToolLoopAgent(interventions.agentSettings(settings)) for the agent',
+    });
+  }
+
+  /** Guards about to be registered: refused if a path in use cannot enforce them. */
+  register(guards: Guards): void {
+    if (this.taken.size === 0) return;
+    const registering = guardsOf(guards);
+    for (const path of this.taken) this.refuse(path, registering);
+  }
+
+  /**
+   * A model call through `interventions.middleware`: the tool guards it
+   * leaves to the tools (`'with-wrapped-tools'`) need the call's tools
+   * wrapped by this runtime (by name: the middleware sees the request's tool
+   * definitions, not their `execute`). A tool in a guard's scope that is not
+   * is a `GuardNotEnforcedError`.
+   */
+  checkModelCall(tools: LanguageModelV4CallOptions['tools']): void {
+    if (tools === undefined || tools.length === 0) return;
+    const guards = this.guardsLeftToTools();
+    if (guards.length === 0) return;
+    for (const definition of tools) {
+      if (definition.type !== 'function' || this.wrapped(definition.name)) continue;
+      const guard = guards.find((candidate) => candidate.inScope === undefined || candidate.inScope(definition.name, undefined));
+      if (guard === undefined) continue;
+      const { why, instead } = MISSING_LAYER['with-wrapped-tools'];
+      throw new GuardNotEnforcedError({
+        guard: guard.label,
+        kind: guard.kind,
+        path: 'middleware',
+        pathLabel: PATH_LABELS.middleware,
+        why: `the tool "${definition.name}" of this call is not wrapped by this runtime (${why})`,
+        instead,
+      });
+    }
+  }
+
+  /** The registered guards the middleware leaves to wrapped tools (kept while the runtime's lists are the same). */
+  private guardsLeftToTools(): readonly RegisteredGuard[] {
+    const guards = this.current();
+    const of = [guards.handlers, guards.hooks];
+    if (this.toolGuards === undefined || !sameItems(this.toolGuards.of as unknown[], of)) {
+      const left = guardsOf(guards).filter((guard) => CAPABILITIES.middleware[guard.kind].type === 'with-wrapped-tools');
+      this.toolGuards = { of, guards: left };
+    }
+    return this.toolGuards.guards;
+  }
+
+  private refuse(path: EntryPath, guards: readonly RegisteredGuard[]): void {
+    for (const guard of guards) {
+      const capability = CAPABILITIES[path][guard.kind];
+      const missing =
+        capability.type === 'refused'
+          ? capability
+          : capability.type === 'with-middleware' && !this.middlewareRead
+            ? MISSING_LAYER['with-middleware']
+            : undefined;
+      if (missing === undefined) continue;
+      throw new GuardNotEnforcedError({
+        guard: guard.label,
+        kind: guard.kind,
+        path,
+        pathLabel: PATH_LABELS[path],
+        why: missing.why,
+        instead: missing.instead,
+      });
+    }
+  }
+}
+
+function sameItems(a: readonly unknown[], b: readonly unknown[]): boolean {
+  return a.length === b.length && a.every((item, index) => item === b[index]);
+}

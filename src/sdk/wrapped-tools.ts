@@ -1,0 +1,48 @@
+import type { Tool, ToolSet } from 'ai';
+import type { ApprovalLedger } from '../approvals/approval-ledger.ts';
+import type { RuntimeSnapshot } from '../run/runtime-snapshot.ts';
+import type { CallOptions } from './call-options.ts';
+import { guardToolsStandalone } from './guard-tools-standalone.ts';
+
+/**
+ * The tools a runtime wrapped for plain calls (`wrapTools`): it remembers
+ * each wrapped tool's original, so a run of the runtime's own wrappers
+ * given wrapped tools uses the originals (the run guards them itself), and
+ * each name it wrapped (the middleware checks a call's tools by name).
+ */
+export class WrappedTools {
+  private readonly originals = new WeakMap<Tool, Tool>();
+  /** The originals by name (the latest of each name), as a tool set. */
+  readonly byName: ToolSet = Object.create(null) as ToolSet;
+
+  /** `tools`, each guarded without a run by the runtime of `snapshotOf`. */
+  wrap<TOOLS extends ToolSet>(tools: TOOLS, snapshotOf: () => RuntimeSnapshot, approvalLedger: ApprovalLedger | undefined): TOOLS {
+    const wrapped = guardToolsStandalone(tools, snapshotOf, approvalLedger);
+    for (const name of Object.keys(wrapped)) {
+      const tool = wrapped[name];
+      const original = tools[name] as Tool;
+      Object.defineProperty(this.byName, name, { value: original, enumerable: true, writable: true, configurable: true });
+      if (tool !== undefined && tool !== original) this.originals.set(tool, original);
+    }
+    return wrapped;
+  }
+
+  /** Whether this runtime wrapped a tool of that name. */
+  has(name: string): boolean {
+    return Object.hasOwn(this.byName, name);
+  }
+
+  /** `callOptions` with the tools this runtime wrapped replaced by their originals. */
+  unwrapped(callOptions: CallOptions): CallOptions {
+    const tools = callOptions.tools;
+    if (tools === undefined) return callOptions;
+    let copy: ToolSet | undefined;
+    for (const name of Object.keys(tools)) {
+      const original = this.originals.get(tools[name] as Tool);
+      if (original === undefined) continue;
+      copy ??= { ...tools };
+      Object.defineProperty(copy, name, { value: original, enumerable: true, writable: true, configurable: true });
+    }
+    return copy === undefined ? callOptions : { ...callOptions, tools: copy };
+  }
+}

@@ -1,0 +1,327 @@
+/**
+ * The capability table, by construction: for every entry path and every kind
+ * of guard, what `CAPABILITIES` says is what happens, through the public API.
+ *
+ * - `enforced`: a guard of that kind, registered, is called on that path (a
+ *   scenario with a tool that works, a tool that throws and a final text
+ *   with a secret reaches every event but an abort and a failed run);
+ * - `with-middleware` / `with-wrapped-tools`: called when the other layer
+ *   is there, refused (typed, naming the guard and the path) when it is not;
+ * - `refused`: using the path with the guard registered is a
+ *   `GuardNotEnforcedError`, and so is registering it once the path is in
+ *   use (the guard is then not registered);
+ * - `no-event`: an observer the path has no event for: never refused.
+ */
+import {
+  createAgentUIStream,
+  generateText,
+  isStepCount,
+  type LanguageModel,
+  ToolLoopAgent,
+  type ToolSet,
+  tool,
+  wrapLanguageModel,
+} from 'ai';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  CAPABILITIES,
+  createInterventions,
+  createRedactor,
+  ENTRY_PATHS,
+  type EntryPath,
+  type GuardKind,
+  GuardNotEnforcedError,
+  type HookName,
+  InterventionActions,
+  type InterventionHandlerLike,
+  type Interventions,
+  type InterventionsOptions,
+  type InterventionUIMessage,
+  type LIFECYCLES,
+} from '../../src/index.ts';
+import { rejectionOf } from '../helpers/rejection-of.ts';
+import { scriptedModel, step, text, toolCall } from '../helpers/scripted-model.ts';
+
+type Hit = (kind: GuardKind) => void;
+
+/** What registers one guard of a kind (and what else it needs to be observable). */
+interface Probe {
+  /** The kinds registered: the kind probed, and what makes its event happen (a record for onDecision). */
+  readonly kinds: readonly GuardKind[];
+  /** Registered at creation. */
+  readonly options: (hit: Hit) => InterventionsOptions;
+  /** Registered on a runtime in use; `undefined` for what can only be given at creation (redactors). */
+  readonly register?: (interventions: Interventions, hit: Hit) => unknown;
+}
+
+const proceed = () => InterventionActions.proceed();
+
+function handlerProbe(kind: (typeof LIFECYCLES)[number]): Probe {
+  const handler = (hit: Hit): InterventionHandlerLike => ({ name: `probe-${kind}`, [kind]: () => (hit(kind), proceed()) });
+  return {
+    kinds: [kind],
+    options: (hit) => ({ handlers: [handler(hit)] }),
+    register: (interventions, hit) => interventions.use(handler(hit)),
+  };
+}
+
+function hookProbe(kind: HookName, extra: readonly GuardKind[] = []): Probe {
+  const hook = (hit: Hit) =>
+    kind === 'gateToolCalls'
+      ? ({ calls }: { calls: readonly unknown[] }) => (hit(kind), calls.map(proceed))
+      : () => {
+          hit(kind);
+        };
+  // a decision record needs a decision: a proceeding afterToolCall handler makes one per tool call
+  const recorder: InterventionHandlerLike = { name: 'records', afterToolCall: proceed };
+  return {
+    kinds: [kind, ...extra],
+    options: (hit) => ({ hooks: { [kind]: hook(hit) }, ...(extra.length > 0 ? { handlers: [recorder] } : {}) }),
+    register: (interventions, hit) => interventions.addHook(kind, hook(hit) as never),
+  };
+}
+
+const PROBES: { readonly [KIND in GuardKind]: Probe } = {
+  beforeInvocation: handlerProbe('beforeInvocation'),
+  beforeModelCall: handlerProbe('beforeModelCall'),
+  afterModelCall: handlerProbe('afterModelCall'),
+  beforeToolCall: handlerProbe('beforeToolCall'),
+  afterToolCall: handlerProbe('afterToolCall'),
+  redactToolError: {
+    kinds: ['redactToolError'],
+    options: (hit) => ({
+      handlers: [{ name: 'probe-redact-tool-error', redactToolError: (error: unknown) => (hit('redactToolError'), error) } as never],
+    }),
+    register: (interventions, hit) =>
+      interventions.use({ name: 'probe-redact-tool-error', redactToolError: (error: unknown) => (hit('redactToolError'), error) } as never),
+  },
+  preRequest: hookProbe('preRequest'),
+  onResponse: hookProbe('onResponse'),
+  transformContext: hookProbe('transformContext'),
+  gateToolCalls: hookProbe('gateToolCalls'),
+  preToolCall: hookProbe('preToolCall'),
+  onToolCallResult: hookProbe('onToolCallResult'),
+  onToolCallError: hookProbe('onToolCallError'),
+  drainSteering: hookProbe('drainSteering'),
+  drainFollowUp: hookProbe('drainFollowUp'),
+  onChatStart: hookProbe('onChatStart'),
+  onChatDone: hookProbe('onChatDone'),
+  onChatAbort: hookProbe('onChatAbort'),
+  onChatError: hookProbe('onChatError'),
+  onMessage: hookProbe('onMessage'),
+  onDecision: hookProbe('onDecision', ['afterToolCall']),
+  onStatus: hookProbe('onStatus'),
+  redactors: {
+    kinds: ['redactors'],
+    options: (hit) => ({
+      redactors: [createRedactor({ name: 'probe', rules: [{ pattern: /SECRET/, replacement: () => (hit('redactors'), '[X]') }] })],
+    }),
+  },
+};
+
+/** Events the scenario does not cause: an abort, a failed run. */
+const NOT_CAUSED: readonly GuardKind[] = ['onChatAbort', 'onChatError'];
+
+const scenarioModel = () =>
+  scriptedModel(step(toolCall('c1', 'lookup', { q: 'x' }), toolCall('c2', 'broken', { q: 'y' })), step(text('done SECRET')));
+const scenarioTools = (): ToolSet => ({
+  lookup: tool({ inputSchema: z.object({ q: z.string() }), execute: async () => 'found' }),
+  broken: tool({
+    inputSchema: z.object({ q: z.string() }),
+    execute: async (): Promise<string> => {
+      throw new Error('broken');
+    },
+  }),
+});
+const uiMessages: InterventionUIMessage[] = [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'go' }] }];
+
+/** The layers a plain call is given: the model wrapped with the middleware, the tools wrapped. */
+interface Layers {
+  readonly middleware: boolean;
+  readonly wrappedTools: boolean;
+}
+
+/** Uses the runtime through `path` once, with the scenario: what the caller got (text or error). */
+async function through(path: EntryPath, interventions: Interventions, layers: Layers): Promise<unknown> {
+  const stopWhen = isStepCount(4);
+  const model = scenarioModel();
+  const tools = scenarioTools();
+  const agent = () => new ToolLoopAgent(interventions.agentSettings({ model, tools, stopWhen }));
+  switch (path) {
+    case 'wrappers':
+      return (await interventions.generateText({ model, tools, stopWhen, prompt: 'go' })).text;
+    case 'agent':
+      return (await agent().generate({ prompt: 'go' })).text;
+    case 'agent-ui-stream': {
+      const stream = await interventions.createAgentUIStream({ agent: agent(), uiMessages });
+      let shown = '';
+      for await (const chunk of stream) if (chunk.type === 'text-delta') shown += chunk.delta;
+      return shown;
+    }
+    case 'middleware':
+    case 'plain-tools': {
+      // the model layer first: reading interventions.middleware says the model is wrapped
+      const wrappedModel: LanguageModel =
+        path === 'middleware' || layers.middleware ? wrapLanguageModel({ model, middleware: interventions.middleware }) : model;
+      const callTools = path === 'plain-tools' || layers.wrappedTools ? interventions.wrapTools(tools) : tools;
+      return (await generateText({ model: wrappedModel, tools: callTools, stopWhen, prompt: 'go' })).text;
+    }
+  }
+}
+
+/** The layers every kind of `kinds` needs on `path`. */
+function layersFor(path: EntryPath, kinds: readonly GuardKind[]): Layers {
+  const types = kinds.map((kind) => CAPABILITIES[path][kind].type);
+  return { middleware: types.includes('with-middleware'), wrappedTools: types.includes('with-wrapped-tools') };
+}
+
+async function refusal(work: () => unknown): Promise<GuardNotEnforcedError> {
+  let error: unknown;
+  try {
+    await work();
+  } catch (thrown) {
+    error = thrown;
+  }
+  if (!GuardNotEnforcedError.isInstance(error)) throw new Error(`expected a GuardNotEnforcedError, got ${String(error)}`);
+  return error;
+}
+
+/** The path a refusal names: an agent's UI stream is refused where its agent is built. */
+const refusedAt = (path: EntryPath): EntryPath => (path === 'agent-ui-stream' ? 'agent' : path);
+
+describe('CAPABILITIES', () => {
+  for (const path of ENTRY_PATHS) {
+    describe(`through ${path}`, () => {
+      for (const kind of Object.keys(PROBES) as GuardKind[]) {
+        const capability = CAPABILITIES[path][kind];
+        const probe = PROBES[kind];
+        switch (capability.type) {
+          case 'enforced':
+          case 'no-event':
+            it(`should ${capability.type === 'enforced' ? 'call' : 'take'} a registered ${kind} (${capability.type})`, async () => {
+              const hits = new Set<GuardKind>();
+              const interventions = createInterventions(probe.options((hit) => hits.add(hit)));
+              const shown = await through(path, interventions, layersFor(path, probe.kinds));
+              if (capability.type === 'enforced' && !NOT_CAUSED.includes(kind)) expect([...hits]).toContain(kind);
+              if (kind === 'redactors') expect(shown).toBe('done [X]');
+            });
+            break;
+          case 'with-middleware':
+          case 'with-wrapped-tools': {
+            const layer = capability.type === 'with-middleware' ? 'middleware' : 'wrappedTools';
+            it(`should call a registered ${kind} when the ${layer === 'middleware' ? 'model is wrapped' : 'tools are wrapped'}`, async () => {
+              const hits = new Set<GuardKind>();
+              const interventions = createInterventions(probe.options((hit) => hits.add(hit)));
+              await through(path, interventions, { ...layersFor(path, probe.kinds), [layer]: true });
+              expect([...hits]).toContain(kind);
+            });
+            it(`should refuse a registered ${kind} when ${layer === 'middleware' ? 'the model is not wrapped' : 'the tools are not wrapped'}`, async () => {
+              const hits = new Set<GuardKind>();
+              const interventions = createInterventions(probe.options((hit) => hits.add(hit)));
+              const error = await refusal(() => through(path, interventions, { ...layersFor(path, probe.kinds), [layer]: false }));
+              expect(error).toMatchObject({ code: 'guard-not-enforced', kind, path });
+              expect(error.message).toContain(`Use ${error.instead}`);
+              expect(hits.has(kind)).toBe(false);
+            });
+            break;
+          }
+          case 'refused':
+            it(`should refuse a registered ${kind} when the path is used`, async () => {
+              const hits = new Set<GuardKind>();
+              const interventions = createInterventions(probe.options((hit) => hits.add(hit)));
+              const error = await refusal(() => through(path, interventions, layersFor(path, probe.kinds)));
+              expect(error).toMatchObject({ code: 'guard-not-enforced', kind, path: refusedAt(path), instead: capability.instead });
+              expect(error.message).toContain(kind);
+              expect(hits.size).toBe(0);
+            });
+            if (probe.register !== undefined) {
+              const register = probe.register;
+              it(`should refuse ${kind} registered once the path is in use, and leave it unregistered`, async () => {
+                const hits = new Set<GuardKind>();
+                const interventions = createInterventions();
+                await through(path, interventions, layersFor(path, []));
+                const error = await refusal(() => register(interventions, (hit) => hits.add(hit)));
+                expect(error).toMatchObject({ kind, path: refusedAt(path) });
+                expect(interventions.handlers).toEqual([]);
+                // the wrappers enforce everything: the refused guard is not there either
+                await interventions.generateText({
+                  model: scenarioModel(),
+                  tools: scenarioTools(),
+                  stopWhen: isStepCount(4),
+                  prompt: 'go',
+                });
+                expect(hits.size).toBe(0);
+              });
+            }
+            break;
+        }
+      }
+    });
+  }
+
+  describe("an agent's UI stream", () => {
+    it("should refuse an agent not built with this runtime's agentSettings while a guard is registered", async () => {
+      const ran: string[] = [];
+      const tools = { wipe: tool({ inputSchema: z.object({}), execute: async () => (ran.push('wipe'), 'wiped') }) };
+      const interventions = createInterventions({ handlers: [{ name: 'no-wipes', beforeToolCall: () => InterventionActions.deny('no') }] });
+      const foreign = new ToolLoopAgent({ model: scriptedModel(step(toolCall('c1', 'wipe', {})), step(text('done'))), tools });
+      const error = await refusal(() => interventions.createAgentUIStream({ agent: foreign, uiMessages }));
+      expect(error).toMatchObject({ path: 'agent-ui-stream', guard: 'beforeToolCall of handler "no-wipes"' });
+      expect(error.instead).toContain('agentSettings');
+      expect(ran).toEqual([]);
+      // with nothing registered it is the SDK's own
+      const idle = createInterventions();
+      const chunks = [];
+      for await (const chunk of await idle.createAgentUIStream({ agent: foreign, uiMessages })) chunks.push(chunk);
+      const raw = [];
+      const again = new ToolLoopAgent({ model: scriptedModel(step(toolCall('c1', 'wipe', {})), step(text('done'))), tools });
+      for await (const chunk of await createAgentUIStream({ agent: again, uiMessages })) raw.push(chunk);
+      expect(chunks.map((chunk) => chunk.type)).toEqual(raw.map((chunk) => chunk.type));
+    });
+  });
+
+  describe('a gate given to tools guarded without a run', () => {
+    it('should never let a denied shell command run with the plain SDK: refused, typed', async () => {
+      const ran: string[] = [];
+      const tools = {
+        run_shell: tool({ inputSchema: z.object({ command: z.string() }), execute: async ({ command }) => (ran.push(command), 'ok') }),
+      };
+      const noShell = ({ calls }: { calls: ReadonlyArray<{ toolName: string }> }) =>
+        calls.map((call) => (call.toolName === 'run_shell' ? InterventionActions.deny('No shell access') : InterventionActions.proceed()));
+      const interventions = createInterventions();
+      interventions.addHook('gateToolCalls', noShell);
+      const model = scriptedModel(step(toolCall('c1', 'run_shell', { command: 'rm -rf /srv' })), step(text('done')));
+      let guarded: ToolSet | undefined;
+      try {
+        guarded = interventions.wrapTools(tools);
+      } catch (error) {
+        expect(GuardNotEnforcedError.isInstance(error)).toBe(true);
+      }
+      if (guarded !== undefined) await generateText({ model, tools: guarded, stopWhen: isStepCount(3), prompt: 'go' });
+      expect(ran).toEqual([]);
+    });
+  });
+
+  it('should name a rejected model call through the middleware, with the tool that is not wrapped', async () => {
+    const interventions = createInterventions({ handlers: [{ name: 'policy', tools: 'lookup', beforeToolCall: proceed }] });
+    const error = await rejectionOf(
+      generateText({
+        model: wrapLanguageModel({ model: scenarioModel(), middleware: interventions.middleware }),
+        tools: scenarioTools(),
+        prompt: 'go',
+      }),
+    );
+    expect(error).toMatchObject({ code: 'guard-not-enforced', path: 'middleware', guard: 'beforeToolCall of handler "policy"' });
+    expect((error as Error).message).toContain('the tool "lookup" of this call is not wrapped');
+    // a handler scoped to other tools leaves those tools alone
+    const scoped = createInterventions({ handlers: [{ name: 'policy', tools: 'elsewhere', beforeToolCall: proceed }] });
+    const result = await generateText({
+      model: wrapLanguageModel({ model: scenarioModel(), middleware: scoped.middleware }),
+      tools: scenarioTools(),
+      stopWhen: isStepCount(4),
+      prompt: 'go',
+    });
+    expect(result.text).toBe('done SECRET');
+  });
+});
