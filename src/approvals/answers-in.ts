@@ -9,8 +9,5 @@ import { hasTypedAnswers } from './decode-answers.ts';
  */
 export function answersIn(messages: readonly ModelMessage[]): boolean {
   const last = messages.at(-1);
-  if (last?.role === 'tool') {
-    for (const part of last.content) if (part.type === 'tool-approval-response') return true;
-  }
-  return hasTypedAnswers(messages);
+  return (last?.role === 'tool' && last.content.some((part) => part.type === 'tool-approval-response')) || hasTypedAnswers(messages);
 }

@@ -45,13 +45,12 @@ export function generateApprovalSecret(): Uint8Array {
   return crypto.getRandomValues(new Uint8Array(32));
 }
 
-/**
- * Whether a call signs and verifies approvals with the runtime's generated
- * secret: none configured (`approvalSecretConfigured`), and the call gives
- * the SDK none of its own (`appSecret`, its `experimental_toolApprovalSecret`).
- */
-export function signsWithGeneratedSecret(approvalSecretConfigured: boolean, appSecret: unknown): boolean {
-  return !approvalSecretConfigured && appSecret === undefined;
+/** Whether a call signs and verifies approvals with the runtime's generated secret (none configured, none of its own). */
+export function signsWithGeneratedSecret(
+  snapshot: { readonly approvalSecretConfigured: boolean },
+  options: { readonly experimental_toolApprovalSecret?: unknown },
+): boolean {
+  return !snapshot.approvalSecretConfigured && options.experimental_toolApprovalSecret === undefined;
 }
 
 /**

@@ -7,9 +7,8 @@ import type { ApprovalLedger } from './approval-ledger.ts';
 import type { ApprovalSecret, ApprovalState } from './approval-state.ts';
 import { ANSWER_HANDLER, unreadable } from './decode-answers.ts';
 import type { DroppedApproval } from './drop-stale-approvals.ts';
-import { executeApproved } from './execute-approved.ts';
 import { foreignSignatureTransform, stripForeignSignatures, stripForeignSignaturesIn } from './own-approval-requests.ts';
-import { type ResumedApproval, readResume } from './read-resume.ts';
+import { type Resume, type ResumedApproval, readResume } from './read-resume.ts';
 import { editableHistory, replaysOverriddenAnswer, resumeReadsLedger } from './replay-used-approvals.ts';
 
 /** What an approval session is opened with. */
@@ -49,47 +48,23 @@ export interface ApprovalSdkOptions {
  */
 export class ApprovalSession {
   readonly state: ApprovalState;
+  /** What the request resumes: its history with stale answers dropped and typed answers decoded, and the answers. */
+  readonly resume: Resume;
   /** The request's history as the caller gave it (what a plain SDK call resumes from). */
   private readonly given: readonly ModelMessage[];
 
   constructor({ messages, wording, tools, ledger, runtimeSecret, record }: ApprovalSessionOptions) {
     this.given = messages;
+    this.resume = readResume(messages, wording);
     this.state = {
-      resume: readResume(messages, wording),
+      resume: this.resume,
       wording,
       tools,
       ledger,
       runtimeSecret,
       record,
-      secret: undefined,
-      signs: false,
-      history: undefined,
-      checksApprovals: false,
-      replays: undefined,
-      prepared: undefined,
-      resumedGates: undefined,
       requests: { own: new Set(), foreign: new Set() },
     };
-  }
-
-  /** The input history with stale answers dropped and typed answers decoded. */
-  get messages(): readonly ModelMessage[] {
-    return this.state.resume.messages;
-  }
-
-  /** Every answer of the input's last message, as the person gave it, in order. */
-  get answers(): readonly ResumedApproval[] {
-    return this.state.resume.answers;
-  }
-
-  /** The calls the input approves, by call id. */
-  get approved(): ReadonlyMap<string, ResumedApproval> {
-    return this.state.resume.approved;
-  }
-
-  /** The approval responses dropped as answering nothing a person may answer. */
-  get dropped(): readonly DroppedApproval[] {
-    return this.state.resume.dropped;
   }
 
   /** Whether an approved call runs through the ledger (once across every resume of its approval). */
@@ -164,13 +139,6 @@ export class ApprovalSession {
   /** Keeps a step's history (from `from` on) with the app's own requests as the SDK writes them without a secret. */
   stripMessages(messages: unknown, from: number): void {
     stripForeignSignaturesIn(this.state, messages, from);
-  }
-
-  /** Executes an approved, resumed call once through the ledger (see `executeApproved`). */
-  executeApproved(
-    options: Omit<Parameters<typeof executeApproved>[0], 'record' | 'ledger'> & { readonly ledger: ApprovalLedger },
-  ): unknown {
-    return executeApproved({ ...options, record: this.state.record });
   }
 
   /**

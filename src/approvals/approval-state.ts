@@ -28,13 +28,13 @@ export interface ApprovalState {
   /** Keeps a record the session writes itself, with the arguments of the call it decided. */
   readonly record: (record: DecisionRecord, input?: unknown) => Promise<void>;
   /** The secret the SDK verifies this call's approvals with (the app's own, or the runtime's when it signs), if any. */
-  secret: ApprovalSecret | undefined;
+  secret?: ApprovalSecret | undefined;
   /** Whether the SDK signs this call's requests with the runtime's secret (the app gave none): the app's own requests then lose it. */
-  signs: boolean;
-  history: ModelMessage[] | undefined;
-  checksApprovals: boolean;
-  replays: Map<string, boolean> | undefined;
-  prepared: Promise<void> | undefined;
-  resumedGates: Promise<ReadonlyMap<string, RegisteredHandler[]>> | undefined;
+  signs?: boolean;
+  history?: ModelMessage[] | undefined;
+  checksApprovals?: boolean;
+  replays?: Map<string, boolean> | undefined;
+  prepared?: Promise<void> | undefined;
+  resumedGates?: Promise<ReadonlyMap<string, RegisteredHandler[]>> | undefined;
   readonly requests: { readonly own: Set<string>; readonly foreign: Set<string> };
 }

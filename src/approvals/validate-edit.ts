@@ -17,13 +17,10 @@ export async function validateEdit(
   value: unknown,
 ): Promise<{ readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly problem: string }> {
   if (tool === undefined) return { ok: false, problem: `there is no tool named "${toolName}" to run with the edited arguments` };
-  try {
-    const validation = await safeValidateTypes({ value: structuredClone(value), schema: tool.inputSchema });
-    if (validation.success) return { ok: true, value: validation.value };
-    return { ok: false, problem: `the edited arguments are not valid for "${toolName}": ${issuesOf(validation.error)}` };
-  } catch (error) {
-    return { ok: false, problem: `the edited arguments could not be checked (${error instanceof Error ? error.message : String(error)})` };
-  }
+  // a validator that throws is a failed validation (safeValidateTypes)
+  const validation = await safeValidateTypes({ value: structuredClone(value), schema: tool.inputSchema });
+  if (validation.success) return { ok: true, value: validation.value };
+  return { ok: false, problem: `the edited arguments are not valid for "${toolName}": ${issuesOf(validation.error)}` };
 }
 
 /** A validation error as one short line: `path: message` per issue (Standard Schema), or its message. */

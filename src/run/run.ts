@@ -119,7 +119,7 @@ export class Run {
 
   /** The input messages as the run reads them: with stale answers dropped and typed answers decoded, when it has a session. */
   get messages(): readonly ModelMessage[] {
-    return this.approvals?.messages ?? this.input;
+    return this.approvals?.resume.messages ?? this.input;
   }
 
   /** The run's approval session, opened now if it has none. */

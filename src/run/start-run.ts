@@ -30,7 +30,7 @@ export function ensureStarted(run: Run): Promise<void> | undefined {
  */
 export async function startRun(run: Run): Promise<void> {
   const { hooks, handlers } = run.snapshot;
-  for (const { toolCallId, toolName, reason } of run.approvals?.dropped ?? []) {
+  for (const { toolCallId, toolName, reason } of run.approvals?.resume.dropped ?? []) {
     await run.record({
       handler: 'approval-ledger',
       lifecycle: 'beforeToolCall',
@@ -59,7 +59,7 @@ export async function startRun(run: Run): Promise<void> {
 export function needsStart(run: Run): boolean {
   const { hooks, handlers } = run.snapshot;
   return (
-    (run.approvals?.dropped.length ?? 0) > 0 ||
+    (run.approvals?.resume.dropped.length ?? 0) > 0 ||
     hooks.onChatStart.length > 0 ||
     hooks.onMessage.length > 0 ||
     handlers.beforeInvocation.length > 0

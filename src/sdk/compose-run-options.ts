@@ -70,7 +70,7 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
   if (options.tools !== undefined && (hasToolHooks(run.snapshot) || handlers.beforeInvocation.length > 0 || resumesApprovals)) {
     composed.tools = guardToolSet(options.tools, { runOf: () => run });
   }
-  if (run.decidesToolCalls || (run.approvals?.approved.size ?? 0) > 0 || resumesApprovals) {
+  if (run.decidesToolCalls || (run.approvals?.resume.approved.size ?? 0) > 0 || resumesApprovals) {
     composed.toolApproval = createRunToolApproval({ run, toolApproval: options.toolApproval });
   }
   if (hooks.onToolCallError.length > 0) {

@@ -39,10 +39,6 @@ export async function runGenerateText({
     await run.complete(chatResponseOf(result));
     return attachReport(result, run.report);
   } catch (error) {
-    throw await run.end(
-      signsWithGeneratedSecret(snapshot.approvalSecretConfigured, options.experimental_toolApprovalSecret)
-        ? explainApprovalError(error)
-        : error,
-    );
+    throw await run.end(signsWithGeneratedSecret(snapshot, options) ? explainApprovalError(error) : error);
   }
 }

@@ -33,10 +33,7 @@ export function runStreamText({
   const run = new Run({ snapshot, input: options, approvalLedger });
   const composed = composeRunOptions(run, options, { streaming: true });
   // resumed approvals the runtime's own secret cannot verify: the error says why, and what to set
-  if (
-    (run.approvals?.approved.size ?? 0) > 0 &&
-    signsWithGeneratedSecret(snapshot.approvalSecretConfigured, options.experimental_toolApprovalSecret)
-  ) {
+  if ((run.approvals?.resume.approved.size ?? 0) > 0 && signsWithGeneratedSecret(snapshot, options)) {
     const theirs = composed.experimental_transform;
     composed.experimental_transform = theirs === undefined ? explainApprovalErrors : [explainApprovalErrors, ...asArray(theirs)];
   }

@@ -58,7 +58,7 @@ export function createRunToolApproval({
     if (taken === 'ambiguous') return approvalStatusOf(await denyCall(run, call, AMBIGUOUS_CALL_ID));
     let decision: ToolCallDecision | undefined = taken;
     const session = run.approvals;
-    const approval = step.number === undefined ? session?.approved.get(toolCall.toolCallId) : undefined;
+    const approval = step.number === undefined ? session?.resume.approved.get(toolCall.toolCallId) : undefined;
     // fail closed: the SDK resumes a call by its id; an answer is for the call its request was made for, and for no other
     const another = approval === undefined ? undefined : notTheAnsweredCall(approval, call);
     if (another !== undefined) return approvalStatusOf(await denyCall(run, call, another));

@@ -62,7 +62,7 @@ export async function gateResumedCall(run: Run, toolCallId: string): Promise<Reg
   const session = run.approvals;
   if (session === undefined) return [];
   if (session.state.resumedGates === undefined) {
-    const calls = [...session.approved.values()];
+    const calls = [...session.resume.approved.values()];
     session.state.resumedGates = gateToolCalls(run, run.step, calls).then(
       (perCall) => new Map(calls.map((call, position) => [call.toolCallId, perCall[position] ?? []])),
     );

@@ -2,6 +2,7 @@ import type { Context } from '@ai-sdk/provider-utils';
 import type { Tool, ToolExecutionOptions } from 'ai';
 import type { ToolCallInfo } from '../actions/intervention-events.ts';
 import type { ApprovalSession } from '../approvals/approval-session.ts';
+import { executeApproved } from '../approvals/execute-approved.ts';
 import type { ResumedApproval } from '../approvals/read-resume.ts';
 import type { Run } from '../run/run.ts';
 import { isAsyncIterable, lastOf } from '../util/async-iterable.ts';
@@ -27,7 +28,7 @@ export type ApprovalOf = (
 export const runApprovalOf: ApprovalOf = (run, { toolCallId }) => {
   const session = run.approvals;
   if (session === undefined || !session.executesOnce || run.step.number !== undefined) return undefined;
-  const approval = session.approved.get(toolCallId);
+  const approval = session.resume.approved.get(toolCallId);
   return approval === undefined ? undefined : { session, approval };
 };
 
@@ -95,7 +96,8 @@ export function guardExecute({
     const approved = approvalOf(run, options);
     const ledger = approved?.session.state.ledger;
     if (approved === undefined || ledger === undefined) return pipeline(call, decide);
-    return approved.session.executeApproved({
+    return executeApproved({
+      record: approved.session.state.record,
       ledger,
       approval: approved.approval,
       call,

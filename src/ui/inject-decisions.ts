@@ -13,7 +13,9 @@ export interface DecisionSource {
   readonly runId: string | undefined;
   readonly decisions: readonly DecisionRecord[];
   /** What the input answered (the run's approval session), if anything. */
-  readonly approvals: { readonly answers: readonly ResumedApproval[]; readonly approved: ReadonlyMap<string, ResumedApproval> } | undefined;
+  readonly approvals:
+    | { readonly resume: { readonly answers: readonly ResumedApproval[]; readonly approved: ReadonlyMap<string, ResumedApproval> } }
+    | undefined;
   readonly tools: ToolSet | undefined;
   /** Which calls get a part (only those a handler acted on, or every decided one), and the rules redacting what they show. */
   readonly snapshot: Pick<RuntimeSnapshot, 'decisionParts' | 'redactors' | 'handlers'>;
@@ -112,9 +114,11 @@ function injectDecisions<TOOLS extends ToolSet>(
         return;
       }
       // approved calls run (or are denied) before the first step: their parts carry the answer
-      const answer = resuming ? source.approvals?.answers.find((item) => item.toolCallId === toolCallId && !answered.has(item)) : undefined;
+      const answer = resuming
+        ? source.approvals?.resume.answers.find((item) => item.toolCallId === toolCallId && !answered.has(item))
+        : undefined;
       const edited =
-        answer?.edit !== undefined && source.approvals?.approved.get(toolCallId) === answer ? { value: answer.input } : undefined;
+        answer?.edit !== undefined && source.approvals?.resume.approved.get(toolCallId) === answer ? { value: answer.input } : undefined;
       if (edited !== undefined && (part.type === 'tool-result' || part.type === 'tool-error')) {
         // the tool part shows the arguments that ran, not the model's
         const dynamic = getOwn(tools, answer?.toolName ?? '')?.type === 'dynamic';

@@ -20,7 +20,7 @@ export function registerDecisionSource(report: InterventionsReport, source: Deci
 
 /** Whether a run has decisions a UI would show: tool calls it decides, or answers it resumes. */
 export function showsDecisions(source: DecisionSource, decidesToolCalls: boolean): boolean {
-  return decidesToolCalls || (source.approvals?.answers.length ?? 0) > 0;
+  return decidesToolCalls || (source.approvals?.resume.answers.length ?? 0) > 0;
 }
 
 /**
