@@ -1,13 +1,14 @@
 import { runtimeDenial } from '../actions/decision-record.ts';
 import { getOwn } from '../util/get-own.ts';
 import { isDeepEqual } from '../util/is-deep-equal.ts';
-import { signApproval, verifyApproval } from './approval-signature.ts';
+import { signApproval } from './approval-signature.ts';
 import type { ApprovalState } from './approval-state.ts';
 import { checkApprovals } from './check-approvals.ts';
 import { ANSWER_HANDLER, type EditTarget, unreadable } from './decode-answers.ts';
 import type { ResumedApproval } from './read-resume.ts';
 import { isReplay, replayUsedApprovals } from './replay-used-approvals.ts';
 import { EDIT_HANDLER, validateEdit } from './validate-edit.ts';
+import { verifySignature } from './verify-signature.ts';
 
 /**
  * Prepares what the input resumes before the SDK reads it (once per
@@ -71,7 +72,7 @@ async function applyEdit(state: ApprovalState, target: EditTarget, approval: Res
   const { secret } = state;
   if (secret === undefined || request.signature === undefined) return undefined;
   const signed = { approvalId: request.approvalId, toolCallId: call.toolCallId, toolName: call.toolName };
-  if (await verifyApproval(secret, request.signature, { ...signed, input: edit.original })) {
+  if ((await verifySignature(state, request.signature, { ...signed, input: edit.original })) !== undefined) {
     request.signature = await signApproval(secret, { ...signed, input: call.input });
   }
   return undefined;

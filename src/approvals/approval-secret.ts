@@ -1,6 +1,7 @@
 import { InvalidToolApprovalSignatureError, type StreamTextTransform, type ToolSet } from 'ai';
 import { ApprovalSecretRequiredError } from '../errors/approval-secret-required-error.ts';
 import { InvalidOptionError } from '../errors/invalid-option-error.ts';
+import type { ApprovalSecret } from './approval-state.ts';
 
 /**
  * The shortest `approvalSecret` taken, in bytes (a string's UTF-8): an
@@ -16,7 +17,7 @@ export const MIN_APPROVAL_SECRET_BYTES = 32;
  * an {@link InvalidOptionError} that names the option and says how long it
  * was (never what it was).
  */
-export function checkApprovalSecret(secret: unknown, option: string): string | Uint8Array {
+export function checkApprovalSecret(secret: unknown, option: string): ApprovalSecret {
   const invalid = (problem: string) =>
     new InvalidOptionError({
       owner: 'createInterventions',
@@ -28,10 +29,39 @@ export function checkApprovalSecret(secret: unknown, option: string): string | U
   let bytes: number;
   if (typeof secret === 'string') bytes = new TextEncoder().encode(secret).length;
   else if (secret instanceof Uint8Array) bytes = secret.length;
-  else throw invalid(`is ${secret === null ? 'null' : `a ${typeof secret}`}`);
+  else throw invalid(`is ${secret === null ? 'null' : secret === undefined ? 'not set' : `a ${typeof secret}`}`);
   if (bytes === 0) throw invalid(`is empty${typeof secret === 'string' ? ' (an environment variable that is not set?)' : ''}`);
   if (bytes < MIN_APPROVAL_SECRET_BYTES) throw invalid(`is ${bytes} byte${bytes === 1 ? '' : 's'} long`);
   return secret;
+}
+
+/** The runtime's approval keys: `current` signs every new approval; each of `previous` still verifies one it signed. */
+export interface ApprovalKeys {
+  readonly current: ApprovalSecret;
+  readonly previous: readonly ApprovalSecret[];
+}
+
+/**
+ * The keys of `createInterventions`' `approvalSecret`: one secret, or a
+ * list, the current key first, then previous keys that still verify the
+ * approvals they signed (a previous entry that is `undefined`, an
+ * environment variable that is not set, is left out). Every key is checked
+ * by {@link checkApprovalSecret}, naming its entry (`approvalSecret[1]`).
+ */
+export function approvalKeysOf(option: unknown): ApprovalKeys {
+  if (!Array.isArray(option)) return { current: checkApprovalSecret(option, 'approvalSecret'), previous: [] };
+  if (option.length === 0) {
+    throw new InvalidOptionError({
+      owner: 'createInterventions',
+      option: 'approvalSecret',
+      message: 'approvalSecret is an empty list: give the current key first, then the previous keys that should still verify approvals.',
+    });
+  }
+  const [current, ...rest] = option as unknown[];
+  return {
+    current: checkApprovalSecret(current, 'approvalSecret[0]'),
+    previous: rest.flatMap((key, index) => (key === undefined ? [] : [checkApprovalSecret(key, `approvalSecret[${index + 1}]`)])),
+  };
 }
 
 /**

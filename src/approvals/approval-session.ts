@@ -19,6 +19,8 @@ export interface ApprovalSessionOptions {
   readonly tools: ToolSet | undefined;
   readonly ledger: ApprovalLedger | undefined;
   readonly runtimeSecret: ApprovalSecret;
+  /** The runtime's previous keys: approvals they signed still verify (and are signed again with `runtimeSecret`). */
+  readonly previousSecrets?: readonly ApprovalSecret[];
   readonly record: (record: DecisionRecord, input?: unknown) => Promise<void>;
 }
 
@@ -53,7 +55,7 @@ export class ApprovalSession {
   /** The request's history as the caller gave it (what a plain SDK call resumes from). */
   private readonly given: readonly ModelMessage[];
 
-  constructor({ messages, wording, tools, ledger, runtimeSecret, record }: ApprovalSessionOptions) {
+  constructor({ messages, wording, tools, ledger, runtimeSecret, previousSecrets = [], record }: ApprovalSessionOptions) {
     this.given = messages;
     this.resume = readResume(messages, wording);
     this.state = {
@@ -62,6 +64,7 @@ export class ApprovalSession {
       tools,
       ledger,
       runtimeSecret,
+      previousSecrets,
       record,
       requests: { own: new Set(), foreign: new Set() },
     };

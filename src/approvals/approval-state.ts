@@ -25,6 +25,8 @@ export interface ApprovalState {
   readonly ledger: ApprovalLedger | undefined;
   /** The runtime's secret: the one its confirms are signed with when the app gives the SDK none of its own. */
   readonly runtimeSecret: ApprovalSecret;
+  /** The runtime's previous keys (an `approvalSecret` list): they still verify the runtime's approvals they signed. */
+  readonly previousSecrets: readonly ApprovalSecret[];
   /** Keeps a record the session writes itself, with the arguments of the call it decided. */
   readonly record: (record: DecisionRecord, input?: unknown) => Promise<void>;
   /** The secret the SDK verifies this call's approvals with (the app's own, or the runtime's when it signs), if any. */

@@ -1,8 +1,9 @@
-import { signApproval, verifyApproval } from './approval-signature.ts';
+import { signApproval } from './approval-signature.ts';
 import type { ApprovalState } from './approval-state.ts';
 import { assistantParts, findApprovalRequest, findToolCall } from './find-in-history.ts';
 import { editableHistory } from './replay-used-approvals.ts';
 import { setSignature } from './set-signature.ts';
+import { verifySignature } from './verify-signature.ts';
 
 /** The handler name of the records the runtime writes for a confirm's answer it could not verify. */
 export const VERIFY_HANDLER = 'approval-verification';
@@ -41,8 +42,10 @@ export function unverifiedDenial(toolName: string) {
  * `confirm`: when the handlers decide the resumed call and one confirms,
  * the call is refused for the person, typed, with a record of
  * {@link VERIFY_HANDLER}; nothing runs. The app's own approval, which no
- * handler confirms, runs as it would raw. Run before the edits are applied
- * (a signature binds the model's arguments).
+ * handler confirms, runs as it would raw. An approval signed with one of
+ * the runtime's previous keys is verified, and signed again with the
+ * current key (which the SDK verifies with); a forged one never is. Run
+ * before the edits are applied (a signature binds the model's arguments).
  */
 export async function checkApprovals(state: ApprovalState): Promise<void> {
   const history = state.checksApprovals ? editableHistory(state) : undefined;
@@ -56,12 +59,21 @@ export async function checkApprovals(state: ApprovalState): Promise<void> {
     if (call.providerExecuted === true) continue; // the provider's own approval: the SDK sends it on unverified
     const input = approval.edit === undefined ? call.input : approval.edit.original;
     const signed = { approvalId: approval.approvalId, toolCallId: call.toolCallId, toolName: call.toolName, input };
-    const { signature } = found.request;
-    if (signature !== undefined && (await verifyApproval(secret, signature, signed))) continue;
-
-    state.resume.unverified.add(approval.approvalId);
+    const verified = await verifySignature(state, found.request.signature, signed);
+    if (verified === 'current') continue;
     // the session's copy of the message (editableHistory): the caller's history is never changed
     const parts = assistantParts(history[found.at.message]);
+    if (verified === 'previous') {
+      if (parts === undefined) continue;
+      // a request the session made itself (an edit's) is changed where the edit reads it; the caller's is copied
+      const owned = state.resume.edits.some((target) => target.request === found.request);
+      const request = owned ? found.request : { ...found.request };
+      setSignature(request, await signApproval(secret, signed), Object.prototype.propertyIsEnumerable.call(found.request, 'signature'));
+      parts[found.at.part] = request;
+      continue;
+    }
+
+    state.resume.unverified.add(approval.approvalId);
     if (parts === undefined) continue;
     // for the SDK's check only: no callback, step or result reads a signature the app never had
     const request = { ...found.request };

@@ -1,10 +1,11 @@
 import type { JSONValue } from '@ai-sdk/provider';
 import type { AssistantModelMessage, ModelMessage, ToolApprovalRequest, ToolApprovalResponse, ToolModelMessage } from 'ai';
-import { signApproval, verifyApproval } from './approval-signature.ts';
+import { signApproval } from './approval-signature.ts';
 import type { ApprovalState } from './approval-state.ts';
 import { findApprovalRequest, findToolCall, type PartAt } from './find-in-history.ts';
 import type { ResumedApproval } from './read-resume.ts';
 import { setSignature } from './set-signature.ts';
+import { verifySignature } from './verify-signature.ts';
 
 /** Whether the input answers approvals the ledger can say are used (then they are looked up before the SDK reads them). */
 export function resumeReadsLedger(state: ApprovalState): boolean {
@@ -70,7 +71,7 @@ export async function replayUsedApprovals(state: ApprovalState): Promise<void> {
     let { signature } = found.request; // read whether the app can see it or not (see check-approvals.ts)
     if (secret !== undefined && signature !== undefined) {
       const signed = { approvalId: request.approvalId, toolCallId: call.call.toolCallId, toolName: call.call.toolName };
-      if (await verifyApproval(secret, signature, { ...signed, input: original }))
+      if ((await verifySignature(state, signature, { ...signed, input: original })) !== undefined)
         signature = await signApproval(secret, { ...signed, input });
     }
     if (signature !== undefined) setSignature(request, signature, Object.prototype.propertyIsEnumerable.call(found.request, 'signature'));

@@ -130,6 +130,7 @@ export class Run {
       tools: this.tools,
       ledger: this.approvalLedger,
       runtimeSecret: this.snapshot.approvalSecret,
+      previousSecrets: this.snapshot.previousApprovalSecrets,
       record: (record, input) => this.record(record, input),
     });
     return this.approvals;

@@ -17,8 +17,10 @@ export interface RuntimeSnapshot {
   readonly hooks: HookSnapshot;
   readonly wording: Wording;
   readonly maxGuideRetries: number;
-  /** Signs and verifies approvals: the configured `approvalSecret`, or one generated for the runtime. */
+  /** Signs and verifies approvals: the configured `approvalSecret` (a list's current key), or one generated for the runtime. */
   readonly approvalSecret: string | Uint8Array;
+  /** The previous keys of a configured `approvalSecret` list: they still verify the approvals they signed. */
+  readonly previousApprovalSecrets: readonly (string | Uint8Array)[];
   /** Whether `approvalSecret` was configured (shared by instances) rather than generated (this runtime only). */
   readonly approvalSecretConfigured: boolean;
   /** Applied to the model's text, whole or as it streams, before anything else sees it. */

@@ -1,6 +1,6 @@
 import { createUIMessageStreamResponse } from 'ai';
 import { createApprovalLedger } from '../approvals/approval-ledger.ts';
-import { checkApprovalSecret, generateApprovalSecret } from '../approvals/approval-secret.ts';
+import { approvalKeysOf, generateApprovalSecret } from '../approvals/approval-secret.ts';
 import { InvalidHandlerError } from '../errors/invalid-handler-error.ts';
 import { InvalidOptionError } from '../errors/invalid-option-error.ts';
 import type { InterventionHandlerLike } from '../handlers/intervention-handler.ts';
@@ -59,8 +59,8 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
   const { trail, policyVersion } = checkRecordOptions(options);
   warnAtCreation(options, hooks.snapshot().onStatus);
   // approvals are always signed: with the configured secret, or with one of this runtime's own
-  const approvalSecret =
-    options.approvalSecret === undefined ? generateApprovalSecret() : checkApprovalSecret(options.approvalSecret, 'approvalSecret');
+  const approvalKeys =
+    options.approvalSecret === undefined ? { current: generateApprovalSecret(), previous: [] } : approvalKeysOf(options.approvalSecret);
   let registered: readonly RegisteredHandler[] = [];
   let lists: HandlerLists = buildHandlerLists(registered);
   const wrappedTools = new WrappedTools();
@@ -120,7 +120,8 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
     hooks: hooks.snapshot(),
     wording,
     maxGuideRetries,
-    approvalSecret,
+    approvalSecret: approvalKeys.current,
+    previousApprovalSecrets: approvalKeys.previous,
     approvalSecretConfigured: options.approvalSecret !== undefined,
     redactors,
     decisionParts: options.decisionParts ?? 'acted',

@@ -59,6 +59,7 @@ export function guardToolsStandalone<TOOLS extends ToolSet>(
             tools,
             ledger: approvalLedger,
             runtimeSecret: snapshot.approvalSecret,
+            previousSecrets: snapshot.previousApprovalSecrets,
             record: (record, input) => Run.detached(snapshotOf()).record(record, input),
           });
       sessions.set(messages, session);

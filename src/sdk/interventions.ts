@@ -80,8 +80,16 @@ export interface InterventionsOptions {
    * UTF-8; HMAC-SHA256 wants a key as long as its output), e.g. from
    * `openssl rand -base64 32`: an empty or shorter one (an environment
    * variable that is not set) is an `InvalidOptionError` here.
+   *
+   * A list rotates keys: the current key first, then previous keys. New
+   * approvals are signed with the current key; one signed with a previous
+   * key still verifies, and is signed again with the current key before
+   * the SDK (which verifies with one secret) reads it; a forged one is
+   * never signed again. A previous entry that is `undefined` (a variable
+   * not set) is left out; every key given is checked as above, by its entry
+   * (`approvalSecret[1]`).
    */
-  readonly approvalSecret?: string | Uint8Array;
+  readonly approvalSecret?: string | Uint8Array | readonly (string | Uint8Array | undefined)[];
   /**
    * Where used approvals are remembered, so an approved call runs at most
    * once even when the resume request is replayed or sent twice. Default: in
