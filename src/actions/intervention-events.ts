@@ -219,12 +219,19 @@ export interface BeforeToolCallEvent extends RunEventContext {
   /** The step number, or `undefined` outside a run (`guardTool`, `wrapTools`). */
   readonly stepNumber: number | undefined;
   toolCall: ToolCallInfo;
-  /** The tool definition (`undefined` for a tool the run does not have). */
+  /**
+   * The tool definition (`undefined` for a tool the run does not have). A
+   * tool whose annotations the app trusts (`trustToolAnnotations`) is given
+   * with its strictest listing of the conversation: if an earlier request
+   * listed it with stricter hints (the history records them), a copy carries
+   * those.
+   */
   readonly tool: Tool | undefined;
   /**
    * Every tool of the run, by name (to read what other tools declare, e.g.
-   * the MCP annotations of the tools whose results are in `messages`).
-   * `undefined` when the runtime does not know them (`guardTool`).
+   * the MCP annotations of the tools whose results are in `messages`), as
+   * `tool` is given. `undefined` when the runtime does not know them
+   * (`guardTool`).
    */
   readonly tools?: ToolSet | undefined;
   /** The messages the model saw when it made the call. */

@@ -4,24 +4,32 @@ const symbol = Symbol.for(marker);
 
 /**
  * The stable code of each {@link InterventionsWarning}:
- * `'approval-ledger-in-memory'`: an `approvalSecret` is configured (so
- * approvals are meant to be resumed on any instance) but the approval
- * ledger is the default in-memory one, so "an approved call executes once"
- * holds per instance only: a resume replayed on another instance runs the
- * tool again.
  *
- * `'scope-matches-no-tool'`: a handler's (or a built-in's) `tools` scope
- * matches no tool of a run it was registered for (a name the tool set does
- * not have: `delete_file` where the tool is `deleteFile`), so it applies to
- * nothing there; `handlerName`, `option`, `scope` and `closestTools` say
- * which. With `strictScopes: true` it is an `InvalidHandlerError` instead.
+ * - `'approval-ledger-in-memory'`: an `approvalSecret` is configured (so
+ *   approvals are meant to be resumed on any instance) but the approval
+ *   ledger is the default in-memory one, so "an approved call executes once"
+ *   holds per instance only: a resume replayed on another instance runs the
+ *   tool again.
+ * - `'tool-annotations-changed'`: a tool whose annotations the app trusts
+ *   (`trustToolAnnotations`) is listed with other annotations than earlier in
+ *   the conversation (the history records each request's listing). It is
+ *   treated by its strictest listing; a server that changes what it says
+ *   about its tools mid-conversation may be trying to loosen a policy.
+ *   Emitted by a run, not at creation: once per process through
+ *   `process.emitWarning`, and to the run's `onStatus` hooks each time, with
+ *   a decision record (`handler: 'ai-interventions'`) naming the tool.
+ * - `'scope-matches-no-tool'`: a handler's (or a built-in's) `tools` scope
+ *   matches no tool of a run it was registered for (a name the tool set does
+ *   not have: `delete_file` where the tool is `deleteFile`), so it applies to
+ *   nothing there; `handlerName`, `option`, `scope` and `closestTools` say
+ *   which. With `strictScopes: true` it is an `InvalidHandlerError` instead.
  *
  * @example
  * ```ts
  * const code: InterventionsWarningCode = 'approval-ledger-in-memory';
  * ```
  */
-export type InterventionsWarningCode = 'approval-ledger-in-memory' | 'scope-matches-no-tool';
+export type InterventionsWarningCode = 'approval-ledger-in-memory' | 'scope-matches-no-tool' | 'tool-annotations-changed';
 
 /**
  * A configuration that works but does not keep a guarantee everywhere the

@@ -89,13 +89,18 @@ export type RunStatus =
     }
   | { readonly type: 'tool-call'; readonly toolCallId: string; readonly toolName: string }
   | { readonly type: 'steering' | 'follow-up'; readonly messages: readonly UserModelMessage[] }
-  /** A configuration warning, once per runtime when it is created (see `InterventionsWarning`); `runId` is `undefined`. */
+  /**
+   * A warning (see `InterventionsWarning`): about the configuration, once per
+   * runtime when it is created (`runId` is `undefined`), or about what a run
+   * found (`'tool-annotations-changed'`).
+   */
   | { readonly type: 'warning'; readonly code: InterventionsWarningCode; readonly message: string };
 /**
  * `onStatus`: the run entered a long operation (a model call, a retry, a
- * pending handler or approval, a tool call, an injection), or the runtime
- * warns about its configuration when it is created (`type: 'warning'`, to
- * the hooks given to `createInterventions({ hooks })`).
+ * pending handler or approval, a tool call, an injection), or a warning
+ * (`type: 'warning'`): the runtime's about its configuration when it is
+ * created (to the hooks given to `createInterventions({ hooks })`), or a
+ * run's about what it found (a trusted tool whose annotations changed).
  *
  * @example
  * ```ts

@@ -9,7 +9,8 @@ type Part = LanguageModelV4StreamPart;
  * in the provider's order: unchanged parts as they came; for a call whose
  * arguments a decision changed, its argument deltas become one delta of the
  * new arguments and its `tool-call` carries them. Everything before the
- * first call streams without delay.
+ * first call streams without delay. A call the decision wrote provider
+ * metadata into (a listing label) is released with it.
  *
  * If deciding fails, the held parts are dropped and the stream ends with an
  * `error` part carrying the failure, as a provider reports one. A provider
@@ -65,17 +66,17 @@ export function holdToolCalls(
         const parts = held;
         held = undefined;
         const calls = parts.filter(isClientCall);
-        let inputs: ReadonlyMap<string, string>;
+        let changed: ReadonlyMap<string, Changed>;
         try {
           const decided = await decide({ content: calls, finishReason: part.finishReason, usage: part.usage, warnings: [] });
-          inputs = changedInputs(calls, decided);
+          changed = changedCalls(calls, decided);
         } catch (error) {
           controller.enqueue({ type: 'error', error });
           controller.close();
           await reader.cancel(error).catch(() => {});
           return;
         }
-        for (const released of release(parts, inputs)) controller.enqueue(released);
+        for (const released of release(parts, changed)) controller.enqueue(released);
         controller.enqueue(part);
         return;
       }
@@ -94,36 +95,48 @@ function isClientCall(part: Part): part is LanguageModelV4ToolCall {
   return part.type === 'tool-call' && part.providerExecuted !== true;
 }
 
-/** The new input text of every call the decision changed, by call id. */
-function changedInputs(calls: readonly LanguageModelV4ToolCall[], decided: LanguageModelV4GenerateResult): ReadonlyMap<string, string> {
-  const inputs = new Map<string, string>();
-  decided.content.forEach((part, index) => {
-    if (part.type === 'tool-call' && part.input !== calls[index]?.input) inputs.set(part.toolCallId, part.input);
-  });
-  return inputs;
+/** A call a decision changed: the call as decided, and its new input text when the input changed. */
+interface Changed {
+  readonly call: LanguageModelV4ToolCall;
+  readonly input: string | undefined;
 }
 
-function* release(parts: readonly Part[], inputs: ReadonlyMap<string, string>): Generator<Part> {
-  if (inputs.size === 0) {
+/** Every call the decision changed (its input, or the provider metadata it carries), by call id. */
+function changedCalls(calls: readonly LanguageModelV4ToolCall[], decided: LanguageModelV4GenerateResult): ReadonlyMap<string, Changed> {
+  const changed = new Map<string, Changed>();
+  decided.content.forEach((part, index) => {
+    const held = calls[index];
+    if (part.type === 'tool-call' && part !== held) {
+      changed.set(part.toolCallId, { call: part, input: part.input === held?.input ? undefined : part.input });
+    }
+  });
+  return changed;
+}
+
+/**
+ * The held parts, with each changed call as decided: a changed input replaces
+ * the call's argument deltas with one delta of the new arguments, and the
+ * `tool-call` is the decided one (its input and provider metadata).
+ */
+function* release(parts: readonly Part[], changed: ReadonlyMap<string, Changed>): Generator<Part> {
+  if (changed.size === 0) {
     yield* parts;
     return;
   }
   for (const part of parts) {
     switch (part.type) {
       case 'tool-input-delta':
-        if (!inputs.has(part.id)) yield part;
+        if (changed.get(part.id)?.input === undefined) yield part;
         break;
       case 'tool-input-end': {
-        const input = inputs.get(part.id);
+        const input = changed.get(part.id)?.input;
         if (input !== undefined) yield { type: 'tool-input-delta', id: part.id, delta: input };
         yield part;
         break;
       }
-      case 'tool-call': {
-        const input = inputs.get(part.toolCallId);
-        yield input === undefined ? part : { ...part, input };
+      case 'tool-call':
+        yield changed.get(part.toolCallId)?.call ?? part;
         break;
-      }
       default:
         yield part;
     }

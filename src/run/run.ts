@@ -18,6 +18,7 @@ import { reportRecords } from './report-records.ts';
 import type { RunInput } from './run-input.ts';
 import type { RuntimeSnapshot } from './runtime-snapshot.ts';
 import { Step } from './step.ts';
+import type { ToolListings } from './tool-listings.ts';
 
 /** The run an error was raised in, for integrations that only see the error (an agent's `onError`). */
 export const runOfError = new WeakMap<object, Run>();
@@ -66,6 +67,8 @@ export class Run {
   step: Step;
   /** What the `beforeInvocation` handlers changed. */
   invocation: InvocationChanges | undefined = undefined;
+  /** What the run knows of its tools' listings (the tools handlers see, the label to write), from its first tool decision on. */
+  listings: ToolListings | undefined = undefined;
   /** Chunk timeouts the run applies itself, to streams it holds. */
   streamTimeouts: StreamTimeouts | undefined = undefined;
 

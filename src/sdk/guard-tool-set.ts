@@ -1,6 +1,7 @@
 import type { Tool, ToolSet } from 'ai';
 import type { Run } from '../run/run.ts';
 import { type ApprovalOf, type DecideInExecute, guardExecute } from '../tool-call/guard-execute.ts';
+import { withProperties } from '../util/with-properties.ts';
 
 /** How a tool set is guarded: its run, and optionally a decision inside `execute` and extra tool fields. */
 export interface ToolGuard {
@@ -37,19 +38,4 @@ export function guardTool(toolName: string, tool: Tool, { runOf, decide, approva
   const extra: Record<string, unknown> = { ...extend?.(toolName, tool) };
   if (tool.execute !== undefined) extra.execute = guardExecute({ runOf, toolName, tool, execute: tool.execute, decide, approvalOf });
   return withProperties(tool, extra);
-}
-
-/**
- * `tool` with `replaced` properties: every other own property (enumerable or
- * not, getters included) and the prototype are kept, so a class tool keeps
- * its methods and the SDK finds every field it would on the original.
- */
-function withProperties(tool: Tool, replaced: Record<string, unknown>): Tool {
-  const keys = Object.keys(replaced);
-  if (keys.length === 0) return tool;
-  const descriptors = Object.getOwnPropertyDescriptors(tool);
-  for (const key of keys) {
-    descriptors[key] = { value: replaced[key], enumerable: true, writable: true, configurable: true };
-  }
-  return Object.create(Object.getPrototypeOf(tool) as object | null, descriptors) as Tool;
 }

@@ -1,10 +1,8 @@
+import { emitWarningOnce } from '../errors/emit-warning.ts';
 import { InterventionsWarning } from '../errors/interventions-warning.ts';
 import type { HookEntry } from '../hooks/hook-registry.ts';
 import { notifyObservers } from '../hooks/run-hooks.ts';
 import type { InterventionsOptions } from './interventions.ts';
-
-/** The warnings already emitted through `process.emitWarning` in this process, by key: a runtime per request must not flood the log. */
-const emitted = new Set<string>();
 
 /**
  * The configuration warnings of a runtime being created: emitted once per
@@ -26,10 +24,7 @@ export function reportWarning(
   onStatus: ReadonlyArray<HookEntry<'onStatus'>>,
   key: string = warning.code,
 ): void {
-  if (!emitted.has(key)) {
-    emitted.add(key);
-    emit(warning);
-  }
+  emitWarningOnce(warning, key);
   if (onStatus.length > 0) {
     void notifyObservers(onStatus, {
       runId: undefined,
@@ -56,10 +51,4 @@ function creationWarnings(options: InterventionsOptions): InterventionsWarning[]
     );
   }
   return warnings;
-}
-
-function emit(warning: InterventionsWarning): void {
-  const host = (globalThis as { process?: { emitWarning?: (warning: Error) => void } }).process;
-  if (typeof host?.emitWarning === 'function') host.emitWarning(warning);
-  else console.warn(`${warning.name} [${warning.code}]: ${warning.message}`);
 }

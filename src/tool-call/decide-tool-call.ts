@@ -10,6 +10,7 @@ import type { ToolCallDecision } from '../run/tool-call-decision.ts';
 import { getOwn } from '../util/get-own.ts';
 import { isThenable } from '../util/is-thenable.ts';
 import { unreachable } from '../util/unreachable.ts';
+import { toolListings } from './listed-tools.ts';
 
 /**
  * Decides one tool call: builds its `BeforeToolCallEvent`, resolves the
@@ -25,14 +26,16 @@ export function decideToolCall(
   run: Run,
   step: Step,
   call: ToolCallInfo,
-  {
-    gates,
-    approval,
-  }: {
+  options: {
     readonly gates?: readonly RegisteredHandler[] | undefined;
     readonly approval?: ResumedApproval | undefined;
   } = {},
 ): ToolCallDecision | Promise<ToolCallDecision> {
+  // handlers see each trusted tool at its strictest listing of the conversation (worked out once per run)
+  const listings = toolListings(run);
+  if (isThenable(listings)) return listings.then(() => decideToolCall(run, step, call, options));
+  const { tools } = listings;
+  const { gates, approval } = options;
   const handlers = run.snapshot.handlers.beforeToolCall;
   // an approval the runtime could not verify answers no confirm, and handlers are not told of it
   const answered = approval !== undefined && run.approvals?.verified(approval) !== false;
@@ -43,8 +46,8 @@ export function decideToolCall(
     abortSignal: run.abortSignal,
     stepNumber: step.number,
     toolCall: call,
-    tool: getOwn(run.tools, call.toolName),
-    tools: run.tools,
+    tool: getOwn(tools, call.toolName),
+    tools,
     messages: step.messages,
     instructions: run.instructions,
     approved: answered,

@@ -113,15 +113,25 @@ class Turn {
     return this.content === this.response.content ? this.response : { ...this.response, content: this.content };
   }
 
-  /** Writes a decision into the step, and a transformed input into the response's tool call. */
+  /**
+   * Writes a decision into the step, and into the response's tool call a
+   * transformed input, and (on the run's first decided call) the listing of
+   * its trusted tools, which the history then keeps (`ToolListings`).
+   */
   private write(position: number, call: ToolCallInfo, decision: ToolCallDecision): void {
     this.step.write(call, decision);
+    const label = this.run.listings?.takeLabel();
     const input = decidedInput(decision);
-    if (input === undefined) return;
-    const text = JSON.stringify(input.value);
-    if (text === JSON.stringify(call.input)) return;
+    let text = input === undefined ? undefined : JSON.stringify(input.value);
+    if (text === JSON.stringify(call.input)) text = undefined;
+    if (text === undefined && label === undefined) return;
     const index = this.indexes[position] as number;
     if (this.content === this.response.content) this.content = [...this.content];
-    this.content[index] = { ...(this.content[index] as LanguageModelV4ToolCall), input: text };
+    const part = this.content[index] as LanguageModelV4ToolCall;
+    this.content[index] = {
+      ...part,
+      ...(text === undefined ? {} : { input: text }),
+      ...(label === undefined ? {} : { providerMetadata: { ...part.providerMetadata, ...label } }),
+    };
   }
 }

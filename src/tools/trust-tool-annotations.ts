@@ -1,4 +1,5 @@
 import type { Tool, ToolSet } from 'ai';
+import { withProperties } from '../util/with-properties.ts';
 
 /** The mark of a tool whose annotations the app trusts: a symbol, so no server's data (JSON) can carry it. */
 const TRUSTED = Symbol.for('ai-interventions.trusted-annotations');
@@ -58,9 +59,6 @@ export function hasTrustedAnnotations(tool: Tool | undefined): boolean {
 
 /** `tool` with the mark: every other own property (getters included) and the prototype kept. */
 function marked(tool: Tool): Tool {
-  if (hasTrustedAnnotations(tool)) return tool;
-  const descriptors: PropertyDescriptorMap = Object.getOwnPropertyDescriptors(tool);
   // enumerable, so that a spread copy of the tool keeps it
-  descriptors[TRUSTED] = { value: true, enumerable: true, writable: false, configurable: true };
-  return Object.create(Object.getPrototypeOf(tool) as object | null, descriptors) as Tool;
+  return hasTrustedAnnotations(tool) ? tool : withProperties(tool, { [TRUSTED]: true });
 }
