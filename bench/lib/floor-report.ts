@@ -114,9 +114,12 @@ export function floorTables(
           ? 'raw streamText'
           : `${row.impl === 'floor' ? 'floor' : 'interventions.streamText'}, ${row.k} × \`beforeToolCall\` only`;
       let verdict: Verdict | undefined;
-      if (row.impl === 'ours' && rawCall !== undefined) {
-        // "no later than the raw SDK", with the first-chunk rows' tolerance for scheduling noise
-        verdict = { target: '≤ 1.05× raw (p50)', pass: fromCall.p50 <= rawCall.p50 * 1.05 };
+      if (row.impl === 'ours' && rawFinish !== undefined) {
+        // "no later than the raw SDK", read where it shows: the raw SDK runs the tool once the provider has
+        // finished the step, so what the runtime adds is the time from the finish part (the time from the
+        // tool-call part holds the rest of the step: its noise on a loaded machine is larger than that);
+        // with the first-chunk rows' tolerance
+        verdict = { target: "≤ 1.05× raw's, from the finish part (p50)", pass: fromFinish.p50 <= rawFinish.p50 * 1.05 };
         verdicts.push({ label: `time to execute, ${label}`, verdict });
       }
       const minus = (value: number, base: number | undefined) =>

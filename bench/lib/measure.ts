@@ -121,7 +121,8 @@ export async function measureWorkload(workload: Workload, budget: Budget): Promi
     await workload.run();
     lastRunMs = performance.now() - t0;
     warmupRuns++;
-    if (lastRunMs > 500) break; // mitata's measure runs the function once more before sampling
+    // long runs: no more than the runs asked for (mitata's measure runs the function once more before sampling)
+    if (lastRunMs > 500 && warmupRuns >= budget.warmupRuns) break;
   }
 
   // time: one sample = one run
