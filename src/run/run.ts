@@ -115,9 +115,13 @@ export class Run {
     this.streamFailed = listens && !detached ? (error) => this.onStreamFailed(error) : undefined;
   }
 
-  /** The run of hooks and handlers used outside the runtime's wrappers. */
-  static detached(snapshot: RuntimeSnapshot): Run {
-    return new Run({ snapshot, input: {}, detached: true });
+  /**
+   * The run of hooks and handlers used outside the runtime's wrappers;
+   * `tools`: the tools it guards (tools guarded without a run), so events
+   * carry each call's tool (its annotations) and the tool set.
+   */
+  static detached(snapshot: RuntimeSnapshot, tools?: ToolSet): Run {
+    return new Run({ snapshot, input: tools === undefined ? {} : { tools }, detached: true });
   }
 
   /** The input messages as the run reads them: with stale answers dropped and typed answers decoded, when it has a session. */

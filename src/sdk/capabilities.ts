@@ -193,10 +193,7 @@ export const CAPABILITIES: { readonly [PATH in EntryPath]: PathCapabilities } = 
     preRequest: enforced(['model']),
     onResponse: enforced(['model']),
     transformContext: refused(NO_RUN, WRAPPERS),
-    gateToolCalls: refused(
-      'neither the middleware nor tools guarded without a run see a turn whose calls the gates decide',
-      'interventions.generateText / streamText, or a beforeToolCall handler',
-    ),
+    gateToolCalls: { type: 'with-wrapped-tools', by: ['needsApproval', 'tools'] },
     preToolCall: { type: 'with-wrapped-tools', by: ['tools'] },
     onToolCallResult: { type: 'with-wrapped-tools', by: ['tools'] },
     onToolCallError: { type: 'with-wrapped-tools', by: ['tools'] },
@@ -221,9 +218,9 @@ export const CAPABILITIES: { readonly [PATH in EntryPath]: PathCapabilities } = 
     preRequest: { type: 'with-middleware', by: ['model'] },
     onResponse: { type: 'with-middleware', by: ['model'] },
     transformContext: refused(NO_RUN, WRAPPERS),
-    gateToolCalls: refused(
-      'tools guarded without a run never see a turn, so the gates would not be asked',
-      'interventions.generateText / streamText, or a beforeToolCall handler',
+    gateToolCalls: enforced(
+      ['needsApproval', 'tools'],
+      "each call alone, as a batch of one (tools guarded without a run never see the turn): a gate that weighs a turn's calls together sees them one at a time",
     ),
     preToolCall: enforced(['tools']),
     onToolCallResult: enforced(['tools']),

@@ -13,6 +13,7 @@ import { Step } from '../run/step.ts';
 import { decidedInput, type ToolCallDecision } from '../run/tool-call-decision.ts';
 import { decideToolCall } from '../tool-call/decide-tool-call.ts';
 import { AMBIGUOUS_CALL_ID, denyCall, notTheAnsweredCall } from '../tool-call/deny-call.ts';
+import { gateToolCalls } from '../tool-call/gate-tool-calls.ts';
 import type { ApprovalOf, DecideInExecute } from '../tool-call/guard-execute.ts';
 import { unreachable } from '../util/unreachable.ts';
 import { guardToolSet } from './guard-tool-set.ts';
@@ -28,7 +29,8 @@ import { guardToolSet } from './guard-tool-set.ts';
  * within a step, so it keys the step whose decision table `execute` reads.
  * Without `needsApproval` (a `toolApproval` option overrides it), the call is
  * decided in `execute`, and a `confirm` cannot be answered: the call is
- * blocked, never run unapproved. The answers a plain call resumes are read
+ * blocked, never run unapproved. Each call meets the `gateToolCalls` hooks
+ * alone (a batch of one: the tools never see the turn). The answers a plain call resumes are read
  * by an approval session per SDK `messages` array (the wrappers' own: the
  * same refusals, wording and edit validation), and a call the SDK resumes
  * after a human's approval executes once through `approvalLedger` (the
@@ -60,7 +62,7 @@ export function guardToolsStandalone<TOOLS extends ToolSet>(
             ledger: approvalLedger,
             runtimeSecret: snapshot.approvalSecret,
             previousSecrets: snapshot.previousApprovalSecrets,
-            record: (record, input) => Run.detached(snapshotOf()).record(record, input),
+            record: (record, input) => Run.detached(snapshotOf(), tools).record(record, input),
           });
       sessions.set(messages, session);
     }
@@ -90,31 +92,34 @@ export function guardToolsStandalone<TOOLS extends ToolSet>(
     const asked = step.take(call);
     // fail closed: two calls of one tool with one id cannot be told apart, so neither runs
     const decision =
-      asked === 'ambiguous' ? await denyCall(run, call, AMBIGUOUS_CALL_ID) : (asked ?? (await decideToolCall(run, step, call)));
+      asked === 'ambiguous'
+        ? await denyCall(run, call, AMBIGUOUS_CALL_ID)
+        : (asked ?? (await decideToolCall(run, step, call, { gates: await gatesOf(run, step, call) })));
     return applyInExecute(run, call, decision, asked !== undefined);
   };
 
-  /** Whether a plain call's execution has anything to decide: handlers, or an answer for it. */
+  /** Whether a plain call's execution has anything to decide: handlers, gates, or an answer for it. */
   const decides = (run: Run, { call, options }: Parameters<DecideInExecute>[1]) => {
-    if (run.snapshot.handlers.beforeToolCall.length > 0) return true;
+    if (decidesCalls(run)) return true;
     const session = sessionOf(options.messages);
     return session !== undefined && (session.answerFor(call.toolCallId) !== undefined || session.droppedFor(call.toolCallId) !== undefined);
   };
 
   return guardToolSet(tools, {
-    runOf: () => Run.detached(snapshotOf()),
+    // the run carries the tools it guards: a call's event has its tool, and annotation selectors read its hints
+    runOf: () => Run.detached(snapshotOf(), tools),
     decide: (run, details) => (decides(run, details) ? decide(run, details) : Promise.resolve(details.call)),
     approvalOf,
     extend: (toolName, tool) =>
       ({
         needsApproval: async (input: unknown, options: { toolCallId: string; messages: ModelMessage[] }) => {
-          const run = Run.detached(snapshotOf());
-          if (run.snapshot.handlers.beforeToolCall.length > 0) {
+          const run = Run.detached(snapshotOf(), tools);
+          if (decidesCalls(run)) {
             const step = stepOf(options.messages);
             const call = { toolCallId: options.toolCallId, toolName, input };
             // the SDK asks again when it resumes an approved call: the answer counts, transforms are not applied again
             const approval = sessionOf(options.messages)?.answerFor(options.toolCallId);
-            const decision = await decideToolCall(run, step, call, { approval });
+            const decision = await decideToolCall(run, step, call, { approval, gates: await gatesOf(run, step, call) });
             step.write(call, decision);
             if (decision.type === 'confirm') return true;
           }
@@ -158,9 +163,29 @@ async function applyAnswer(
     if (!checked.ok) return refuse(checked.problem, { handler: EDIT_HANDLER });
     target = { ...call, input: checked.value };
   }
-  if (run.snapshot.handlers.beforeToolCall.length === 0) return target;
-  const decision = answer.edit === undefined && asked !== undefined ? asked : await decideToolCall(run, step, target, { approval: answer });
+  if (!decidesCalls(run)) return target;
+  const decision =
+    answer.edit === undefined && asked !== undefined
+      ? asked
+      : await decideToolCall(run, step, target, { approval: answer, gates: await gatesOf(run, step, target) });
   return applyInExecute(run, target, decision, true);
+}
+
+/** Whether the runtime decides tool calls: `beforeToolCall` handlers, or `gateToolCalls` hooks. */
+function decidesCalls(run: Run): boolean {
+  return run.snapshot.handlers.beforeToolCall.length > 0 || run.snapshot.hooks.gateToolCalls.length > 0;
+}
+
+/**
+ * The gates' actions for one call of a plain generateText / streamText:
+ * tools guarded without a run never see the turn, so each call meets the
+ * `gateToolCalls` hooks alone, as a batch of one (a gate that weighs a
+ * turn's calls together sees them one at a time here).
+ */
+async function gatesOf(run: Run, step: Step, call: ToolCallInfo) {
+  if (run.snapshot.hooks.gateToolCalls.length === 0) return undefined;
+  const [gates] = await gateToolCalls(run, step, [call]);
+  return gates;
 }
 
 /** The call `execute` runs for a decision, or the model-facing error of one that does not run. */

@@ -32,6 +32,7 @@ import {
   type EntryPath,
   type GuardKind,
   GuardNotEnforcedError,
+  guardTools,
   type HookName,
   InterventionActions,
   type InterventionHandlerLike,
@@ -41,7 +42,7 @@ import {
   type LIFECYCLES,
 } from '../../src/index.ts';
 import { rejectionOf } from '../helpers/rejection-of.ts';
-import { scriptedModel, step, text, toolCall } from '../helpers/scripted-model.ts';
+import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
 
 type Hit = (kind: GuardKind) => void;
 
@@ -282,25 +283,40 @@ describe('CAPABILITIES', () => {
   });
 
   describe('a gate given to tools guarded without a run', () => {
-    it('should never let a denied shell command run with the plain SDK: refused, typed', async () => {
-      const ran: string[] = [];
-      const tools = {
-        run_shell: tool({ inputSchema: z.object({ command: z.string() }), execute: async ({ command }) => (ran.push(command), 'ok') }),
-      };
-      const noShell = ({ calls }: { calls: ReadonlyArray<{ toolName: string }> }) =>
-        calls.map((call) => (call.toolName === 'run_shell' ? InterventionActions.deny('No shell access') : InterventionActions.proceed()));
-      const interventions = createInterventions();
-      interventions.addHook('gateToolCalls', noShell);
-      const model = scriptedModel(step(toolCall('c1', 'run_shell', { command: 'rm -rf /srv' })), step(text('done')));
-      let guarded: ToolSet | undefined;
-      try {
-        guarded = interventions.wrapTools(tools);
-      } catch (error) {
-        expect(GuardNotEnforcedError.isInstance(error)).toBe(true);
-      }
-      if (guarded !== undefined) await generateText({ model, tools: guarded, stopWhen: isStepCount(3), prompt: 'go' });
-      expect(ran).toEqual([]);
+    const shell = (ran: string[]) => ({
+      run_shell: tool({ inputSchema: z.object({ command: z.string() }), execute: async ({ command }) => (ran.push(command), 'ok') }),
+      search: tool({ inputSchema: z.object({ q: z.string() }), execute: async ({ q }) => (ran.push(`search ${q}`), 'found') }),
     });
+    const noShell = ({ calls }: { calls: ReadonlyArray<{ toolName: string }> }) =>
+      calls.map((call) => (call.toolName === 'run_shell' ? InterventionActions.deny('No shell access') : InterventionActions.proceed()));
+    const turn = () =>
+      scriptedModel(
+        step(toolCall('c1', 'run_shell', { command: 'rm -rf /srv' }), toolCall('c2', 'search', { q: 'x' })),
+        step(text('done')),
+      );
+
+    it.each(['guardTools', 'wrapTools after addHook', 'wrapTools before addHook'] as const)(
+      'should never let a denied shell command run with the plain SDK (%s): each call meets the gate alone',
+      async (how) => {
+        const ran: string[] = [];
+        const batches: number[] = [];
+        const gate = (context: { calls: ReadonlyArray<{ toolName: string }> }) => (batches.push(context.calls.length), noShell(context));
+        let guarded: ToolSet;
+        if (how === 'guardTools') guarded = guardTools(shell(ran), { hooks: { gateToolCalls: gate } });
+        else {
+          const interventions = createInterventions();
+          if (how === 'wrapTools after addHook') interventions.addHook('gateToolCalls', gate);
+          guarded = interventions.wrapTools(shell(ran));
+          // the wrapped tools read the live registry: a gate added now applies to them
+          if (how === 'wrapTools before addHook') interventions.addHook('gateToolCalls', gate);
+        }
+        const model = turn();
+        await generateText({ model, tools: guarded, stopWhen: isStepCount(3), prompt: 'go' });
+        expect(ran).toEqual(['search x']);
+        expect(batches.every((size) => size === 1)).toBe(true);
+        expect(JSON.stringify(toolResultsSent(model, 1).c1)).toContain('No shell access');
+      },
+    );
   });
 
   it('should name a rejected model call through the middleware, with the tool that is not wrapped', async () => {

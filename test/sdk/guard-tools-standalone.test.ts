@@ -5,10 +5,21 @@
  * given for one of them must not run another, nor run the model's arguments
  * when the person approved an edit: the guard refuses, with a record.
  */
-import { dynamicTool, generateText, isStepCount, type ModelMessage, type ToolSet, tool } from 'ai';
+import { dynamicTool, generateText, isStepCount, type ModelMessage, streamText, type ToolSet, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { approvalAnswer, type DecisionRecord, defineHandler, guardTools, InterventionActions } from '../../src/index.ts';
+import {
+  approvalAnswer,
+  createInterventions,
+  type DecisionRecord,
+  defineHandler,
+  flowPolicy,
+  guardTools,
+  InterventionActions,
+  type InterventionHandlerLike,
+  toolPolicy,
+  trustToolAnnotations,
+} from '../../src/index.ts';
 import { approvalRequests } from '../helpers/approval-requests.ts';
 import { scriptedModel, step, text, toolCall } from '../helpers/scripted-model.ts';
 
@@ -110,4 +121,69 @@ describe('guardTools with the plain SDK, when a provider repeats a call id in on
     await generateText({ model, tools, messages, stopWhen: isStepCount(3) });
     expect(ran).toEqual(['new']);
   });
+});
+
+describe('guardTools with the plain SDK, when the tools carry MCP annotations', () => {
+  /** The tools an app trusts the annotations of, and what ran; the same through the wrappers and through guardTools. */
+  function annotated(ran: string[]) {
+    const make = (name: string, annotations: Record<string, boolean>) =>
+      tool({
+        inputSchema: z.object({ to: z.string() }),
+        execute: async ({ to }) => (ran.push(`${name} ${to}`), `${name} done`),
+        metadata: { annotations },
+      });
+    return trustToolAnnotations({
+      lookup: make('lookup', { readOnlyHint: true }),
+      notes: make('notes', { readOnlyHint: true, openWorldHint: false }),
+      send_email: make('send_email', { readOnlyHint: false, destructiveHint: false }),
+    });
+  }
+  const modes = ['generateText', 'streamText'] as const;
+  /** One plain call with the tools guarded without a run, and the same through the runtime's wrappers: what ran in each. */
+  async function both(mode: (typeof modes)[number], handler: InterventionHandlerLike, script: () => ReturnType<typeof scriptedModel>) {
+    const viaGuardTools: string[] = [];
+    const viaWrappers: string[] = [];
+    const plain = { model: script(), tools: guardTools(annotated(viaGuardTools), [handler]), stopWhen: isStepCount(4), prompt: 'go' };
+    const interventions = createInterventions({ handlers: [handler] });
+    const wrapped = { model: script(), tools: annotated(viaWrappers), stopWhen: isStepCount(4), prompt: 'go' };
+    if (mode === 'generateText') {
+      await generateText(plain);
+      await interventions.generateText(wrapped);
+    } else {
+      await streamText(plain).consumeStream();
+      await interventions.streamText(wrapped).consumeStream();
+    }
+    return { viaGuardTools, viaWrappers };
+  }
+
+  it.each(modes)(
+    'should read them in an annotation-based toolPolicy (%s): a read-only tool is allowed, as through the wrappers',
+    async (mode) => {
+      // the detached run had no tools: every call was decided on the specification's defaults (not read-only), and denied
+      const policy = toolPolicy({ rules: [{ allow: { annotations: { readOnlyHint: true } } }], default: 'deny' });
+      const script = () =>
+        scriptedModel(step(toolCall('c1', 'lookup', { to: 'a' }), toolCall('c2', 'send_email', { to: 'b' })), step(text('done')));
+      const { viaGuardTools, viaWrappers } = await both(mode, policy, script);
+      expect(viaWrappers).toEqual(['lookup a']);
+      expect(viaGuardTools).toEqual(viaWrappers);
+    },
+  );
+
+  it.each(modes)(
+    'should read them in flowPolicy (%s): a closed-world source the app trusts does not taint the conversation',
+    async (mode) => {
+      // notes declares openWorldHint: false, so it is no untrusted source; lookup declares nothing of it: open world
+      const flow = flowPolicy({});
+      const afterNotes = () =>
+        scriptedModel(step(toolCall('c1', 'notes', { to: 'n' })), step(toolCall('c2', 'send_email', { to: 'b' })), step(text('done')));
+      const afterLookup = () =>
+        scriptedModel(step(toolCall('c1', 'lookup', { to: 'l' })), step(toolCall('c2', 'send_email', { to: 'b' })), step(text('done')));
+      const clean = await both(mode, flow, afterNotes);
+      expect(clean.viaWrappers).toEqual(['notes n', 'send_email b']);
+      expect(clean.viaGuardTools).toEqual(clean.viaWrappers);
+      const tainted = await both(mode, flow, afterLookup);
+      expect(tainted.viaWrappers).toEqual(['lookup l']);
+      expect(tainted.viaGuardTools).toEqual(tainted.viaWrappers);
+    },
+  );
 });

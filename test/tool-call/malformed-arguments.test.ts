@@ -91,9 +91,7 @@ describe.each(MODES)('malformed tool arguments (%s)', (mode) => {
 
   it('should keep them from the handlers of tools guarded without a run (guardTools)', async () => {
     const { seen, ran, options, tools } = watched();
-    // a gate is refused on tools guarded without a run (they never see a turn): the handlers and tool hooks remain
-    const { gateToolCalls: _gate, ...hooks } = options.hooks ?? {};
-    const guarded = guardTools(tools, { ...options, hooks });
+    const guarded = guardTools(tools, options);
     const model = scriptedModel(step(toolCall('c1', 'delete_file', '\uFEFF{"path":"/tmp/x"}')), step(text('ok')));
     const call = { model, tools: guarded, stopWhen: isStepCount(3), prompt: 'go' };
     if (mode === 'generateText') await generateText(call);
