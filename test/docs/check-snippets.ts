@@ -31,6 +31,11 @@ const AMBIENT: ReadonlyArray<{ readonly module: string; readonly exports: string
   { module: 'vitest', exports: ['describe', 'it', 'expect', 'beforeEach', 'afterEach', 'vi'] },
 ];
 
+/** The package's own entry points, by specifier: their source files (the `ai-interventions-source` condition's targets). */
+const OWN_SOURCES: ReadonlyMap<string, string> = new Map(
+  AMBIENT.flatMap(({ module, exports }) => (module.startsWith('ai-interventions') && typeof exports === 'string' ? [[module, exports]] : [])),
+);
+
 /** Where the snippets live, as virtual files: inside the package, so they resolve it as a user's code would. */
 const VIRTUAL_DIR = 'test/docs/__snippets__';
 
@@ -98,6 +103,11 @@ export function checkSnippets(root: string, snippets: readonly Snippet[]): Snipp
       if (block !== undefined) {
         const extension = block.endsWith('.tsx') ? ts.Extension.Tsx : ts.Extension.Ts;
         return { resolvedModule: { resolvedFileName: block, extension, isExternalLibraryImport: false } };
+      }
+      // the package is its source, as the tests and the demo load it: a build in dist/, stale or not, is never read
+      const own = OWN_SOURCES.get(literal.text);
+      if (own !== undefined) {
+        return { resolvedModule: { resolvedFileName: join(root, own), extension: ts.Extension.Ts, isExternalLibraryImport: false } };
       }
       const mode = ts.getModeForUsageLocation(containingSource, literal, compilerOptions);
       return ts.resolveModuleName(literal.text, containingFile, compilerOptions, host, cache, redirected, mode);
