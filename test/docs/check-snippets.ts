@@ -33,7 +33,9 @@ const AMBIENT: ReadonlyArray<{ readonly module: string; readonly exports: string
 
 /** The package's own entry points, by specifier: their source files (the `ai-interventions-source` condition's targets). */
 const OWN_SOURCES: ReadonlyMap<string, string> = new Map(
-  AMBIENT.flatMap(({ module, exports }) => (module.startsWith('ai-interventions') && typeof exports === 'string' ? [[module, exports]] : [])),
+  AMBIENT.flatMap(({ module, exports }) =>
+    module.startsWith('ai-interventions') && typeof exports === 'string' ? [[module, exports]] : [],
+  ),
 );
 
 /** Where the snippets live, as virtual files: inside the package, so they resolve it as a user's code would. */
