@@ -40,11 +40,11 @@ export function obey(scenario: Scenario, request: WireRequest): WireTurn {
   return { text: found ? `Here is what I found: ${scenario.expect}` : 'I could not find what you asked for.', calls: [], usage };
 }
 
-/** A loopback server and an `@ai-sdk/openai` model answering as {@link obey} for whichever scenario `current()` names. */
-export async function obedientModel(
-  current: () => Scenario,
+/** A loopback server and an `@ai-sdk/openai` model (Chat Completions) answering each request with `answer`. */
+export async function loopbackModel(
+  answer: (request: WireRequest) => WireTurn,
 ): Promise<{ readonly model: LanguageModel; readonly close: () => Promise<void> }> {
-  const server = await startOpenAIWireServer({ answer: (request) => obey(current(), request) });
+  const server = await startOpenAIWireServer({ answer });
   const model = createOpenAI({ baseURL: server.baseURL, apiKey: 'loopback' }).chat('obedient');
   return { model, close: () => server.close() };
 }
@@ -63,7 +63,7 @@ function parsedCall(tool: string | undefined, args: string | undefined): Call[] 
 }
 
 /** The strings of a tool message: its JSON's leaves, or the text itself. */
-function leaves(content: string): string[] {
+export function leaves(content: string): string[] {
   let value: unknown;
   try {
     value = JSON.parse(content);
