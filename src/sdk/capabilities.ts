@@ -99,6 +99,96 @@ export type Capability =
   | { readonly type: 'no-event' };
 
 /**
+ * One cell of {@link TABLE}: the layers that enforce the kind, separated by
+ * spaces (`''`: by none, as for an observer of the records); with a prefix,
+ * `with-middleware: ` or `with-wrapped-tools: ` and those layers; `refused: `
+ * and one of {@link REFUSALS}; or `no-event`, for an observer only.
+ */
+type Layers = '' | Layer | `${Layer} ${Layer}` | `${Layer} ${Layer} ${Layer}`;
+type Cell<KIND extends GuardKind> =
+  | Layers
+  | `${'with-middleware' | 'with-wrapped-tools'}: ${Layers}`
+  | `refused: ${keyof typeof REFUSALS}`
+  | (KIND extends ObserverHook ? 'no-event' : never);
+
+const WRAPPERS = 'interventions.generateText / streamText';
+const NO_RUN = 'there is no run around the call (no invocation, no steps, no loop)';
+const AGENT_STEERING = 'a ToolLoopAgent takes its steering from whoever calls generate / stream, so the runtime cannot';
+
+/** Why a path refuses a kind, and what to use instead. */
+const REFUSALS = {
+  'no-run': { why: NO_RUN, instead: `${WRAPPERS}, or agentSettings` },
+  'no-loop': { why: NO_RUN, instead: WRAPPERS },
+  'agent-steering': { why: `${AGENT_STEERING} steer its loop`, instead: `${WRAPPERS} (with a steering queue or the drain hooks)` },
+  'agent-follow-up': { why: `${AGENT_STEERING} continue its loop`, instead: `${WRAPPERS} (with a followUp queue or the drain hooks)` },
+} as const;
+
+/**
+ * The one table: for each kind of guard, what the wrappers, the middleware
+ * and tools guarded without a run do with it (an agent, and its UI stream,
+ * do what the wrappers do but for {@link AGENT_REFUSES}).
+ */
+const TABLE: { readonly [KIND in GuardKind]: readonly [wrappers: Layers, middleware: Cell<KIND>, plainTools: Cell<KIND>] } = {
+  beforeInvocation: ['model prepareStep tools', 'refused: no-run', 'refused: no-run'],
+  beforeModelCall: ['prepareStep', 'refused: no-run', 'refused: no-run'],
+  afterModelCall: ['model', 'model', 'with-middleware: model'],
+  beforeToolCall: ['model toolApproval', 'with-wrapped-tools: needsApproval tools', 'needsApproval tools'],
+  afterToolCall: ['tools', 'with-wrapped-tools: tools', 'tools'],
+  redactToolError: ['tools', 'with-wrapped-tools: tools', 'tools'],
+  preRequest: ['model', 'model', 'with-middleware: model'],
+  onResponse: ['model', 'model', 'with-middleware: model'],
+  transformContext: ['prepareStep', 'refused: no-run', 'refused: no-run'],
+  gateToolCalls: ['model toolApproval', 'with-wrapped-tools: needsApproval tools', 'needsApproval tools'],
+  preToolCall: ['tools', 'with-wrapped-tools: tools', 'tools'],
+  onToolCallResult: ['tools', 'with-wrapped-tools: tools', 'tools'],
+  onToolCallError: ['tools repairToolCall', 'with-wrapped-tools: tools', 'tools'],
+  drainSteering: ['loop callbacks', 'refused: no-loop', 'refused: no-loop'],
+  drainFollowUp: ['loop callbacks', 'refused: no-loop', 'refused: no-loop'],
+  onChatStart: ['prepareStep', 'no-event', 'no-event'],
+  onChatDone: ['callbacks', 'no-event', 'no-event'],
+  onChatAbort: ['callbacks', 'no-event', 'no-event'],
+  onChatError: ['model callbacks', 'no-event', 'no-event'],
+  onMessage: ['callbacks', 'no-event', 'no-event'],
+  onDecision: ['', '', ''],
+  onStatus: ['model tools', 'model', 'tools'],
+  redactors: ['model tools', 'model', 'with-middleware: model tools'],
+};
+
+/** A `ToolLoopAgent` takes `experimental_steering` from whoever calls it: the drain hooks cannot reach its loop. */
+const AGENT_REFUSES: { readonly [KIND in GuardKind]?: Cell<KIND> } = {
+  drainSteering: 'refused: agent-steering',
+  drainFollowUp: 'refused: agent-follow-up',
+};
+
+/** What `path` does with `kind`: what the runtime reads ({@link CAPABILITIES} is this for every path and kind, with the notes). */
+export function capabilityOf(path: EntryPath, kind: GuardKind): Capability {
+  const [wrappers, middleware, plainTools] = TABLE[kind];
+  const cell: string =
+    path === 'middleware'
+      ? middleware
+      : path === 'plain-tools'
+        ? plainTools
+        : path === 'wrappers'
+          ? wrappers
+          : (AGENT_REFUSES[kind] ?? wrappers);
+  if (cell === 'no-event') return { type: 'no-event' };
+  const [type, layers] = cell.includes(': ') ? cell.split(': ') : ['enforced', cell];
+  if (type === 'refused') return { type, ...REFUSALS[layers as keyof typeof REFUSALS] };
+  return { type: type as 'enforced' | 'with-middleware' | 'with-wrapped-tools', by: layers === '' ? [] : (layers?.split(' ') as Layer[]) };
+}
+
+/** What an enforced kind covers on a path, where that is less than on the wrappers (docs only: the runtime reads no note). */
+const NOTES: { readonly [PATH in EntryPath]?: { readonly [KIND in GuardKind]?: string } } = {
+  middleware: { redactors: "the model's text and reasoning; a tool's errors where its tools are wrapped" },
+  'plain-tools': {
+    redactToolError: 'errors the tools throw; a call the SDK rejects before any tool runs gets its own error',
+    gateToolCalls:
+      "each call alone, as a batch of one (tools guarded without a run never see the turn): a gate that weighs a turn's calls together sees them one at a time",
+    onToolCallError: 'errors the tools throw; a call the SDK rejects before any tool runs gets its own error',
+  },
+};
+
+/**
  * What a path does with each kind: an observer may have no event on a path,
  * a guard is enforced or refused (`'no-event'` for a guard does not compile).
  *
@@ -108,70 +198,13 @@ type PathCapabilities = {
   readonly [KIND in GuardKind]: KIND extends ObserverHook ? Capability : Exclude<Capability, { readonly type: 'no-event' }>;
 };
 
-const enforced = (
-  by: readonly Layer[],
-  note?: string,
-): { readonly type: 'enforced'; readonly by: readonly Layer[]; readonly note?: string } =>
-  note === undefined ? { type: 'enforced', by } : { type: 'enforced', by, note };
-const refused = (why: string, instead: string): { readonly type: 'refused'; readonly why: string; readonly instead: string } => ({
-  type: 'refused',
-  why,
-  instead,
-});
-const NO_EVENT = { type: 'no-event' } as const;
-
-const WRAPPERS = 'interventions.generateText / streamText, or agentSettings';
-const NO_RUN = 'there is no run around the call (no invocation, no steps, no loop)';
-
-/** What the wrappers enforce: everything, and by which layer (the layers a run installs follow from it). */
-const WRAPPED: PathCapabilities = {
-  beforeInvocation: enforced(['model', 'prepareStep', 'tools']),
-  beforeModelCall: enforced(['prepareStep']),
-  afterModelCall: enforced(['model']),
-  beforeToolCall: enforced(['model', 'toolApproval']),
-  afterToolCall: enforced(['tools']),
-  redactToolError: enforced(['tools']),
-  preRequest: enforced(['model']),
-  onResponse: enforced(['model']),
-  transformContext: enforced(['prepareStep']),
-  gateToolCalls: enforced(['model', 'toolApproval']),
-  preToolCall: enforced(['tools']),
-  onToolCallResult: enforced(['tools']),
-  onToolCallError: enforced(['tools', 'repairToolCall']),
-  drainSteering: enforced(['loop', 'callbacks']),
-  drainFollowUp: enforced(['loop', 'callbacks']),
-  onChatStart: enforced(['prepareStep']),
-  onChatDone: enforced(['callbacks']),
-  onChatAbort: enforced(['callbacks']),
-  onChatError: enforced(['model', 'callbacks']),
-  onMessage: enforced(['callbacks']),
-  onDecision: enforced([]),
-  onStatus: enforced(['model', 'tools']),
-  redactors: enforced(['model', 'tools']),
-};
-
-/** A `ToolLoopAgent` takes `experimental_steering` from whoever calls it: the drain hooks cannot reach its loop. */
-const AGENT: PathCapabilities = {
-  ...WRAPPED,
-  drainSteering: refused(
-    'a ToolLoopAgent takes its steering from whoever calls generate / stream, so the runtime cannot steer its loop',
-    'interventions.generateText / streamText (with a steering queue or the drain hooks)',
-  ),
-  drainFollowUp: refused(
-    'a ToolLoopAgent takes its steering from whoever calls generate / stream, so the runtime cannot continue its loop',
-    'interventions.generateText / streamText (with a followUp queue or the drain hooks)',
-  ),
-};
-
-const MODEL_LAYER = 'the model is not wrapped';
-const TOOL_LAYER = 'its tools are not wrapped';
-
 /**
  * For every entry path and every kind of guard: enforced, or refused when
  * registered (or when the path is used while it is registered). The one
- * place that says it: `use`, `addHook`, `wrapTools`, `agentSettings`, the
- * middleware and the agent UI streams check against it, and the Guarantees
- * page shows it (generated from this table and tested against it).
+ * place that says it is the table behind {@link capabilityOf}: `use`,
+ * `addHook`, `wrapTools`, `agentSettings`, the middleware and the agent UI
+ * streams check against it, and the Guarantees page shows it (generated from
+ * this table and tested against it).
  *
  * @example
  * ```ts
@@ -179,75 +212,29 @@ const TOOL_LAYER = 'its tools are not wrapped';
  * // wrappers enforced, agent enforced, agent-ui-stream enforced, middleware refused, plain-tools refused
  * ```
  */
-export const CAPABILITIES: { readonly [PATH in EntryPath]: PathCapabilities } = {
-  wrappers: WRAPPED,
-  agent: AGENT,
-  'agent-ui-stream': AGENT,
-  middleware: {
-    beforeInvocation: refused(NO_RUN, WRAPPERS),
-    beforeModelCall: refused(NO_RUN, WRAPPERS),
-    afterModelCall: enforced(['model']),
-    beforeToolCall: { type: 'with-wrapped-tools', by: ['needsApproval', 'tools'] },
-    afterToolCall: { type: 'with-wrapped-tools', by: ['tools'] },
-    redactToolError: { type: 'with-wrapped-tools', by: ['tools'] },
-    preRequest: enforced(['model']),
-    onResponse: enforced(['model']),
-    transformContext: refused(NO_RUN, WRAPPERS),
-    gateToolCalls: { type: 'with-wrapped-tools', by: ['needsApproval', 'tools'] },
-    preToolCall: { type: 'with-wrapped-tools', by: ['tools'] },
-    onToolCallResult: { type: 'with-wrapped-tools', by: ['tools'] },
-    onToolCallError: { type: 'with-wrapped-tools', by: ['tools'] },
-    drainSteering: refused(NO_RUN, 'interventions.generateText / streamText'),
-    drainFollowUp: refused(NO_RUN, 'interventions.generateText / streamText'),
-    onChatStart: NO_EVENT,
-    onChatDone: NO_EVENT,
-    onChatAbort: NO_EVENT,
-    onChatError: NO_EVENT,
-    onMessage: NO_EVENT,
-    onDecision: enforced([]),
-    onStatus: enforced(['model']),
-    redactors: enforced(['model'], "the model's text and reasoning; a tool's errors where its tools are wrapped"),
-  },
-  'plain-tools': {
-    beforeInvocation: refused(NO_RUN, WRAPPERS),
-    beforeModelCall: refused(NO_RUN, WRAPPERS),
-    afterModelCall: { type: 'with-middleware', by: ['model'] },
-    beforeToolCall: enforced(['needsApproval', 'tools']),
-    afterToolCall: enforced(['tools']),
-    redactToolError: enforced(['tools'], 'errors the tools throw; a call the SDK rejects before any tool runs gets its own error'),
-    preRequest: { type: 'with-middleware', by: ['model'] },
-    onResponse: { type: 'with-middleware', by: ['model'] },
-    transformContext: refused(NO_RUN, WRAPPERS),
-    gateToolCalls: enforced(
-      ['needsApproval', 'tools'],
-      "each call alone, as a batch of one (tools guarded without a run never see the turn): a gate that weighs a turn's calls together sees them one at a time",
-    ),
-    preToolCall: enforced(['tools']),
-    onToolCallResult: enforced(['tools']),
-    onToolCallError: enforced(['tools'], 'errors the tools throw; a call the SDK rejects before any tool runs gets its own error'),
-    drainSteering: refused(NO_RUN, 'interventions.generateText / streamText'),
-    drainFollowUp: refused(NO_RUN, 'interventions.generateText / streamText'),
-    onChatStart: NO_EVENT,
-    onChatDone: NO_EVENT,
-    onChatAbort: NO_EVENT,
-    onChatError: NO_EVENT,
-    onMessage: NO_EVENT,
-    onDecision: enforced([]),
-    onStatus: enforced(['tools']),
-    redactors: { type: 'with-middleware', by: ['model', 'tools'] },
-  },
-};
+export const CAPABILITIES: { readonly [PATH in EntryPath]: PathCapabilities } = /* @__PURE__ */ capabilitiesOfEveryPath();
+
+function capabilitiesOfEveryPath(): { readonly [PATH in EntryPath]: PathCapabilities } {
+  const ofPath = (path: EntryPath) =>
+    Object.fromEntries(
+      (Object.keys(TABLE) as GuardKind[]).map((kind) => {
+        const capability = capabilityOf(path, kind);
+        const note = NOTES[path]?.[kind];
+        return [kind, capability.type === 'enforced' && note !== undefined ? { ...capability, note } : capability];
+      }),
+    ) as PathCapabilities;
+  return Object.fromEntries(ENTRY_PATHS.map((path) => [path, ofPath(path)])) as { readonly [PATH in EntryPath]: PathCapabilities };
+}
 
 /** Why a layer a capability needs is missing, and what to do (for `'with-middleware'` / `'with-wrapped-tools'`). */
 export const MISSING_LAYER = {
   'with-middleware': {
-    why: `${MODEL_LAYER}: tools guarded without a run never see the model's requests and responses`,
-    instead:
-      'wrapLanguageModel({ model, middleware: interventions.middleware }) for the model (read interventions.middleware before wrapTools), or interventions.generateText / streamText',
+    why: "the model is not wrapped: tools guarded without a run never see the model's requests and responses",
+    instead: `wrapLanguageModel({ model, middleware: interventions.middleware }) for the model (read interventions.middleware before wrapTools), or ${WRAPPERS}`,
   },
   'with-wrapped-tools': {
-    why: `${TOOL_LAYER}: the middleware sees the model's requests and responses, never a tool run`,
-    instead: 'interventions.wrapTools(tools) for the tools of the call, or interventions.generateText / streamText',
+    why: "its tools are not wrapped: the middleware sees the model's requests and responses, never a tool run",
+    instead: `interventions.wrapTools(tools) for the tools of the call, or ${WRAPPERS}`,
   },
 } as const;
 
@@ -260,7 +247,7 @@ export const MISSING_LAYER = {
  * ```
  */
 export const PATH_LABELS: { readonly [PATH in EntryPath]: string } = {
-  wrappers: 'interventions.generateText / streamText',
+  wrappers: WRAPPERS,
   agent: 'a ToolLoopAgent built with interventions.agentSettings',
   'agent-ui-stream': 'interventions.createAgentUIStream / createAgentUIStreamResponse',
   middleware: 'interventions.middleware on a plain generateText / streamText',

@@ -1,11 +1,11 @@
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import { GuardNotEnforcedError } from '../errors/guard-not-enforced-error.ts';
-import { CAPABILITIES, type EntryPath, MISSING_LAYER, PATH_LABELS } from './capabilities.ts';
+import { capabilityOf, type EntryPath, MISSING_LAYER, PATH_LABELS } from './capabilities.ts';
 import { type Guards, guardsOf, type RegisteredGuard } from './guards-of.ts';
 
 /**
  * The entry paths a runtime is used through, and the checks that keep every
- * registered guard enforced on each of them (`CAPABILITIES`): a path taken
+ * registered guard enforced on each of them (`capabilityOf`): a path taken
  * refuses the guards it cannot enforce, and from then on a guard registered
  * later is refused if a path in use cannot enforce it.
  */
@@ -107,7 +107,7 @@ export class RuntimePaths {
     const guards = this.current();
     const of = [guards.handlers, guards.hooks];
     if (this.toolGuards === undefined || !sameItems(this.toolGuards.of as unknown[], of)) {
-      const left = guardsOf(guards).filter((guard) => CAPABILITIES.middleware[guard.kind].type === 'with-wrapped-tools');
+      const left = guardsOf(guards).filter((guard) => capabilityOf('middleware', guard.kind).type === 'with-wrapped-tools');
       this.toolGuards = { of, guards: left };
     }
     return this.toolGuards.guards;
@@ -115,7 +115,7 @@ export class RuntimePaths {
 
   private refuse(path: EntryPath, guards: readonly RegisteredGuard[]): void {
     for (const guard of guards) {
-      const capability = CAPABILITIES[path][guard.kind];
+      const capability = capabilityOf(path, guard.kind);
       const missing =
         capability.type === 'refused'
           ? capability
