@@ -7,11 +7,13 @@
 
 // the runtime
 
-export type { DecisionRecord, DecisionTrailPosition, HandlerMode } from './actions/decision-record.ts';
+export type { ApprovalRecord, DecisionRecord, DecisionTrailPosition, HandlerMode } from './actions/decision-record.ts';
 // handlers and actions
 export {
   type ActionType,
+  type Approvers,
   type Confirm,
+  type ConfirmOptions,
   type Deny,
   type Guide,
   type InterventionAction,

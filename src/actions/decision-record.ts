@@ -82,10 +82,57 @@ export interface DecisionRecord {
    * hashed).
    */
   readonly actionDigest?: string;
+  /**
+   * A human approval's terms and what became of an answer: on a confirm's
+   * record, who may answer, how many must approve and how long it stays
+   * open; on the records the runtime writes for an answer, its `status`,
+   * who asked and who answered (see {@link ApprovalRecord}).
+   */
+  readonly approval?: ApprovalRecord;
   /** The runtime's `policyVersion` (see `createInterventions`) when the decision was made. */
   readonly policyVersion?: string;
   /** Where the record was written in the runtime's decision trail (`trail`), once it was. */
   readonly trail?: DecisionTrailPosition;
+}
+
+/**
+ * What a decision record says of a human approval. A confirm's record
+ * carries what it asks (`mayAnswer`, `quorum`, `expiresInMs`); the records the
+ * runtime writes for a person's answer (`handler: 'approval-approvers'`,
+ * `'approval-quorum'`, `'approval-expiry'`, `'approval-ledger'`) carry what
+ * became of it (`status`) and the people: `askedBy` (the user id of the
+ * request that asked, whose runtime context the call runs with) and
+ * `answeredBy` (the user id of the request that carried the answer), and for
+ * a quorum the approvals counted so far (`approvedBy`).
+ *
+ * @example
+ * ```ts
+ * interventions.addHook('onDecision', ({ record }) => {
+ *   const approval: ApprovalRecord | undefined = record.approval;
+ *   if (approval?.status === 'expired') log.warn(`${record.toolName}: asked by ${approval.askedBy}, answered too late`);
+ * });
+ * ```
+ */
+export interface ApprovalRecord {
+  /** Who may answer the request, as people are told. */
+  readonly mayAnswer?: string;
+  /** How many distinct people must approve it. */
+  readonly quorum?: number;
+  /** How long it may be answered after it was asked, in ms. */
+  readonly expiresInMs?: number;
+  /**
+   * What became of a person's answer: `'approved'` (the call runs),
+   * `'not-allowed'` (the person may not answer it: nothing ran, the request
+   * waits for the right person), `'awaiting-quorum'` (counted: the request
+   * waits for more approvals), `'expired'` (answered too late: nothing ran).
+   */
+  readonly status?: 'approved' | 'not-allowed' | 'awaiting-quorum' | 'expired';
+  /** The user id (`runtimeContext.userId`) of the request that asked. */
+  readonly askedBy?: string;
+  /** The user id of the request that carried the answer. */
+  readonly answeredBy?: string;
+  /** For a quorum: the user ids of the approvals counted so far. */
+  readonly approvedBy?: readonly string[];
 }
 
 /**

@@ -65,8 +65,56 @@ export interface Guide {
 }
 
 /**
+ * Who may answer a confirm, read from the trusted `runtimeContext` of the
+ * request that carries the answer (your server sets it, never the
+ * conversation): a person is admitted when any criterion given admits them
+ * (`userIds`, `roles`, `allow`), or by anyone when none is given; with
+ * `excludeAsker`, never the person who asked (the two-person rule).
+ *
+ * @example
+ * ```ts
+ * const managers: Approvers = { roles: ['manager'], excludeAsker: true, label: 'a manager other than you' };
+ * const action = InterventionActions.confirm('Refund $500?', { approvers: managers });
+ * ```
+ */
+export interface Approvers {
+  /** People who may answer, by `runtimeContext.userId`. */
+  readonly userIds?: readonly string[];
+  /** Roles that may answer: `runtimeContext.roles` (strings) or `runtimeContext.role`. */
+  readonly roles?: readonly string[];
+  /** Any test of the answering request's runtime context (`approver`) and the asking one's (`asker`). */
+  readonly allow?: (approver: Readonly<Record<string, unknown>>, asker: Readonly<Record<string, unknown>>) => boolean;
+  /** The person who asked (the same `runtimeContext.userId`) may not answer. Default `false`. */
+  readonly excludeAsker?: boolean;
+  /** How people are told who may answer ("a manager"). Default: the user ids and roles. */
+  readonly label?: string;
+}
+
+/**
+ * How a confirm is answered: who may answer it, how many distinct people
+ * must approve it, and how long it stays open. Given to
+ * `InterventionActions.confirm(prompt, options)`.
+ *
+ * @example
+ * ```ts
+ * const options: ConfirmOptions = { approvers: { roles: ['finance'] }, quorum: 2, expiresInMs: 15 * 60_000 };
+ * const action = InterventionActions.confirm('Pay invoice 42?', options);
+ * ```
+ */
+export interface ConfirmOptions {
+  /** A short reason for people, for a decision log (default: the prompt). */
+  readonly display?: string;
+  /** Who may answer (default: whoever sends the answer). */
+  readonly approvers?: Approvers;
+  /** How many distinct people (`runtimeContext.userId`) must approve before the call runs. Default 1. */
+  readonly quorum?: number;
+  /** How long the request may be answered, in ms from when it was asked; later it is recorded as expired. */
+  readonly expiresInMs?: number;
+}
+
+/**
  * Pause for a human's approval (tool calls only). Made by
- * `InterventionActions.confirm(prompt)`; the call becomes an AI SDK
+ * `InterventionActions.confirm(prompt, options?)`; the call becomes an AI SDK
  * `tool-approval-request` whose `reason` is the prompt.
  *
  * @example
@@ -75,7 +123,7 @@ export interface Guide {
  * // result.content then holds { type: 'tool-approval-request', approvalId, reason: 'Approve deleting "/tmp/x"?' }
  * ```
  */
-export interface Confirm {
+export interface Confirm extends Omit<ConfirmOptions, 'display'> {
   readonly type: 'confirm';
   readonly prompt: string;
   /** A short reason for people, for a decision log (the prompt is what they are asked). */
@@ -185,10 +233,13 @@ export const InterventionActions = Object.freeze({
   },
   /**
    * Ask a human to approve the tool call; the prompt is shown to them.
-   * `display`: a short reason for a decision log (default: the prompt).
+   * `options`: who may answer, how many must approve, when it expires (see
+   * {@link ConfirmOptions}); a string is its `display`, a short reason for a
+   * decision log (default: the prompt).
    */
-  confirm(prompt: string, display?: string): Confirm {
-    return display === undefined ? { type: 'confirm', prompt } : { type: 'confirm', prompt, display };
+  confirm(prompt: string, options?: string | ConfirmOptions): Confirm {
+    if (options === undefined) return { type: 'confirm', prompt };
+    return typeof options === 'string' ? { type: 'confirm', prompt, display: options } : { ...options, type: 'confirm', prompt };
   },
   /** Modify the event: mutate the draft, or return a replacement. */
   transform<EVENT extends InterventionEvent = InterventionEvent>(

@@ -38,7 +38,9 @@ export type ApprovalOutcome =
 export type ApprovalClaim =
   | { readonly type: 'claimed' }
   | { readonly type: 'running' }
-  | { readonly type: 'done'; readonly outcome: ApprovalOutcome };
+  | { readonly type: 'done'; readonly outcome: ApprovalOutcome }
+  /** Claimed too late: the approval expired (and is recorded so, for every later claim). */
+  | { readonly type: 'expired' };
 
 /**
  * Options of {@link ApprovalLedger.waitFor}.
@@ -85,8 +87,27 @@ export interface ApprovalWaitOptions {
  * ```
  */
 export interface ApprovalLedger {
-  /** Claims the approval's execution, or says what became of it. */
-  claim(approvalId: string): Promise<ApprovalClaim>;
+  /**
+   * Claims the approval's execution, or says what became of it. With
+   * `expiresAt` (ms since the epoch), a claim from then on is `'expired'`,
+   * decided in the same atomic step as the claim, so an answer cannot race
+   * the expiry.
+   */
+  claim(approvalId: string, options?: { readonly expiresAt?: number }): Promise<ApprovalClaim>;
+  /**
+   * Whether the approval expired: past `expiresAt`, and not claimed before,
+   * it is recorded as expired (atomically, as a claim is), and every later
+   * claim is `'expired'`. Optional: without it, the runtime reads its own
+   * clock and relies on `claim` alone.
+   */
+  expired?(approvalId: string, expiresAt: number): Promise<boolean>;
+  /**
+   * Counts `approver`'s approval of the approval (once per person, across
+   * requests and instances) and returns every approver counted so far.
+   * Optional: without it, an approval that needs several people (a
+   * `quorum`) is never counted, so its call never runs.
+   */
+  vote?(approvalId: string, approver: string): Promise<readonly string[]>;
   /**
    * Records the outcome of the execution this caller claimed. Returns what
    * was recorded, i.e. what replays will get (a result that cannot be
@@ -135,9 +156,10 @@ const DAY_MS = 24 * 60 * 60_000;
 const FIRST_POLL_MS = 10;
 const LONGEST_POLL_MS = 250;
 
-type Entry = { readonly state: 'running' } | { readonly state: 'done'; readonly outcome: ApprovalOutcome };
+type Entry = { readonly state: 'running' } | { readonly state: 'expired' } | { readonly state: 'done'; readonly outcome: ApprovalOutcome };
 
 const RUNNING = JSON.stringify({ state: 'running' } satisfies Entry);
+const EXPIRED = JSON.stringify({ state: 'expired' } satisfies Entry);
 
 /**
  * An {@link ApprovalLedger} on a {@link Store}: a claim is the store's atomic
@@ -166,15 +188,31 @@ export function createApprovalLedger({
   const keyOf = (approvalId: string) => `${prefix}${approvalId}`;
 
   return {
-    async claim(approvalId) {
+    async claim(approvalId, { expiresAt } = {}) {
       const key = keyOf(approvalId);
+      if (expiresAt !== undefined) {
+        // the claim and the expiry are one atomic step, on the store's clock
+        const claim = await store.setIfAbsentUntil(key, RUNNING, { until: expiresAt, lateValue: EXPIRED, ttlMs });
+        if (claim.set) return claim.value === RUNNING ? { type: 'claimed' } : { type: 'expired' };
+        return claimOf(parseEntry(claim.value ?? RUNNING));
+      }
       // the second read misses only if the entry expired in between: claim again
       for (let attempt = 0; attempt < 3; attempt++) {
         if (await store.setIfAbsent(key, RUNNING, { ttlMs })) return { type: 'claimed' };
         const entry = parseEntry(await store.get(key));
-        if (entry !== undefined) return entry.state === 'done' ? { type: 'done', outcome: entry.outcome } : { type: 'running' };
+        if (entry !== undefined) return claimOf(entry);
       }
       return { type: 'running' };
+    },
+
+    async expired(approvalId, expiresAt) {
+      // past the deadline and unclaimed: recorded as expired; before it, nothing is written
+      const claim = await store.setIfAbsentUntil(keyOf(approvalId), undefined, { until: expiresAt, lateValue: EXPIRED, ttlMs });
+      return claim.value === EXPIRED;
+    },
+
+    async vote(approvalId, approver) {
+      return store.addToSet(`${keyOf(approvalId)}:approvers`, approver, { ttlMs });
     },
 
     async complete(approvalId, outcome) {
@@ -198,6 +236,7 @@ export function createApprovalLedger({
         if (stored === undefined) throw new ApprovalOutcomeUnavailableError({ approvalId, reason: 'expired', timeoutMs });
         const entry = parseEntry(stored);
         if (entry?.state === 'done') return entry.outcome;
+        if (entry?.state === 'expired') throw new ApprovalOutcomeUnavailableError({ approvalId, reason: 'expired', timeoutMs });
         const left = deadline - Date.now();
         if (left <= 0) throw new ApprovalOutcomeUnavailableError({ approvalId, reason: 'timeout', timeoutMs });
         await sleep(Math.min(pause, left), abortSignal);
@@ -236,9 +275,16 @@ function asJson(value: unknown): JSONValue {
   return serialized === undefined ? null : (JSON.parse(serialized) as JSONValue);
 }
 
+/** What a claim finds in an entry that is there already. */
+function claimOf(entry: Entry | undefined): ApprovalClaim {
+  if (entry?.state === 'done') return { type: 'done', outcome: entry.outcome };
+  return entry?.state === 'expired' ? { type: 'expired' } : { type: 'running' };
+}
+
 /** A stored entry; anything unreadable counts as running (never executed again). */
 function parseEntry(stored: string | undefined): Entry | undefined {
   if (stored === undefined) return undefined;
+  if (stored === EXPIRED) return { state: 'expired' };
   try {
     const value: unknown = JSON.parse(stored);
     if (value !== null && typeof value === 'object' && (value as { state?: unknown }).state === 'done') {

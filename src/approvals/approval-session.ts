@@ -1,15 +1,17 @@
-import type { ModelMessage, StreamTextTransform, ToolSet } from 'ai';
+import type { ModelMessage, ToolSet } from 'ai';
 import type { DecisionRecord } from '../actions/decision-record.ts';
 import type { ToolCallInfo } from '../actions/intervention-events.ts';
 import type { Wording } from '../handlers/wording.ts';
 import { applyApprovalEdits } from './apply-approval-edits.ts';
 import type { ApprovalLedger } from './approval-ledger.ts';
-import type { ApprovalSecret, ApprovalState } from './approval-state.ts';
+import { type PinnedCall, sealPin } from './approval-pin.ts';
+import type { ApprovalSecret, ApprovalState, DecideResumed, HeldAnswer, RuntimeContext } from './approval-state.ts';
 import { ANSWER_HANDLER, unreadable } from './decode-answers.ts';
 import type { DroppedApproval } from './drop-stale-approvals.ts';
-import { foreignSignatureTransform, stripForeignSignatures, stripForeignSignaturesIn } from './own-approval-requests.ts';
+import { finishRequest, finishRequests, finishRequestsIn } from './own-approval-requests.ts';
 import { type Resume, type ResumedApproval, readResume } from './read-resume.ts';
-import { editableHistory, replaysOverriddenAnswer, resumeReadsLedger } from './replay-used-approvals.ts';
+import { editableHistory, replaysOverriddenAnswer } from './replay-used-approvals.ts';
+import { takeAnswers, takePins } from './take-answers.ts';
 
 /** What an approval session is opened with. */
 export interface ApprovalSessionOptions {
@@ -30,10 +32,6 @@ export interface ApprovalSdkOptions {
   readonly history: ModelMessage[] | undefined;
   /** Prepares the answers before the SDK reads them (the call's `onStart`); `undefined`: nothing to prepare. */
   readonly prepare: (() => Promise<void>) | undefined;
-  /** A `streamText` transform keeping the app's own requests as the SDK writes them without a secret. */
-  readonly transform: StreamTextTransform<ToolSet> | undefined;
-  /** The same for each step's content and response messages (its `onStepEnd`). */
-  readonly stepEnd: ((step: { readonly content?: unknown; readonly response?: { readonly messages?: unknown } }) => void) | undefined;
 }
 
 /**
@@ -67,6 +65,10 @@ export class ApprovalSession {
       previousSecrets,
       record,
       requests: { own: new Set(), foreign: new Set() },
+      pins: new Map(),
+      askers: new Map(),
+      expiries: new Map(),
+      held: [],
     };
   }
 
@@ -91,57 +93,82 @@ export class ApprovalSession {
   }
 
   /**
+   * A handler's confirm asks a person about `call` for the request whose
+   * trusted runtime context is `asker`: the request is the library's, and
+   * carries its pin (who asked, and when), sealed with the runtime's secret.
+   */
+  async ask(call: PinnedCall, asker: RuntimeContext): Promise<void> {
+    this.asked(call.toolCallId, true);
+    this.state.pins.set(call.toolCallId, await sealPin(this.state.runtimeSecret, { asker, askedAt: Date.now() }, call));
+  }
+
+  /** The runtime context a resumed call runs with: its asker's, as its answer's pin says (`undefined`: none). */
+  askerOf(toolCallId: string): RuntimeContext | undefined {
+    return this.state.askers.get(toolCallId);
+  }
+
+  /** The answers left pending for the right person or more approvals: this request runs no step for them. */
+  get held(): readonly HeldAnswer[] {
+    return this.state.held;
+  }
+
+  /**
    * The SDK options the session owns in a call: `signs` when the SDK signs
    * with the runtime's secret (the call gives none of its own,
-   * `appSecret`), and whether the call streams.
+   * `appSecret`); `approver`, the trusted runtime context of the request
+   * carrying the answers; `decide`, how its resumed calls are decided.
    */
   sdkOptions({
     signs,
     appSecret,
-    streaming,
+    approver,
+    decide,
   }: {
     signs: boolean;
     appSecret: ApprovalSecret | undefined;
-    streaming: boolean;
+    approver: RuntimeContext;
+    decide: DecideResumed | undefined;
   }): ApprovalSdkOptions {
     const { state } = this;
-    state.signs = signs;
-    state.secret = appSecret ?? (signs ? state.runtimeSecret : undefined);
-    // a resume whose answers may be used approvals, or whose approvals are checked against the runtime's
-    // own secret (a restart refuses them, typed), gets a history its answers can be rewritten in
-    const readsLedger = resumeReadsLedger(state);
+    Object.assign(state, { signs, secret: appSecret ?? (signs ? state.runtimeSecret : undefined), approver, decide });
+    // a resume whose answers are checked, replayed or judged gets a history its answers can be rewritten in
     state.checksApprovals = state.resume.approved.size > 0 && appSecret === undefined && signs;
-    const history = state.resume.rewritten || readsLedger || state.checksApprovals ? editableHistory(state) : undefined;
-    return {
-      history,
-      prepare: this.preparation(),
-      transform: signs && streaming ? foreignSignatureTransform(state) : undefined,
-      stepEnd: signs ? (step) => stripForeignSignatures(state, step) : undefined,
-    };
+    const answers = state.resume.answers.length > 0;
+    return { history: state.resume.rewritten || answers ? editableHistory(state) : undefined, prepare: this.preparation() };
   }
 
   /**
-   * What prepares the answers (checks, edits, replays) before the SDK reads
-   * them, once whoever calls it; `undefined` when there is nothing to
-   * prepare. Asked after {@link sdkOptions}.
+   * What prepares the answers before the SDK reads them, once whoever calls
+   * it (the pins taken off, approvals checked, used ones replayed, edits
+   * validated and signed, the people rules applied); `undefined` when there
+   * is nothing to prepare. Asked after {@link sdkOptions}.
    */
   preparation(): (() => Promise<void>) | undefined {
     const { state } = this;
-    const prepares =
-      state.resume.edits.length > 0 ||
-      state.resume.answers.some((answer) => answer.problem !== undefined) ||
-      resumeReadsLedger(state) ||
-      state.checksApprovals;
-    if (!prepares) return undefined;
+    if (state.resume.answers.length === 0 && state.resume.edits.length === 0) return undefined;
     return () => {
-      state.prepared ??= applyApprovalEdits(state);
+      state.prepared ??= (async () => {
+        const tokens = takePins(state);
+        await applyApprovalEdits(state);
+        await takeAnswers(state, tokens);
+      })();
       return state.prepared;
     };
   }
 
-  /** Keeps a step's history (from `from` on) with the app's own requests as the SDK writes them without a secret. */
-  stripMessages(messages: unknown, from: number): void {
-    stripForeignSignaturesIn(this.state, messages, from);
+  /** Finishes the requests of a step (content and response messages): see `own-approval-requests.ts`. */
+  finishStep(step: Parameters<typeof finishRequests>[1]): void {
+    finishRequests(this.state, step);
+  }
+
+  /** Finishes a stream part, when it is a request this run asked. */
+  finishPart(part: unknown): void {
+    finishRequest(this.state, part);
+  }
+
+  /** Finishes the requests of a step's history from `from` on. */
+  finishMessages(messages: unknown, from: number): void {
+    finishRequestsIn(this.state, messages, from);
   }
 
   /**

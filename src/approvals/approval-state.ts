@@ -1,12 +1,37 @@
-import type { ModelMessage, ToolSet } from 'ai';
+import type { ModelMessage, ToolApprovalRequest, ToolCallPart, ToolSet } from 'ai';
+import type { ConfirmTerms } from '../actions/confirm-terms.ts';
 import type { DecisionRecord } from '../actions/decision-record.ts';
 import type { RegisteredHandler } from '../handlers/registered-handler.ts';
 import type { Wording } from '../handlers/wording.ts';
 import type { ApprovalLedger } from './approval-ledger.ts';
-import type { Resume } from './read-resume.ts';
+import type { Resume, ResumedApproval } from './read-resume.ts';
 
 /** A secret the SDK's approvals are signed with (HMAC): a string or bytes. */
 export type ApprovalSecret = string | Uint8Array;
+
+/** A runtime context, as the session reads it (the trusted context of a request). */
+export type RuntimeContext = Readonly<Record<string, unknown>>;
+
+/**
+ * How the adapters decide a resumed call before the SDK reads the history:
+ * the gates and handlers run again with the person's answer, as the asker
+ * (`asker`: the pinned runtime context of the request that asked, when the
+ * answer carries one), and the decision is kept where `toolApproval` takes
+ * it. `answered`: what the confirms this answer answered ask of it
+ * (`undefined`: it answered no confirm).
+ */
+export type DecideResumed = (
+  approval: ResumedApproval,
+  asker: RuntimeContext | undefined,
+) => Promise<{ readonly type: string; readonly answered?: ConfirmTerms | undefined }>;
+
+/** An answer that cannot be taken yet (the wrong person, or a quorum not reached): its request is left pending. */
+export interface HeldAnswer {
+  readonly approval: ResumedApproval;
+  /** The request, as the history holds it (its signature with the pin), and the call it was made for. */
+  readonly request: ToolApprovalRequest;
+  readonly call: ToolCallPart;
+}
 
 /**
  * What one approval session works with and keeps (see `ApprovalSession`):
@@ -39,4 +64,16 @@ export interface ApprovalState {
   prepared?: Promise<void> | undefined;
   resumedGates?: Promise<ReadonlyMap<string, RegisteredHandler[]>> | undefined;
   readonly requests: { readonly own: Set<string>; readonly foreign: Set<string> };
+  /** The pins (who asked, and when) of the confirms asked in this run, sealed, by call id (see `approval-pin.ts`). */
+  readonly pins: Map<string, string>;
+  /** The runtime context of the request that asked each resumed call (its pin), by call id: the call runs with it. */
+  readonly askers: Map<string, RuntimeContext>;
+  /** When each approved answer's approval expires (by approval id): its claim is checked against it again. */
+  readonly expiries: Map<string, { readonly expiresAt: number; readonly expiresInMs: number }>;
+  /** The answers left pending for the right person or more approvals. */
+  readonly held: HeldAnswer[];
+  /** The trusted runtime context of the request that carries the answers. */
+  approver?: RuntimeContext | undefined;
+  /** How resumed calls are decided before the SDK reads them (the adapter's). */
+  decide?: DecideResumed | undefined;
 }

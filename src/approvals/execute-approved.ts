@@ -5,6 +5,7 @@ import type { ApprovalLedger, ApprovalOutcome } from './approval-ledger.ts';
 import { claimOrReplay, executeOnce, recordOutcome } from './execute-once.ts';
 import type { ResumedApproval } from './read-resume.ts';
 import { saysOtherThanApproval } from './replay-used-approvals.ts';
+import { expiredText, expiryRecord } from './take-answers.ts';
 
 /**
  * Executes an approved, resumed call once across every resume of its
@@ -29,8 +30,9 @@ export function executeApproved({
   streams,
   decide,
   execute,
+  expiry,
 }: {
-  /** Keeps the record of a replay. */
+  /** Keeps the record of a replay, or of an expiry. */
   readonly record: (record: DecisionRecord, input?: unknown) => Promise<void>;
   readonly ledger: ApprovalLedger;
   readonly approval: ResumedApproval;
@@ -39,6 +41,8 @@ export function executeApproved({
   readonly streams: boolean;
   readonly decide: ((call: ToolCallInfo) => Promise<ToolCallInfo>) | undefined;
   readonly execute: (call: ToolCallInfo) => unknown;
+  /** When the approval expires, and how long after it was asked: a claim from then on runs nothing. */
+  readonly expiry?: { readonly expiresAt: number; readonly expiresInMs: number } | undefined;
 }): unknown {
   const { approvalId } = approval;
   const waiting = abortSignal === undefined ? {} : { abortSignal };
@@ -53,6 +57,12 @@ export function executeApproved({
     if (outcome.type === 'error') throw replayedError(outcome.text);
     return replayedOutput(outcome);
   };
+  // claimed after the approval expired (on the ledger's clock, in the claim's own atomic step): nothing runs
+  const expired = async (): Promise<never> => {
+    const expiresInMs = expiry?.expiresInMs ?? 0;
+    await record(expiryRecord(approval, expiresInMs), approval.input);
+    throw replayedError(expiredText(approval.toolName, expiresInMs));
+  };
 
   if (!streams) {
     return decided().then(async (decision) => {
@@ -66,8 +76,10 @@ export function executeApproved({
           return isAsyncIterable(value) ? lastOf(value) : value;
         },
         input: decidedCall.input,
+        expiresAt: expiry?.expiresAt,
         ...waiting,
       });
+      if (execution.type === 'expired') return expired();
       return execution.type === 'executed' ? execution.output : replay(execution.outcome);
     });
   }
@@ -78,7 +90,11 @@ export function executeApproved({
       return;
     }
     const decidedCall = decision.call;
-    const claim = await claimOrReplay(ledger, approvalId, waiting);
+    const claim = await claimOrReplay(ledger, approvalId, waiting, expiry?.expiresAt);
+    if (claim.type === 'expired') {
+      await expired();
+      return;
+    }
     if (claim.type === 'replayed') {
       yield await replay(claim.outcome);
       return;

@@ -10,7 +10,9 @@ import type { ApprovalLedger, ApprovalOutcome, ApprovalWaitOptions } from './app
  */
 export type ApprovalExecution<OUTPUT> =
   | { readonly type: 'executed'; readonly output: OUTPUT }
-  | { readonly type: 'replayed'; readonly outcome: ApprovalOutcome };
+  | { readonly type: 'replayed'; readonly outcome: ApprovalOutcome }
+  /** Claimed after `expiresAt`: the approval expired, and nothing ran. */
+  | { readonly type: 'expired' };
 
 /**
  * Executes an approved call at most once across every resume of its
@@ -32,15 +34,18 @@ export async function executeOnce<OUTPUT>({
   input,
   timeoutMs,
   abortSignal,
+  expiresAt,
 }: {
   readonly ledger: ApprovalLedger;
   readonly approvalId: string;
   readonly execute: () => OUTPUT | PromiseLike<OUTPUT>;
   /** The arguments the call runs with, recorded with its outcome. */
   readonly input?: unknown;
+  /** When the approval expires (ms since the epoch): a later claim runs nothing. */
+  readonly expiresAt?: number | undefined;
 } & ApprovalWaitOptions): Promise<ApprovalExecution<OUTPUT>> {
-  const claim = await claimOrReplay(ledger, approvalId, { timeoutMs, abortSignal });
-  if (claim.type === 'replayed') return claim;
+  const claim = await claimOrReplay(ledger, approvalId, { timeoutMs, abortSignal }, expiresAt);
+  if (claim.type !== 'claimed') return claim;
   let output: OUTPUT;
   try {
     output = await execute();
@@ -54,7 +59,8 @@ export async function executeOnce<OUTPUT>({
 
 /**
  * Claims an approved call in the ledger: `'claimed'`, this caller executes
- * it (and then calls {@link recordOutcome}); `'replayed'`, an earlier or
+ * it (and then calls {@link recordOutcome}); `'expired'`, claimed after
+ * `expiresAt` (nothing runs); `'replayed'`, an earlier or
  * concurrent resume executed it, with the outcome it recorded (waited for
  * while it is still running, bounded by `timeoutMs`, abortable).
  */
@@ -62,9 +68,10 @@ export async function claimOrReplay(
   ledger: ApprovalLedger,
   approvalId: string,
   { timeoutMs, abortSignal }: ApprovalWaitOptions,
-): Promise<{ readonly type: 'claimed' } | { readonly type: 'replayed'; readonly outcome: ApprovalOutcome }> {
-  const claim = await ledger.claim(approvalId);
-  if (claim.type === 'claimed') return claim;
+  expiresAt?: number,
+): Promise<{ readonly type: 'claimed' } | { readonly type: 'expired' } | { readonly type: 'replayed'; readonly outcome: ApprovalOutcome }> {
+  const claim = await ledger.claim(approvalId, expiresAt === undefined ? undefined : { expiresAt });
+  if (claim.type === 'claimed' || claim.type === 'expired') return claim;
   if (claim.type === 'done') return { type: 'replayed', outcome: claim.outcome };
   const outcome = await ledger.waitFor(approvalId, {
     ...(timeoutMs === undefined ? {} : { timeoutMs }),

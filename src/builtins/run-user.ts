@@ -1,9 +1,9 @@
 import type { Context } from '@ai-sdk/provider-utils';
+import { userIdOf } from '../actions/confirm-terms.ts';
 
 /** The run's user for the per-user built-ins: `runtimeContext.userId`, as a string. */
 export function defaultUser(runtimeContext: Context): string | undefined {
-  const { userId } = runtimeContext;
-  return typeof userId === 'string' || typeof userId === 'number' ? String(userId) : undefined;
+  return userIdOf(runtimeContext);
 }
 
 /**

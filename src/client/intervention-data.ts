@@ -72,6 +72,24 @@ export interface InterventionData {
     /** Whether they changed the arguments before approving. */
     readonly edited: boolean;
   };
+  /**
+   * What the request asks of its answer and what became of one: who may
+   * answer it (`mayAnswer`), how many must approve (`quorum`) and who has
+   * (`approvedBy`), how long it stays open (`expiresInMs`), the answer's
+   * `status` (`'not-allowed'` and `'awaiting-quorum'`: still waiting, for the
+   * right person or more approvals; `'expired'`: too late, nothing ran), and
+   * the user ids of who asked and who answered. (The fields of the
+   * server's `ApprovalRecord`: this module imports nothing of the runtime.)
+   */
+  readonly approval?: {
+    readonly mayAnswer?: string;
+    readonly quorum?: number;
+    readonly expiresInMs?: number;
+    readonly status?: 'approved' | 'not-allowed' | 'awaiting-quorum' | 'expired';
+    readonly askedBy?: string;
+    readonly answeredBy?: string;
+    readonly approvedBy?: readonly string[];
+  };
   /** The arguments the call runs with, when they are not the model's (a person's edit). */
   readonly input?: unknown;
   /** The step the decision was taken in; absent for a resumed call (decided before step 0). */

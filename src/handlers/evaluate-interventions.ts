@@ -1,3 +1,4 @@
+import { type ConfirmTerms, mergeTerms } from '../actions/confirm-terms.ts';
 import type { DecisionRecord } from '../actions/decision-record.ts';
 import type { InterventionEvent } from '../actions/intervention-events.ts';
 import { isThenable } from '../util/is-thenable.ts';
@@ -36,6 +37,8 @@ export type Verdict<EVENT extends InterventionEvent> =
       readonly transformed: boolean;
       /** The confirm prompts, joined. */
       readonly prompt: string;
+      /** What the confirms ask of the answer (who, how many, how long), merged; `undefined`: anyone, once, no expiry. */
+      readonly terms: ConfirmTerms | undefined;
     }
   | {
       readonly type: 'guide';
@@ -44,9 +47,15 @@ export type Verdict<EVENT extends InterventionEvent> =
       /** Every enforced guide, in registration order. */
       readonly guidance: readonly GuideFeedback[];
     }
-  | { readonly type: 'transform'; readonly event: EVENT; readonly transformed: true }
-  /** Nothing changed: the event is the one evaluated. */
-  | { readonly type: 'proceed' };
+  | {
+      readonly type: 'transform';
+      readonly event: EVENT;
+      readonly transformed: true;
+      /** A person's approval answered confirms: what they ask of the answer. */
+      readonly answered?: ConfirmTerms | undefined;
+    }
+  /** Nothing changed: the event is the one evaluated (`answered`: as for a transform). */
+  | { readonly type: 'proceed'; readonly answered?: ConfirmTerms | undefined };
 
 /**
  * Milliseconds, for the records' `durationMs`. `Date.now()`: `performance.now()`
@@ -137,6 +146,9 @@ class Evaluation<EVENT extends InterventionEvent> implements SettleOptions<EVENT
   transformed = false;
   guidance?: GuideFeedback[];
   prompts?: string[];
+  /** What the confirms asked (`terms`), or what those a person answered ask of the answer (`answered`). */
+  terms?: ConfirmTerms | undefined;
+  answeredTerms?: ConfirmTerms | undefined;
   provisional?: PendingRecord[];
   private readonly handlers: readonly RegisteredHandler[];
   private readonly sinks: EvaluationSinks;
@@ -188,6 +200,9 @@ interface Tally<EVENT extends InterventionEvent> {
   transformed: boolean;
   guidance?: GuideFeedback[];
   prompts?: string[];
+  /** What the confirms asked (`terms`), or what those a person answered ask of the answer (`answered`). */
+  terms?: ConfirmTerms | undefined;
+  answeredTerms?: ConfirmTerms | undefined;
   /** Records that lose their effect if a later handler denies (guide, confirm, transform). */
   provisional?: PendingRecord[];
 }
@@ -217,7 +232,11 @@ function foldEffect<EVENT extends InterventionEvent>(
     case 'confirm':
       tally.prompts ??= [];
       tally.prompts.push(effect.prompt);
+      tally.terms = mergeTerms(tally.terms, effect.terms);
       break;
+    case 'answered':
+      tally.answeredTerms = mergeTerms(tally.answeredTerms, effect.terms);
+      return undefined;
     case 'transform':
       tally.transformed = true;
       break;
@@ -234,14 +253,26 @@ function foldEffect<EVENT extends InterventionEvent>(
  * and the guide still stands), so a guide outranks a confirm and nobody is
  * asked; the model reads the feedback instead.
  */
-function finish<EVENT extends InterventionEvent>({ draft, transformed, guidance, prompts, provisional }: Tally<EVENT>): Verdict<EVENT> {
+function finish<EVENT extends InterventionEvent>({
+  draft,
+  transformed,
+  guidance,
+  prompts,
+  terms,
+  answeredTerms: answered,
+  provisional,
+}: Tally<EVENT>): Verdict<EVENT> {
   const { event, drafted } = draft;
   if (guidance !== undefined) {
     if (prompts !== undefined) for (const record of provisional ?? []) if (record.action === 'confirm') record.enforced = false;
     return { type: 'guide', event, transformed: drafted, guidance };
   }
-  if (prompts !== undefined) return { type: 'confirm', event, transformed: drafted, prompt: prompts.join('\n') };
-  return transformed && drafted ? { type: 'transform', event, transformed: true } : PROCEED;
+  if (prompts !== undefined) return { type: 'confirm', event, transformed: drafted, prompt: prompts.join('\n'), terms };
+  if (transformed && drafted)
+    return answered === undefined
+      ? { type: 'transform', event, transformed: true }
+      : { type: 'transform', event, transformed: true, answered };
+  return answered === undefined ? PROCEED : { type: 'proceed', answered };
 }
 
 const PROCEED = Object.freeze({ type: 'proceed' } as const);

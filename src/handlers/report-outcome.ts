@@ -1,3 +1,4 @@
+import { ANYONE_ONCE, type ConfirmTerms, termsOf, whoMayAnswer } from '../actions/confirm-terms.ts';
 import type { DecisionRecord } from '../actions/decision-record.ts';
 import { type InterventionAction, InterventionActions } from '../actions/intervention-actions.ts';
 import type { InterventionEvent } from '../actions/intervention-events.ts';
@@ -13,7 +14,9 @@ export type Effect =
   | { readonly type: 'none' }
   | { readonly type: 'deny'; readonly reason: string }
   | { readonly type: 'guide'; readonly feedback: string }
-  | { readonly type: 'confirm'; readonly prompt: string }
+  | { readonly type: 'confirm'; readonly prompt: string; readonly terms: ConfirmTerms | undefined }
+  /** A confirm a person's verified approval answers: asks nothing, and what it asks of the answer still counts. */
+  | { readonly type: 'answered'; readonly terms: ConfirmTerms }
   | { readonly type: 'transform' };
 
 const NONE: Effect = Object.freeze({ type: 'none' });
@@ -105,10 +108,15 @@ export function reportOutcome(
       return downgradeGuide === undefined
         ? { record, effect: { type: 'guide', feedback: action.feedback } }
         : unenforced(record, downgradeGuide);
-    case 'confirm':
-      return answered === true
-        ? unenforced(record, 'already answered: a human approved this call')
-        : { record, effect: { type: 'confirm', prompt: action.prompt } };
+    case 'confirm': {
+      const terms = termsOf(action);
+      if (answered === true)
+        return {
+          ...unenforced(record, 'already answered: a human approved this call'),
+          effect: { type: 'answered', terms: terms ?? ANYONE_ONCE },
+        };
+      return { record, effect: { type: 'confirm', prompt: action.prompt, terms } };
+    }
     case 'transform':
       return frozen === true
         ? unenforced(record, 'transform not applied: the arguments were fixed when the call was approved')
@@ -127,6 +135,20 @@ function unenforced(record: PendingRecord, warning: string): Reported {
 function describe(record: PendingRecord, action: InterventionAction): void {
   if (action.type === 'deny' || (action.type === 'proceed' && action.reason !== undefined)) record.reason = action.reason;
   else if (action.type === 'guide') record.feedback = action.feedback;
-  else if (action.type === 'confirm') record.prompt = action.prompt;
+  else if (action.type === 'confirm') {
+    record.prompt = action.prompt;
+    const terms = termsOf(action);
+    if (terms !== undefined) record.approval = confirmInfo(terms);
+  }
   if ('display' in action && action.display !== undefined) record.display = action.display;
+}
+
+/** What a confirm's record says of its answer: who may answer, how many must approve, when it expires. */
+function confirmInfo(terms: ConfirmTerms): NonNullable<DecisionRecord['approval']> {
+  const mayAnswer = whoMayAnswer(terms);
+  return {
+    ...(mayAnswer === undefined ? {} : { mayAnswer }),
+    ...(terms.quorum > 1 ? { quorum: terms.quorum } : {}),
+    ...(terms.expiresInMs === undefined ? {} : { expiresInMs: terms.expiresInMs }),
+  };
 }

@@ -24,9 +24,12 @@ export function actionProblem(value: unknown, lifecycle: Lifecycle, name: string
     case 'guide':
       if (typeof action.feedback !== 'string') return `${returned(name)} guide without string feedback from ${lifecycle}.`;
       break;
-    case 'confirm':
+    case 'confirm': {
       if (typeof action.prompt !== 'string') return `${returned(name)} confirm without a string prompt from ${lifecycle}.`;
+      const problem = confirmProblem(action);
+      if (problem !== undefined) return `${returned(name)} confirm with ${problem} from ${lifecycle}.`;
       break;
+    }
     case 'transform':
       if (typeof action.apply !== 'function') return `${returned(name)} transform without an apply function from ${lifecycle}.`;
       break;
@@ -39,5 +42,25 @@ export function actionProblem(value: unknown, lifecycle: Lifecycle, name: string
   if (ACTION_EFFECTS[lifecycle][action.type] === undefined) {
     return `${returned(name)} ${action.type} from ${lifecycle}, which does not support it.`;
   }
+  return undefined;
+}
+
+/** What is wrong with a confirm's options (who may answer, quorum, expiry), or `undefined`. */
+function confirmProblem({ approvers, quorum, expiresInMs }: Record<string, unknown>): string | undefined {
+  if (quorum !== undefined && !(Number.isInteger(quorum) && (quorum as number) >= 1)) {
+    return `a quorum that is not a whole number of at least 1 (${String(quorum)})`;
+  }
+  if (expiresInMs !== undefined && !(typeof expiresInMs === 'number' && expiresInMs > 0 && Number.isFinite(expiresInMs))) {
+    return `an expiresInMs that is not a positive number of milliseconds (${String(expiresInMs)})`;
+  }
+  if (approvers === undefined) return undefined;
+  if (approvers === null || typeof approvers !== 'object') return 'approvers that are not an object';
+  const { userIds, roles, allow, excludeAsker, label } = approvers as Record<string, unknown>;
+  const strings = (list: unknown) => list === undefined || (Array.isArray(list) && list.every((item) => typeof item === 'string'));
+  if (!strings(userIds)) return 'approvers.userIds that are not a list of strings';
+  if (!strings(roles)) return 'approvers.roles that are not a list of strings';
+  if (allow !== undefined && typeof allow !== 'function') return 'an approvers.allow that is not a function';
+  if (excludeAsker !== undefined && typeof excludeAsker !== 'boolean') return 'an approvers.excludeAsker that is not a boolean';
+  if (label !== undefined && typeof label !== 'string') return 'an approvers.label that is not a string';
   return undefined;
 }

@@ -21,9 +21,26 @@ export const DENIED_FINISH_REASON = 'intervention-denied';
  * provider: how a `beforeModelCall` deny ends the run with its reason.
  */
 export function deniedModel(reason: string): LanguageModelV4 {
+  return fixedModel('denied', [{ type: 'text', text: reason }], DENIED_FINISH_REASON);
+}
+
+/** The `rawFinishReason` of a step a held approval ended: no model was called (see {@link heldModel}). */
+export const HELD_FINISH_REASON = 'intervention-approval-pending';
+
+/**
+ * A model that answers nothing and stops, without calling any provider: the
+ * step of a request whose answers are held (the wrong person, or a quorum
+ * not reached), so the turn waits for the pending approval.
+ */
+export function heldModel(): LanguageModelV4 {
+  return fixedModel('approval-pending', [], HELD_FINISH_REASON);
+}
+
+/** A model that answers `content` and stops (`raw`: its raw finish reason), without calling any provider. */
+function fixedModel(modelId: string, content: LanguageModelV4GenerateResult['content'], raw: string): LanguageModelV4 {
   const response: LanguageModelV4GenerateResult = {
-    content: [{ type: 'text', text: reason }],
-    finishReason: { unified: 'stop', raw: DENIED_FINISH_REASON },
+    content,
+    finishReason: { unified: 'stop', raw },
     usage: {
       inputTokens: { total: 0, noCache: 0, cacheRead: undefined, cacheWrite: undefined },
       outputTokens: { total: 0, text: 0, reasoning: undefined },
@@ -33,7 +50,7 @@ export function deniedModel(reason: string): LanguageModelV4 {
   return {
     specificationVersion: 'v4',
     provider: 'ai-interventions',
-    modelId: 'denied',
+    modelId,
     supportedUrls: {},
     doGenerate: async () => response,
     doStream: async () => ({ stream: replayParts(responseToParts(response)) }),

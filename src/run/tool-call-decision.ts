@@ -1,3 +1,4 @@
+import type { ConfirmTerms } from '../actions/confirm-terms.ts';
 import type { GuideFeedback } from '../handlers/evaluate-interventions.ts';
 import { unreachable } from '../util/unreachable.ts';
 
@@ -6,17 +7,24 @@ import { unreachable } from '../util/unreachable.ts';
  * it. `text` is what the model reads for a call that does not run.
  */
 export type ToolCallDecision =
-  | { readonly type: 'proceed' }
+  | {
+      readonly type: 'proceed';
+      /** A person's approval answered confirms: what they ask of the answer (who, how many, how long). */
+      readonly answered?: ConfirmTerms | undefined;
+    }
   | {
       /** Run it with `input` (the arguments a transform produced). */
       readonly type: 'transform';
       readonly input: unknown;
+      readonly answered?: ConfirmTerms | undefined;
     }
   | { readonly type: 'deny'; readonly reason: string; readonly handler: string; readonly text: string }
   | { readonly type: 'guide'; readonly guidance: readonly GuideFeedback[]; readonly text: string }
   | {
       readonly type: 'confirm';
       readonly prompt: string;
+      /** What the confirms ask of the answer; `undefined`: anyone, once, no expiry. */
+      readonly terms: ConfirmTerms | undefined;
       /** The arguments the human is asked about, when a transform changed them. */
       readonly input: { readonly value: unknown } | undefined;
     };

@@ -67,10 +67,13 @@ export function composeAgentSettings<SETTINGS>(
       delete runOptions.onStepEnd;
       return runOptions;
     },
-    onStepEnd: merge(user.onStepEnd ?? user.onStepFinish, async (step: { runtimeContext: unknown; response: { messages: [] } }) => {
-      const run = runOf(step.runtimeContext);
-      if (run !== undefined) await run.critical(() => run.commitMessages(step.response.messages)).catch(() => {});
-    }),
+    onStepEnd: finishingRequests(
+      runOf,
+      merge(user.onStepEnd ?? user.onStepFinish, async (step: { runtimeContext: unknown; response: { messages: [] } }) => {
+        const run = runOf(step.runtimeContext);
+        if (run !== undefined) await run.critical(() => run.commitMessages(step.response.messages)).catch(() => {});
+      }),
+    ),
     onEnd: merge(user.onEnd ?? user.onFinish, async (event: Parameters<typeof chatResponseOf>[0] & { runtimeContext: unknown }) => {
       const run = runOf(event.runtimeContext);
       if (run === undefined) return;
@@ -104,5 +107,20 @@ function merge<EVENT>(user: Callback, ours: (event: EVENT) => Promise<void>) {
       // the SDK ignores callback errors; so do we
     }
     await ours(event);
+  };
+}
+
+/**
+ * A step callback that first finishes the requests the step's run asked
+ * (a confirm's pin, the app's own unsigned: see `own-approval-requests.ts`),
+ * so the caller's callback, the result and the next request read them so.
+ */
+function finishingRequests<STEP extends { runtimeContext: unknown }>(
+  runOf: (context: unknown) => Run | undefined,
+  then: (step: STEP) => Promise<void>,
+): (step: STEP) => Promise<void> {
+  return (step) => {
+    runOf(step.runtimeContext)?.approvals?.finishStep(step as never);
+    return then(step);
   };
 }

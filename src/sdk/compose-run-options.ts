@@ -1,4 +1,4 @@
-import { gateway, isStepCount, type LanguageModel, type StepResult, type ToolSet, wrapLanguageModel } from 'ai';
+import { gateway, isStepCount, type LanguageModel, type StepResult, type StreamTextTransform, type ToolSet, wrapLanguageModel } from 'ai';
 import type { ModelCallSettings } from '../actions/intervention-events.ts';
 import { asArray, continueOnFailure, swallowsFailures } from '../run/continue-on-failure.ts';
 import { createLoopControl } from '../run/loop-control.ts';
@@ -10,7 +10,7 @@ import { createModelMiddleware } from './create-model-middleware.ts';
 import { guardToolSet } from './guard-tool-set.ts';
 import { createRunPrepareStep } from './run-prepare-step.ts';
 import { createRunRepair } from './run-repair-tool-call.ts';
-import { createRunToolApproval } from './run-tool-approval.ts';
+import { createRunToolApproval, decideResumed } from './run-tool-approval.ts';
 
 /**
  * The SDK options of a run: the caller's options, with each extension point
@@ -30,7 +30,12 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
   const signs = options.experimental_toolApprovalSecret === undefined && run.decidesToolCalls;
   // requests the app asks beside the handlers' confirms are told apart, to keep them unsigned: a session tracks them
   if (signs && asksOwnApprovals(options)) run.openApprovals();
-  const approvals = run.approvals?.sdkOptions({ signs, appSecret: options.experimental_toolApprovalSecret, streaming });
+  const approvals = run.approvals?.sdkOptions({
+    signs,
+    appSecret: options.experimental_toolApprovalSecret,
+    approver: options.runtimeContext ?? {},
+    decide: (approval, asker) => decideResumed(run, approval, asker),
+  });
   if (approvals?.history !== undefined) {
     if (options.messages !== undefined) composed.messages = approvals.history;
     else composed.prompt = approvals.history;
@@ -111,8 +116,9 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
   });
 
   const caller = options.onStepEnd ?? options.onStepFinish;
-  // every reader of a step (this callback, the result, onEnd) reads it with the app's own requests unsigned
-  const stepEnd = approvals?.stepEnd;
+  // every reader of a step (this callback, the result, onEnd) reads its requests finished: a confirm's pinned, the app's unsigned
+  const finishes = run.decidesToolCalls || run.approvals !== undefined;
+  const stepEnd = finishes ? (step: StepResult<ToolSet>) => run.approvals?.finishStep(step) : undefined;
   const user =
     stepEnd === undefined
       ? caller
@@ -143,9 +149,10 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
 
   // the library's confirms are signed: the configured secret, or the runtime's own (see approval-secret.ts)
   if (signs) composed.experimental_toolApprovalSecret = run.snapshot.approvalSecret;
-  if (approvals?.transform !== undefined) {
+  if (finishes && streaming) {
     const theirs = options.experimental_transform;
-    composed.experimental_transform = theirs === undefined ? approvals.transform : [approvals.transform, ...asArray(theirs)];
+    const finish = finishRequests(run);
+    composed.experimental_transform = theirs === undefined ? finish : [finish, ...asArray(theirs)];
   }
   return composed as OPTIONS;
 }
@@ -204,4 +211,19 @@ export function needsLoopControl(run: Run, options: CallOptions): boolean {
     hooks.drainSteering.length > 0 ||
     hooks.drainFollowUp.length > 0
   );
+}
+
+/**
+ * The `streamText` transform that finishes the requests a run asked, as the
+ * stream carries them (see `own-approval-requests.ts`): a part that is no
+ * approval request, or a run without an approval session, passes as it is.
+ */
+function finishRequests(run: Run): StreamTextTransform<ToolSet> {
+  return () =>
+    new TransformStream({
+      transform(part, controller) {
+        if (part.type === 'tool-approval-request') run.approvals?.finishPart(part);
+        controller.enqueue(part);
+      },
+    });
 }

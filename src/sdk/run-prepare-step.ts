@@ -1,9 +1,10 @@
 import type { Context } from '@ai-sdk/provider-utils';
 import type { LanguageModel, PrepareStepFunction, PrepareStepResult, ToolSet, UserModelMessage } from 'ai';
 import type { ModelCallSettings } from '../actions/intervention-events.ts';
+import type { HeldAnswer } from '../approvals/approval-state.ts';
 import { runTransformContext } from '../hooks/run-hooks.ts';
 import { beforeModelCall } from '../run/before-model-call.ts';
-import { deniedModel } from '../run/denied-model.ts';
+import { deniedModel, heldModel } from '../run/denied-model.ts';
 import type { Run } from '../run/run.ts';
 import { SETTING_KEYS } from '../run/setting-keys.ts';
 import { ensureStarted } from '../run/start-run.ts';
@@ -52,10 +53,18 @@ export function createRunPrepareStep({
     if (run.failed !== undefined) await run.throwIfFailed();
     run.runtimeContext = options.runtimeContext;
     // the history the step starts with holds the last step's requests: the app's own read as the SDK wrote them
-    if (options.stepNumber > 0) run.approvals?.stripMessages(options.messages, run.messages.length);
+    if (options.stepNumber > 0) run.approvals?.finishMessages(options.messages, run.messages.length);
 
     let messages = options.messages;
     let instructions = options.instructions;
+    // answers held for the right person (or more approvals): the turn waits, and no model is called
+    const held = options.stepNumber === 0 ? run.approvals?.held : undefined;
+    if (held !== undefined && held.length > 0) {
+      if (options.responseMessages.length > 0) await run.critical(() => run.commitMessages(options.responseMessages));
+      messages = withoutHeldCalls(messages, held);
+      run.step = new Step(options.stepNumber, messages, activeTools);
+      return { model: heldModel(), messages };
+    }
     if (options.stepNumber === 0) {
       // on resume, the approved calls' results precede step 0:
       if (options.responseMessages.length > 0) await run.critical(() => run.commitMessages(options.responseMessages));
@@ -144,4 +153,27 @@ export function createRunPrepareStep({
     if (user?.model !== undefined) (result ??= {}).model = wrapModel(user.model);
     return result;
   };
+}
+
+/**
+ * The history of a held turn's step without the calls whose answers are
+ * held (their tool call and approval request): the pending calls have no
+ * result yet, and no model reads them.
+ */
+function withoutHeldCalls(messages: StepOptions['messages'], held: readonly HeldAnswer[]): StepOptions['messages'] {
+  const calls = new Set<object>(held.map(({ call }) => call));
+  const requests = new Set(held.map(({ request }) => request.approvalId));
+  const kept: StepOptions['messages'] = [];
+  for (const message of messages) {
+    if (message.role !== 'assistant' || typeof message.content === 'string') {
+      kept.push(message);
+      continue;
+    }
+    const content = message.content.filter(
+      (part) => !calls.has(part) && !(part.type === 'tool-approval-request' && requests.has(part.approvalId)),
+    );
+    if (content.length === message.content.length) kept.push(message);
+    else if (content.length > 0) kept.push({ ...message, content });
+  }
+  return kept;
 }

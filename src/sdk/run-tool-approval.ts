@@ -1,6 +1,7 @@
 import type { Context } from '@ai-sdk/provider-utils';
 import type { GenericToolApprovalFunction, Tool, ToolApprovalConfiguration, ToolSet } from 'ai';
 import { UNVERIFIABLE_REASON, unverifiedDenial } from '../approvals/check-approvals.ts';
+import type { ResumedApproval } from '../approvals/read-resume.ts';
 import type { Run } from '../run/run.ts';
 import { ensureStarted } from '../run/start-run.ts';
 import { type ApprovalStatus, approvalStatusOf, decidedInput, type ToolCallDecision } from '../run/tool-call-decision.ts';
@@ -73,10 +74,6 @@ export function createRunToolApproval({
             ? await gateResumedCall(run, call.toolCallId)
             : (await gateToolCalls(run, step, [call]))[0];
         decision = await decideToolCall(run, step, call, { approval, gates });
-        // fail closed: a confirm is answered only by an approval the runtime's secret verifies
-        if (decision.type === 'confirm' && approval !== undefined && session?.verified(approval) === false) {
-          return approvalStatusOf(await denyCall(run, call, UNVERIFIABLE_REASON, unverifiedDenial(call.toolName)));
-        }
       } catch (error) {
         run.fail(error);
         throw error;
@@ -94,6 +91,10 @@ export function createRunToolApproval({
         toolCall.input = checked.value;
       }
     }
+    // fail closed: a confirm is answered only by an approval the runtime's secret verifies
+    if (decision?.type === 'confirm' && approval !== undefined && session?.verified(approval) === false) {
+      return approvalStatusOf(await denyCall(run, call, UNVERIFIABLE_REASON, unverifiedDenial(call.toolName)));
+    }
     const ours = decision === undefined ? NOT_APPLICABLE : approvalStatusOf(decision);
     if (ours.type === 'denied') return ours;
 
@@ -101,9 +102,30 @@ export function createRunToolApproval({
     const theirs = hasCallerApproval(toolApproval, options) ? await resolveCallerApproval(toolApproval, options) : NOT_APPLICABLE;
     // a resumed call that is not denied is executed once, through the approval ledger, by the tool wrapper
     const status = RANK[theirs.type] > RANK[ours.type] ? theirs : ours;
-    // a handler asked: the request is the library's, and keeps its signature; the SDK makes any other request unasked by us
-    if (status.type !== 'not-applicable')
-      session?.asked(toolCall.toolCallId, status.type === 'user-approval' && ours.type === 'user-approval');
+    // a handler asked: the request is the library's, keeps its signature and carries its pin (who asked, and when);
+    // the SDK makes any other request unasked by us
+    if (status.type === 'user-approval' && ours.type === 'user-approval') {
+      await run.critical(() => run.openApprovals().ask(call, run.runtimeContext));
+    } else if (status.type !== 'not-applicable') {
+      session?.asked(toolCall.toolCallId, false);
+    }
     return status;
   };
+}
+
+/**
+ * Decides a call a person answered, before the SDK reads the history (the
+ * approval session's preparation): the gates and handlers run again with
+ * the answer, as the person who asked (`asker`, the runtime context the
+ * answer's pin carries), and the decision is written into the run's resume
+ * step, where `toolApproval` takes it.
+ */
+export async function decideResumed(run: Run, approval: ResumedApproval, asker: Context | undefined): Promise<ToolCallDecision> {
+  const starting = ensureStarted(run);
+  if (starting !== undefined) await starting;
+  const call = { toolCallId: approval.toolCallId, toolName: approval.toolName, input: approval.input };
+  const gates = run.snapshot.hooks.gateToolCalls.length > 0 ? await gateResumedCall(run, call.toolCallId) : undefined;
+  const decision = await decideToolCall(run, run.step, call, { approval, gates, runtimeContext: asker });
+  run.step.write(call, decision);
+  return decision;
 }

@@ -6,7 +6,8 @@ const SWEEP_FLOOR = 1_024;
 /**
  * A {@link Store} in this process's memory: the default of the stateful
  * handlers. Every method runs synchronously inside its promise, so
- * `take`, `setIfAbsent` and `getAndDelete` are atomic within the process.
+ * `take`, `setIfAbsent`, `setIfAbsentUntil`, `addToSet` and `getAndDelete`
+ * are atomic within the process.
  * Entries expire when read, and expired entries are swept out as the store
  * grows (so keys written once and never read again do not pile up); `now`
  * can be replaced for tests.
@@ -54,6 +55,21 @@ export function createMemoryStore({ now = () => Date.now() }: { readonly now?: (
       if (read(key) !== undefined) return false;
       write(key, value, expiry(options?.ttlMs));
       return true;
+    },
+    setIfAbsentUntil: async (key, value, { until, lateValue, ttlMs }) => {
+      const entry = read(key);
+      if (entry !== undefined) return { set: false, value: entry.value };
+      const stored = now() < until ? value : lateValue;
+      if (stored === undefined) return { set: false, value: undefined };
+      write(key, stored, expiry(ttlMs));
+      return { set: true, value: stored };
+    },
+    addToSet: async (key, member, options) => {
+      const entry = read(key);
+      const members: string[] = entry === undefined ? [] : (JSON.parse(entry.value) as string[]);
+      if (!members.includes(member)) members.push(member);
+      write(key, JSON.stringify(members), entry?.expiresAt ?? expiry(options?.ttlMs));
+      return members;
     },
     getAndDelete: async (key) => {
       const entry = read(key);

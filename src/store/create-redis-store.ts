@@ -67,6 +67,32 @@ end
 if set then return 1 end
 return 0`;
 
+// KEYS[1]; ARGV value, late value, until (ms since the epoch, on Redis's clock), ttl in ms (0: none),
+// whether there is a value ('1') or the key stays absent before the deadline ('0').
+// {1, stored} when this call set it, {0, current} when the key had a value, {0} when it stays absent.
+const SET_IF_ABSENT_UNTIL_SCRIPT = `local current = redis.call('GET', KEYS[1])
+if current then return {0, current} end
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local stored = ARGV[1]
+if now >= tonumber(ARGV[3]) then
+  stored = ARGV[2]
+elseif ARGV[5] == '0' then
+  return {0}
+end
+if tonumber(ARGV[4]) > 0 then
+  redis.call('SET', KEYS[1], stored, 'PX', ARGV[4])
+else
+  redis.call('SET', KEYS[1], stored)
+end
+return {1, stored}`;
+
+// KEYS[1] a Redis set; ARGV member, ttl in ms (0: none), set when the set is created. Every member after.
+const ADD_TO_SET_SCRIPT = `local created = redis.call('EXISTS', KEYS[1]) == 0
+redis.call('SADD', KEYS[1], ARGV[1])
+if created and tonumber(ARGV[2]) > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return redis.call('SMEMBERS', KEYS[1])`;
+
 // KEYS[1]. The value (nil when missing), removed. As GETDEL, which needs Redis 6.2.
 const GET_AND_DELETE_SCRIPT = `local value = redis.call('GET', KEYS[1])
 if value then redis.call('DEL', KEYS[1]) end
@@ -85,7 +111,8 @@ const LIST_SCRIPT = `return redis.call('LRANGE', KEYS[1], ARGV[1], -1)`;
  * same Redis: rate-limit counters and budgets survive restarts and
  * serverless cold starts. `take`, `setIfAbsent`, `getAndDelete` and
  * `append` (a list's compare-and-append) are each one Lua script (`EVALSHA`, falling back to `EVAL` when Redis does not know
- * it yet), so each is atomic across every instance. Errors of the client (Redis down, a timeout) reject; the handlers
+ * it yet), so each is atomic across every instance; `setIfAbsentUntil` reads
+ * Redis's own clock (`TIME`), one clock for every instance. Errors of the client (Redis down, a timeout) reject; the handlers
  * using the store then follow their `onError` (fail closed by default).
  *
  * Configure the client to fail fast rather than queue commands for a long
@@ -119,6 +146,22 @@ export function createRedisStore({ client, prefix = 'ai-interventions:' }: Redis
       const reply = await evalScript(client, SET_IF_ABSENT_SCRIPT, [keyOf(key)], [value, ttl]);
       if (reply === 0 || reply === 1) return reply === 1;
       throw unexpected('setIfAbsent', reply);
+    },
+    setIfAbsentUntil: async (key, value, { until, lateValue, ttlMs }) => {
+      const ttl = ttlMs === undefined ? 0 : milliseconds(ttlMs);
+      const args = [value ?? '', lateValue, Math.floor(until), ttl, value === undefined ? '0' : '1'];
+      const reply = await evalScript(client, SET_IF_ABSENT_UNTIL_SCRIPT, [keyOf(key)], args);
+      if (Array.isArray(reply) && reply.length === 1 && reply[0] === 0) return { set: false, value: undefined };
+      if (Array.isArray(reply) && reply.length === 2 && (reply[0] === 0 || reply[0] === 1) && typeof reply[1] === 'string') {
+        return { set: reply[0] === 1, value: reply[1] };
+      }
+      throw unexpected('setIfAbsentUntil', reply);
+    },
+    addToSet: async (key, member, options) => {
+      const ttl = options?.ttlMs === undefined ? 0 : milliseconds(options.ttlMs);
+      const reply = await evalScript(client, ADD_TO_SET_SCRIPT, [keyOf(key)], [member, ttl]);
+      if (Array.isArray(reply) && reply.every((item) => typeof item === 'string')) return reply as string[];
+      throw unexpected('addToSet', reply);
     },
     getAndDelete: async (key) => {
       const reply = await evalScript(client, GET_AND_DELETE_SCRIPT, [keyOf(key)]);

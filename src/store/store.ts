@@ -35,6 +35,26 @@ export interface Store {
    */
   getAndDelete(key: string): Promise<string | undefined>;
   /**
+   * Atomically sets `key` only if it has no value, as `setIfAbsent` does,
+   * by a deadline: an absent key is set to `value` while the store's clock
+   * is before `until` (ms since the epoch; with `value` undefined, it is left
+   * absent), and to `lateValue` from then on. Returns what the key holds
+   * now, and whether this caller set it: of any number of concurrent callers,
+   * on any number of instances, exactly one sets it, and the deadline is read
+   * on one clock (the store's) in the same atomic step, so nothing can race it.
+   */
+  setIfAbsentUntil(
+    key: string,
+    value: string | undefined,
+    options: { readonly until: number; readonly lateValue: string; readonly ttlMs?: number },
+  ): Promise<{ readonly set: boolean; readonly value: string | undefined }>;
+  /**
+   * Atomically adds `member` to the set under `key` (created empty, with
+   * `ttlMs` when given) and returns every member after: a member added twice
+   * is there once.
+   */
+  addToSet(key: string, member: string, options?: { readonly ttlMs?: number }): Promise<readonly string[]>;
+  /**
    * Atomically adds `amount` to the counter under `key` (0 when absent)
    * unless the result would exceed `limit`. `ttlMs` starts when the counter
    * is created. Returns whether it was added, and the counter's value after.

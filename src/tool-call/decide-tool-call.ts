@@ -1,3 +1,4 @@
+import type { Context } from '@ai-sdk/provider-utils';
 import type { BeforeToolCallEvent, ToolCallInfo } from '../actions/intervention-events.ts';
 import { answerInfo, type ResumedApproval } from '../approvals/read-resume.ts';
 import { cloneToolCallEvent } from '../handlers/drafts.ts';
@@ -29,19 +30,21 @@ export function decideToolCall(
   options: {
     readonly gates?: readonly RegisteredHandler[] | undefined;
     readonly approval?: ResumedApproval | undefined;
+    /** The runtime context the call is decided in: the run's, or for an answered call the asker's. */
+    readonly runtimeContext?: Context | undefined;
   } = {},
 ): ToolCallDecision | Promise<ToolCallDecision> {
   // handlers see each trusted tool at its strictest listing of the conversation (worked out once per run)
   const listings = toolListings(run);
   if (isThenable(listings)) return listings.then(() => decideToolCall(run, step, call, options));
   const { tools } = listings;
-  const { gates, approval } = options;
+  const { gates, approval, runtimeContext = run.runtimeContext } = options;
   const handlers = run.snapshot.handlers.beforeToolCall;
   // an approval the runtime could not verify answers no confirm, and handlers are not told of it
   const answered = approval !== undefined && run.approvals?.verified(approval) !== false;
   const event: BeforeToolCallEvent = {
     lifecycle: 'beforeToolCall',
-    runtimeContext: run.runtimeContext,
+    runtimeContext,
     runId: run.runId,
     abortSignal: run.abortSignal,
     stepNumber: step.number,
@@ -95,12 +98,13 @@ function toDecision(run: Run, call: ToolCallInfo, verdict: Verdict<BeforeToolCal
       return {
         type: 'confirm',
         prompt: verdict.prompt,
+        terms: verdict.terms,
         input: verdict.transformed ? { value: verdict.event.toolCall.input } : undefined,
       };
     case 'transform':
-      return { type: 'transform', input: verdict.event.toolCall.input };
+      return { type: 'transform', input: verdict.event.toolCall.input, answered: verdict.answered };
     case 'proceed':
-      return PROCEED;
+      return verdict.answered === undefined ? PROCEED : { type: 'proceed', answered: verdict.answered };
     default:
       return unreachable(verdict);
   }

@@ -38,7 +38,7 @@ async function finishAsync(execution: ToolExecution, call: ToolCallInfo, settled
     let replaced: unknown;
     try {
       replaced = await runOnToolCallError(hooks.onToolCallError, {
-        ...toolHookContext(run, options),
+        ...toolHookContext(execution),
         call,
         tool,
         error: settled.error,
@@ -53,14 +53,14 @@ async function finishAsync(execution: ToolExecution, call: ToolCallInfo, settled
   try {
     let result = settled.value;
     if (hooks.onToolCallResult.length > 0) {
-      result = await runOnToolCallResult(hooks.onToolCallResult, { ...toolHookContext(run, options), call, tool, result });
+      result = await runOnToolCallResult(hooks.onToolCallResult, { ...toolHookContext(execution), call, tool, result });
     }
     if (handlers.afterToolCall.length > 0) {
       const evaluation = evaluate<AfterToolCallEvent>(run, {
         event: {
           lifecycle: 'afterToolCall',
           messages: options.messages,
-          runtimeContext: run.runtimeContext,
+          runtimeContext: execution.runtimeContext,
           runId: run.runId,
           stepNumber: run.stepNumber,
           abortSignal: options.abortSignal,

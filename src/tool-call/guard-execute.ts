@@ -68,7 +68,10 @@ export function guardExecute({
     const run = runOf();
     const target = run.invocation?.replacedTools.get(toolName) ?? tool;
     const perform = target.execute ?? execute;
-    const execution: ToolExecution = { run, tool, options };
+    // an approved call being resumed executes once across every resume of its approval, on behalf of whoever asked
+    const approved = approvalOf(run, options);
+    const runtimeContext = approved?.session.askerOf(options.toolCallId) ?? run.runtimeContext;
+    const execution: ToolExecution = { run, tool, options, runtimeContext };
     const call: ToolCallInfo = { toolCallId: options.toolCallId, toolName, input };
     const streams = Object.prototype.toString.call(perform) === '[object AsyncGeneratorFunction]';
     const runTool = (prepared: ToolCallInfo) => invoke(execution, prepared, () => perform.call(target, prepared.input, options));
@@ -92,12 +95,11 @@ export function guardExecute({
         return isAsyncIterable(result) ? lastOf(result) : result;
       });
     };
-    // an approved call being resumed executes once across every resume of its approval
-    const approved = approvalOf(run, options);
     const ledger = approved?.session.state.ledger;
     if (approved === undefined || ledger === undefined) return pipeline(call, decide);
     return executeApproved({
       record: approved.session.state.record,
+      expiry: approved.session.state.expiries.get(approved.approval.approvalId),
       ledger,
       approval: approved.approval,
       call,

@@ -6,11 +6,16 @@ import type { Run } from '../run/run.ts';
 import { ensureStarted } from '../run/start-run.ts';
 import { isThenable } from '../util/is-thenable.ts';
 
-/** What a guarded `execute` works with: its run, the tool, and the SDK's execution options. */
+/**
+ * What a guarded `execute` works with: its run, the tool, the SDK's
+ * execution options, and the runtime context its hooks and handlers see (the
+ * run's; for a call a person approved, the asker's, pinned in the approval).
+ */
 export interface ToolExecution {
   readonly run: Run;
   readonly tool: Tool;
   readonly options: ToolExecutionOptions<Context>;
+  readonly runtimeContext: Context;
 }
 
 /** Decides a call inside `execute` (tools guarded without a run's `toolApproval`): the call to run, or a throw. */
@@ -54,14 +59,15 @@ export function prepareToolCall(
  * The `tool-call` status, then the `preToolCall` hooks; synchronous while
  * they answer at once. A throw or rejection is recorded on the run.
  */
-function runToolHooks({ run, tool, options }: ToolExecution, call: ToolCallInfo): PreToolCallOutcome | Promise<PreToolCallOutcome> {
+function runToolHooks(execution: ToolExecution, call: ToolCallInfo): PreToolCallOutcome | Promise<PreToolCallOutcome> {
+  const { run, tool } = execution;
   const { onStatus, preToolCall } = run.snapshot.hooks;
   const failed = (error: unknown): never => {
     run.fail(error);
     throw error;
   };
   const preToolCalls = (): PreToolCallOutcome | Promise<PreToolCallOutcome> =>
-    preToolCall.length === 0 ? { type: 'call', call } : runPreToolCall(preToolCall, { ...toolHookContext(run, options), call, tool });
+    preToolCall.length === 0 ? { type: 'call', call } : runPreToolCall(preToolCall, { ...toolHookContext(execution), call, tool });
   try {
     const status =
       onStatus.length === 0 ? undefined : run.status({ type: 'tool-call', toolCallId: call.toolCallId, toolName: call.toolName });
@@ -73,10 +79,10 @@ function runToolHooks({ run, tool, options }: ToolExecution, call: ToolCallInfo)
 }
 
 /** What every tool hook is told besides the call. */
-export function toolHookContext(run: Run, options: ToolExecutionOptions<Context>) {
+export function toolHookContext({ run, options, runtimeContext }: ToolExecution) {
   return {
     messages: options.messages,
-    runtimeContext: run.runtimeContext,
+    runtimeContext,
     runId: run.runId,
     toolContext: options.context,
     stepNumber: run.stepNumber,

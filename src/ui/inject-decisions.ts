@@ -1,5 +1,6 @@
 import type { InferUIMessageChunk, TextStreamPart, ToolSet, UIMessage, UIMessageChunk, UIMessageStreamOptions } from 'ai';
 import type { DecisionRecord } from '../actions/decision-record.ts';
+import type { HeldAnswer } from '../approvals/approval-state.ts';
 import type { ResumedApproval } from '../approvals/read-resume.ts';
 import type { InterventionData } from '../client/intervention-data.ts';
 import { redactData } from '../redaction/redact-data.ts';
@@ -14,7 +15,13 @@ export interface DecisionSource {
   readonly decisions: readonly DecisionRecord[];
   /** What the input answered (the run's approval session), if anything. */
   readonly approvals:
-    | { readonly resume: { readonly answers: readonly ResumedApproval[]; readonly approved: ReadonlyMap<string, ResumedApproval> } }
+    | {
+        readonly resume: { readonly answers: readonly ResumedApproval[]; readonly approved: ReadonlyMap<string, ResumedApproval> };
+        /** The answers held for the right person or more approvals: their requests are shown pending again. */
+        readonly held: readonly HeldAnswer[];
+        /** Finishes a request the run asked (its pin), where the run's own transform did not (an agent's stream). */
+        finishPart(part: unknown): void;
+      }
     | undefined;
   readonly tools: ToolSet | undefined;
   /** Which calls get a part (only those a handler acted on, or every decided one), and the rules redacting what they show. */
@@ -104,9 +111,42 @@ function injectDecisions<TOOLS extends ToolSet>(
     injected.add(part);
     controller.enqueue(part as TextStreamPart<TOOLS>);
   };
+  const decisionOf = (
+    toolCallId: string,
+    toolName: string,
+    records: readonly DecisionRecord[],
+    answer?: ResumedApproval,
+    input?: { readonly value: unknown },
+  ) => {
+    const decided = interventionDataOf({ toolCallId, toolName, records, answer, input });
+    // people see nothing the registered redaction rules remove
+    const data = redact === undefined ? decided : (redactData(decided, redact) as InterventionData);
+    return {
+      type: 'custom',
+      kind: KIND,
+      providerMetadata: { [NAMESPACE]: { id: `${source.runId ?? 'run'}-${sequence++}`, data: data as never } },
+    };
+  };
   return new TransformStream({
     transform(part, controller) {
+      if (part.type === 'start-step' && resuming) {
+        resuming = false;
+        controller.enqueue(part);
+        // an answer held for the right person: its request is pending again, with what it waits for
+        for (const { request, call } of source.approvals?.held ?? []) {
+          add(controller, {
+            type: 'tool-approval-request',
+            approvalId: request.approvalId,
+            toolCall: { type: 'tool-call', toolCallId: call.toolCallId, toolName: call.toolName, input: call.input },
+            ...(request.reason === undefined ? {} : { reason: request.reason }),
+            ...(request.signature === undefined ? {} : { signature: request.signature }),
+          });
+          add(controller, decisionOf(call.toolCallId, call.toolName, takeRecords(call.toolCallId)));
+        }
+        return;
+      }
       if (part.type === 'start-step') resuming = false;
+      if (part.type === 'tool-approval-request') source.approvals?.finishPart(part);
       const toolCallId = toolCallIdOf(part);
       // a decision follows the call once its input is complete, never between its input's chunks
       if (toolCallId === undefined || isInputChunk(part)) {
@@ -135,20 +175,11 @@ function injectDecisions<TOOLS extends ToolSet>(
       if (answer !== undefined) answered.add(answer);
       const shown = source.snapshot.decisionParts === 'all' ? records.length > 0 || answer !== undefined : acted(records, edited);
       if (!shown) return;
-      const decided = interventionDataOf({
-        toolCallId,
-        toolName: answer?.toolName ?? records[0]?.toolName ?? 'unknown',
-        records,
-        answer,
-        input: part.type === 'tool-result' || part.type === 'tool-error' ? edited : undefined,
-      });
-      // people see nothing the registered redaction rules remove
-      const data = redact === undefined ? decided : (redactData(decided, redact) as InterventionData);
-      add(controller, {
-        type: 'custom',
-        kind: KIND,
-        providerMetadata: { [NAMESPACE]: { id: `${source.runId ?? 'run'}-${sequence++}`, data: data as never } },
-      });
+      const toolName = answer?.toolName ?? records[0]?.toolName ?? 'unknown';
+      add(
+        controller,
+        decisionOf(toolCallId, toolName, records, answer, part.type === 'tool-result' || part.type === 'tool-error' ? edited : undefined),
+      );
     },
   });
 }

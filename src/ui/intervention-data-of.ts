@@ -38,6 +38,9 @@ export function interventionDataOf({
           ? { toolCallId, toolName, action: 'guide', handler: guided[0]?.handler, reason: reasons(guided, 'feedback') }
           : { toolCallId, toolName, action: of('transform').length > 0 ? 'transform' : 'proceed' };
   const stepNumber = records.find((record) => record.stepNumber !== undefined)?.stepNumber;
+  // what the request asks of its answer, then what became of this one: later records say more
+  const approvals = records.filter((record) => record.approval !== undefined).map((record) => record.approval);
+  const approval = approvals.length === 0 ? undefined : Object.assign({}, ...approvals);
   return json({
     ...withoutUndefined(data),
     ...(answer === undefined
@@ -50,6 +53,7 @@ export function interventionDataOf({
             edited: answer.edit !== undefined,
           }),
         }),
+    ...(approval === undefined ? {} : { approval }),
     ...(input === undefined ? {} : { input: input.value }),
     ...(stepNumber === undefined ? {} : { stepNumber }),
     records: records.map(recordData),

@@ -29,7 +29,7 @@ const [port, prefix, name = '?'] = process.argv.slice(2);
 const parent = connectParent<LedgerChildCommand, LedgerChildMessage>();
 const client = new Redis({ host: '127.0.0.1', port: Number(port), maxRetriesPerRequest: 1 });
 const redisLedger = createApprovalLedger({ store: createRedisStore({ client, prefix }) });
-const claims = { claimed: 0, running: 0, done: 0 };
+const claims = { claimed: 0, running: 0, done: 0, expired: 0 };
 const ledger: ApprovalLedger = {
   ...redisLedger,
   claim: async (approvalId) => {
@@ -56,7 +56,12 @@ await Promise.all(
       return { approvalId, executedBy: name };
     };
     outcomes[approvalId] = await executeOnce({ ledger, approvalId, execute, timeoutMs: 10_000 }).then(
-      (execution): ApprovalOutcome => (execution.type === 'executed' ? { type: 'result', output: execution.output } : execution.outcome),
+      (execution): ApprovalOutcome =>
+        execution.type === 'executed'
+          ? { type: 'result', output: execution.output }
+          : execution.type === 'replayed'
+            ? execution.outcome
+            : { type: 'error', text: 'expired' },
       (error: unknown): ApprovalOutcome => ({ type: 'error', text: String(error) }),
     );
   }),

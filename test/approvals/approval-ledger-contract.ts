@@ -233,4 +233,48 @@ export function approvalLedgerContract(makeStore: () => Store): void {
     });
     expect(ran).toBe(false);
   });
+
+  it('should claim before the deadline, and from the deadline on record the approval as expired for every later claim', async () => {
+    const { ledger } = ledgerOn();
+    expect(await ledger.claim('in-time', { expiresAt: Date.now() + 60_000 })).toEqual({ type: 'claimed' });
+    expect(await ledger.claim('late', { expiresAt: Date.now() - 1 })).toEqual({ type: 'expired' });
+    expect(await ledger.claim('late')).toEqual({ type: 'expired' });
+    expect(await ledger.claim('late', { expiresAt: Date.now() + 60_000 })).toEqual({ type: 'expired' });
+    await expect(ledger.waitFor('late', { timeoutMs: 50 })).rejects.toSatisfy(ApprovalOutcomeUnavailableError.isInstance);
+  });
+
+  it('should say an approval expired only past its deadline and unclaimed, and then keep it expired', async () => {
+    const { ledger } = ledgerOn();
+    expect(await ledger.expired?.('open', Date.now() + 60_000)).toBe(false);
+    expect(await ledger.claim('open', { expiresAt: Date.now() + 60_000 })).toEqual({ type: 'claimed' });
+    expect(await ledger.expired?.('open', Date.now() - 1)).toBe(false);
+    expect(await ledger.expired?.('gone', Date.now() - 1)).toBe(true);
+    expect(await ledger.claim('gone', { expiresAt: Date.now() + 60_000 })).toEqual({ type: 'expired' });
+  });
+
+  it('should let exactly one of 100 concurrent claims at the deadline win, or none: never both a claim and an expiry', async () => {
+    const { ledger } = ledgerOn();
+    const expiresAt = Date.now() + 20;
+    const claims = await Promise.all(
+      Array.from({ length: 100 }, async (_, index) => {
+        await sleep(index % 40);
+        return ledger.claim('boundary', { expiresAt });
+      }),
+    );
+    const types = new Set(claims.map((claim) => claim.type));
+    if (types.has('claimed')) {
+      expect(claims.filter((claim) => claim.type === 'claimed')).toHaveLength(1);
+      expect(types.has('expired')).toBe(false);
+    } else {
+      expect(types).toEqual(new Set(['expired']));
+    }
+  });
+
+  it('should count each approver of an approval once', async () => {
+    const { ledger } = ledgerOn();
+    expect(await ledger.vote?.('v1', 'bob')).toEqual(['bob']);
+    expect(await ledger.vote?.('v1', 'bob')).toEqual(['bob']);
+    expect([...((await ledger.vote?.('v1', 'carol')) ?? [])].sort()).toEqual(['bob', 'carol']);
+    expect(await ledger.vote?.('v2', 'dave')).toEqual(['dave']);
+  });
 }

@@ -10,6 +10,7 @@ describe('createMemoryStore', () => {
       advance: async (ms) => {
         time += ms;
       },
+      now: () => time,
     };
   });
 

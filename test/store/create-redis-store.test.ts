@@ -28,7 +28,11 @@ describe.skipIf(!hasRedisServer)(redisTitle('createRedisStore on a real redis-se
   const redis = useRedisServer();
 
   describe('the Store contract', () => {
-    storeContract(() => ({ store: createRedisStore({ client: redis.client, prefix: uniquePrefix() }), advance: sleep }));
+    storeContract(() => ({
+      store: createRedisStore({ client: redis.client, prefix: uniquePrefix() }),
+      advance: sleep,
+      now: () => Date.now(),
+    }));
   });
 
   it('should accept an ioredis client as it is, and keep its keys under the prefix', async () => {

@@ -9,6 +9,8 @@ export interface StoreUnderTest {
   readonly store: Store;
   /** Lets `ms` pass for the store (a fake clock, or a real wait). */
   advance(ms: number): Promise<void>;
+  /** The store's clock, in ms since the epoch. */
+  now(): number;
 }
 
 export function storeContract(make: () => Promise<StoreUnderTest> | StoreUnderTest): void {
@@ -186,5 +188,60 @@ export function storeContract(make: () => Promise<StoreUnderTest> | StoreUnderTe
     await store.take('b', { amount: 3, limit: 5 });
     await store.set('c', 'x');
     expect([await store.get('a'), await store.get('b'), await store.get('c')]).toEqual(['2', '3', 'x']);
+  });
+
+  it('should set a key absent before the deadline once, and keep it', async () => {
+    const { store, now } = await make();
+    const until = now() + 60_000;
+    expect(await store.setIfAbsentUntil('claim', 'running', { until, lateValue: 'expired', ttlMs: 60_000 })).toEqual({
+      set: true,
+      value: 'running',
+    });
+    expect(await store.setIfAbsentUntil('claim', 'running', { until, lateValue: 'expired' })).toEqual({ set: false, value: 'running' });
+    expect(await store.get('claim')).toBe('running');
+  });
+
+  it('should set the late value from the deadline on, on the store’s clock, and leave a key absent when there is no value before it', async () => {
+    const { store, now, advance } = await make();
+    const until = now() + 150;
+    expect(await store.setIfAbsentUntil('open', undefined, { until, lateValue: 'expired' })).toEqual({ set: false, value: undefined });
+    expect(await store.get('open')).toBeUndefined();
+    await advance(300);
+    expect(await store.setIfAbsentUntil('open', undefined, { until, lateValue: 'expired' })).toEqual({ set: true, value: 'expired' });
+    // once expired, a claim finds it expired
+    expect(await store.setIfAbsentUntil('open', 'running', { until, lateValue: 'expired' })).toEqual({ set: false, value: 'expired' });
+    expect(await store.setIfAbsentUntil('late', 'running', { until, lateValue: 'expired' })).toEqual({ set: true, value: 'expired' });
+  });
+
+  it('should let exactly one of 200 concurrent callers set a key by a deadline', async () => {
+    const { store, now } = await make();
+    const until = now() + 60_000;
+    const results = await Promise.all(
+      Array.from({ length: 200 }, (_, index) =>
+        store.setIfAbsentUntil('race', `caller-${index}`, { until, lateValue: 'expired', ttlMs: 60_000 }),
+      ),
+    );
+    const winners = results.filter((result) => result.set);
+    expect(winners).toHaveLength(1);
+    expect(new Set(results.map((result) => result.value))).toEqual(new Set([winners[0]?.value]));
+  });
+
+  it('should add members to a set once each, and return all of them', async () => {
+    const { store } = await make();
+    expect(await store.addToSet('voters', 'bob', { ttlMs: 60_000 })).toEqual(['bob']);
+    expect([...(await store.addToSet('voters', 'carol'))].sort()).toEqual(['bob', 'carol']);
+    expect([...(await store.addToSet('voters', 'bob'))].sort()).toEqual(['bob', 'carol']);
+    const concurrent = await Promise.all(Array.from({ length: 50 }, (_, index) => store.addToSet('crowd', `person-${index % 10}`)));
+    expect(new Set(concurrent.flat())).toEqual(new Set(Array.from({ length: 10 }, (_, index) => `person-${index}`)));
+    expect(concurrent.at(-1)).toHaveLength(10);
+  });
+
+  it('should expire a set with ttlMs, counted from its first member', async () => {
+    const { store, advance } = await make();
+    await store.addToSet('short', 'a', { ttlMs: 200 });
+    await advance(50);
+    await store.addToSet('short', 'b', { ttlMs: 200 });
+    await advance(250);
+    expect(await store.addToSet('short', 'c', { ttlMs: 200 })).toEqual(['c']);
   });
 }

@@ -1,0 +1,82 @@
+import type { Approvers, Confirm } from './intervention-actions.ts';
+
+type RuntimeContext = Readonly<Record<string, unknown>>;
+
+/** A person's id in a trusted runtime context: `runtimeContext.userId`, as a string (`undefined`: none). */
+export function userIdOf(runtimeContext: RuntimeContext | undefined): string | undefined {
+  const userId = runtimeContext?.userId;
+  return typeof userId === 'string' || typeof userId === 'number' ? String(userId) : undefined;
+}
+
+/**
+ * What the confirms of one call ask of its answer, merged: every handler's
+ * `approvers` (each must admit the person), the largest `quorum`, the
+ * shortest expiry.
+ */
+export interface ConfirmTerms {
+  readonly approvers: readonly Approvers[];
+  readonly quorum: number;
+  readonly expiresInMs: number | undefined;
+}
+
+/** What a confirm that sets no terms asks of its answer: anyone, once, no expiry. */
+export const ANYONE_ONCE: ConfirmTerms = Object.freeze({ approvers: [], quorum: 1, expiresInMs: undefined });
+
+/** The terms one confirm sets; `undefined` when it sets none (anyone, once, no expiry). */
+export function termsOf({ approvers, quorum, expiresInMs }: Confirm): ConfirmTerms | undefined {
+  if (approvers === undefined && quorum === undefined && expiresInMs === undefined) return undefined;
+  return { approvers: approvers === undefined ? [] : [approvers], quorum: quorum ?? 1, expiresInMs };
+}
+
+/** Two confirms' terms as one: both approvers, the larger quorum, the sooner expiry. */
+export function mergeTerms(first: ConfirmTerms | undefined, second: ConfirmTerms | undefined): ConfirmTerms | undefined {
+  if (first === undefined || second === undefined) return first ?? second;
+  const expiries = [first.expiresInMs, second.expiresInMs].filter((value): value is number => value !== undefined);
+  return {
+    approvers: [...first.approvers, ...second.approvers],
+    quorum: Math.max(first.quorum, second.quorum),
+    expiresInMs: expiries.length === 0 ? undefined : Math.min(...expiries),
+  };
+}
+
+/**
+ * Whether the person whose request carries the answer (`approver`, its
+ * trusted runtime context) may answer a request asked by `asker`: every
+ * handler's approvers admit them.
+ */
+export function mayAnswer(terms: ConfirmTerms, approver: RuntimeContext, asker: RuntimeContext | undefined): boolean {
+  return terms.approvers.every((rule) => admits(rule, approver, asker ?? {}));
+}
+
+function admits(rule: Approvers, approver: RuntimeContext, asker: RuntimeContext): boolean {
+  const id = userIdOf(approver);
+  if (rule.excludeAsker === true && (id === undefined || id === userIdOf(asker))) return false;
+  const { userIds, roles, allow } = rule;
+  if (userIds === undefined && roles === undefined && allow === undefined) return true;
+  if (id !== undefined && userIds?.includes(id) === true) return true;
+  if (roles !== undefined && rolesOf(approver).some((role) => roles.includes(role))) return true;
+  return allow?.(approver, asker) === true;
+}
+
+/** A person's roles in a trusted runtime context: `roles` (strings) and `role`. */
+function rolesOf(context: RuntimeContext): string[] {
+  const { roles, role } = context;
+  const all = Array.isArray(roles) ? roles.filter((item): item is string => typeof item === 'string') : [];
+  if (typeof role === 'string') all.push(role);
+  return all;
+}
+
+/** Who may answer, as people are told: each rule's label, or its user ids and roles. `undefined`: anyone. */
+export function whoMayAnswer(terms: ConfirmTerms): string | undefined {
+  const each = terms.approvers.map((rule) => {
+    if (rule.label !== undefined) return rule.label;
+    const named = [
+      ...(rule.userIds ?? []).map((id) => `user ${id}`),
+      ...(rule.roles ?? []).map((role) => `a ${role}`),
+      ...(rule.allow === undefined ? [] : ['someone the app allows']),
+    ];
+    const who = named.length === 0 ? 'anyone' : named.join(' or ');
+    return rule.excludeAsker === true ? `${who} other than the person who asked` : who;
+  });
+  return each.length === 0 ? undefined : each.join(', and ');
+}

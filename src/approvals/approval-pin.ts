@@ -1,0 +1,103 @@
+import { fromBase64, toBase64 } from '../util/base64.ts';
+import { canonicalJson } from './approval-signature.ts';
+import type { ApprovalSecret } from './approval-state.ts';
+
+/**
+ * Who asked a handler's confirm, and when: the trusted runtime context of
+ * the request that asked (as JSON carries it) and the time it was asked.
+ * An approved call runs with that context, not the approver's, and the
+ * confirm's expiry counts from `askedAt`.
+ */
+export interface ApprovalPin {
+  readonly asker: Readonly<Record<string, unknown>>;
+  readonly askedAt: number;
+}
+
+/** The call a pin is sealed to: the one its approval request was made for. */
+export interface PinnedCall {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly input: unknown;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const INFO = encoder.encode('ai-interventions approval pin v1');
+/** Between the SDK's signature and the pin in a request's `signature` (base64url has no `.`). */
+const SEPARATOR = '.';
+
+/**
+ * Seals a pin to a call with AES-GCM under a key derived (HKDF-SHA256) from
+ * the approval secret: nobody without the secret can read it, change it or
+ * move it to another call (the call's id, tool and arguments are its
+ * additional data). Returns the token the request's signature carries.
+ */
+export async function sealPin(secret: ApprovalSecret, pin: ApprovalPin, call: PinnedCall): Promise<string> {
+  const iv = crypto.getRandomValues(new Uint8Array(12));
+  const plain = encoder.encode(JSON.stringify({ asker: asJson(pin.asker), askedAt: pin.askedAt }));
+  const sealed = await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: await boundTo(call) }, await keyOf(secret), plain);
+  const bytes = new Uint8Array(iv.length + sealed.byteLength);
+  bytes.set(iv);
+  bytes.set(new Uint8Array(sealed), iv.length);
+  return toBase64(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/g, '');
+}
+
+/** The pin a token seals to `call`, or `undefined` when the secret does not open it for that call (forged, changed, moved). */
+export async function openPin(secret: ApprovalSecret, token: string, call: PinnedCall): Promise<ApprovalPin | undefined> {
+  try {
+    const bytes = fromBase64(token);
+    const plain = await crypto.subtle.decrypt(
+      { name: 'AES-GCM', iv: bytes.slice(0, 12), additionalData: await boundTo(call) },
+      await keyOf(secret),
+      bytes.slice(12),
+    );
+    const pin = JSON.parse(decoder.decode(plain)) as { asker?: unknown; askedAt?: unknown };
+    if (typeof pin.askedAt !== 'number' || pin.asker === null || typeof pin.asker !== 'object') return undefined;
+    return { asker: pin.asker as Record<string, unknown>, askedAt: pin.askedAt };
+  } catch {
+    return undefined;
+  }
+}
+
+/** A request's signature with the pin after the SDK's own. */
+export function withPin(signature: string, token: string): string {
+  return `${signature}${SEPARATOR}${token}`;
+}
+
+/** A request's signature split into the SDK's own and the pin after it, if any. */
+export function splitPin(signature: string): { readonly signature: string; readonly token: string | undefined } {
+  const at = signature.indexOf(SEPARATOR);
+  return at < 0 ? { signature, token: undefined } : { signature: signature.slice(0, at), token: signature.slice(at + 1) };
+}
+
+async function keyOf(secret: ApprovalSecret): Promise<CryptoKey> {
+  const raw = typeof secret === 'string' ? encoder.encode(secret) : (secret as Uint8Array<ArrayBuffer>);
+  const base = await crypto.subtle.importKey('raw', raw, 'HKDF', false, ['deriveKey']);
+  return crypto.subtle.deriveKey(
+    { name: 'HKDF', hash: 'SHA-256', salt: new Uint8Array(0), info: INFO },
+    base,
+    { name: 'AES-GCM', length: 256 },
+    false,
+    ['encrypt', 'decrypt'],
+  );
+}
+
+async function boundTo({ toolCallId, toolName, input }: PinnedCall): Promise<Uint8Array<ArrayBuffer>> {
+  const digest = await crypto.subtle.digest('SHA-256', encoder.encode(canonicalJson(input)));
+  return encoder.encode(JSON.stringify(['ai-interventions-approval-pin-v1', toolCallId, toolName, toBase64(new Uint8Array(digest))]));
+}
+
+/** A runtime context as JSON carries it: what JSON cannot (functions, bigints, cycles) is left out. */
+function asJson(context: Readonly<Record<string, unknown>>): unknown {
+  const seen = new WeakSet<object>();
+  return JSON.parse(
+    JSON.stringify(context, (_key, value: unknown) => {
+      if (typeof value === 'bigint' || typeof value === 'function' || typeof value === 'symbol') return undefined;
+      if (value !== null && typeof value === 'object') {
+        if (seen.has(value)) return undefined;
+        seen.add(value);
+      }
+      return value;
+    }) ?? '{}',
+  );
+}
