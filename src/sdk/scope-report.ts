@@ -42,8 +42,11 @@ export function createScopeReport({
           const closestTools = [...new Set(positiveNames(scope.scope).flatMap((name) => closestNames(literalOf(name), names)))];
           const message =
             `The tools scope ${JSON.stringify(scope.scope)} of "${registered.name}" (${scope.option}) matches no tool of this run, ` +
-            `so it applies to nothing here${closestTools.length === 0 ? '' : `: did you mean ${closestTools.map((name) => JSON.stringify(name)).join(', ')}?`} ` +
-            `The run's tools are ${names.map((name) => JSON.stringify(name)).join(', ')}.`;
+            `so it applies to nothing here${closestTools.length === 0 ? '.' : `: did you mean ${closestTools.map((name) => JSON.stringify(name)).join(', ')}?`} ` +
+            `The run's tools are ${names.map((name) => JSON.stringify(name)).join(', ')}.` +
+            (JSON.stringify(scope.scope).includes('"annotations"')
+              ? ' An annotation selector reads the hints of the tools whose annotations you trust (trustToolAnnotations); any other tool declares nothing.'
+              : '');
           if (strict) {
             throw new InvalidHandlerError({
               handlerName: registered.name,

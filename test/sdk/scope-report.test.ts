@@ -86,6 +86,26 @@ describe('scope report', () => {
       expect(told[0]?.status).toMatchObject({ code: 'scope-matches-no-tool', message: warning?.message });
     });
 
+    it("should say that an annotation selector reads only the tools whose annotations the app trusts (an 'allow read-only' rule over tools it does not trust)", async () => {
+      const ran: string[] = [];
+      const name = named('read-only');
+      const readOnly = tool({ inputSchema: z.object({}), execute: async () => 'rows', metadata: { annotations: { readOnlyHint: true } } });
+      const interventions = createInterventions({
+        handlers: [toolPolicy({ name, rules: [{ allow: { annotations: { readOnlyHint: true } } }], default: 'deny' })],
+      });
+      await interventions.generateText({
+        model: deleteCall(),
+        tools: { ...appTools(ran), readRows: readOnly },
+        stopWhen: isStepCount(3),
+        messages,
+      });
+      await settled();
+      const warning = scopeWarnings().find((entry) => entry.handlerName === name);
+      expect(warning?.option).toBe('rules[0].allow');
+      expect(warning?.message).toContain('matches no tool of this run, so it applies to nothing here. The run');
+      expect(warning?.message).toContain('the tools whose annotations you trust (trustToolAnnotations)');
+    });
+
     it('should make it an InvalidHandlerError with strictScopes: true, before any tool runs', async () => {
       const ran: string[] = [];
       const name = named('no-deletes');
