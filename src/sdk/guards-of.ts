@@ -2,7 +2,6 @@ import { LIFECYCLES } from '../actions/lifecycle.ts';
 import { isOptionalLifecycle } from '../handlers/optional-lifecycles.ts';
 import { handles, type RegisteredHandler } from '../handlers/registered-handler.ts';
 import { HOOK_NAMES, type HookSnapshot } from '../hooks/hook-registry.ts';
-import type { ToolScopeMatcher } from '../tools/tool-scope.ts';
 import type { GuardKind } from './capabilities.ts';
 
 /** One registered guard, as the capability table knows it. */
@@ -10,8 +9,12 @@ export interface RegisteredGuard {
   readonly kind: GuardKind;
   /** How messages name it: `beforeModelCall of handler "step-budget"`, `gateToolCalls hook "noShell"`. */
   readonly label: string;
-  /** The tools it applies to (a handler's `tools`); `undefined`: every tool. */
-  readonly inScope?: ToolScopeMatcher | undefined;
+  /**
+   * Whether it may apply to a tool known by its name only (a handler's
+   * `tools`; an annotation selector may match any tool, whose hints are not
+   * known by name); `undefined`: every tool.
+   */
+  readonly mayApplyTo?: ((toolName: string) => boolean) | undefined;
 }
 
 /** What a runtime holds, or what one registration adds. */
@@ -19,6 +22,14 @@ export interface Guards {
   readonly handlers?: readonly RegisteredHandler[];
   readonly hooks?: Partial<HookSnapshot>;
   readonly redactors?: number;
+}
+
+/** Whether a handler's scope may take in a tool known by name only: by its names and globs, or by any annotation selector. */
+function mayApplyTo({ inScope, handler }: RegisteredHandler): ((toolName: string) => boolean) | undefined {
+  if (inScope === undefined) return undefined;
+  const entries: readonly unknown[] = Array.isArray(handler.tools) ? handler.tools : [handler.tools];
+  if (entries.some((entry) => typeof entry === 'object' && entry !== null)) return undefined;
+  return (toolName) => inScope(toolName, undefined);
 }
 
 /**
@@ -31,10 +42,14 @@ export function guardsOf({ handlers = [], hooks = {}, redactors = 0 }: Guards): 
   for (const registered of handlers) {
     for (const lifecycle of LIFECYCLES) {
       if (!handles(registered, lifecycle) || isOptionalLifecycle(registered.handler, lifecycle)) continue;
-      guards.push({ kind: lifecycle, label: `${lifecycle} of handler "${registered.name}"`, inScope: registered.inScope });
+      guards.push({ kind: lifecycle, label: `${lifecycle} of handler "${registered.name}"`, mayApplyTo: mayApplyTo(registered) });
     }
     if (typeof (registered.handler as { redactToolError?: unknown }).redactToolError === 'function') {
-      guards.push({ kind: 'redactToolError', label: `redactToolError of handler "${registered.name}"`, inScope: registered.inScope });
+      guards.push({
+        kind: 'redactToolError',
+        label: `redactToolError of handler "${registered.name}"`,
+        mayApplyTo: mayApplyTo(registered),
+      });
     }
   }
   for (const event of HOOK_NAMES) {

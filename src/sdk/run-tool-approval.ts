@@ -76,6 +76,8 @@ export function createRunToolApproval({
         decision = await decideToolCall(run, step, call, { approval, gates });
       } catch (error) {
         run.fail(error);
+        // streamText errors its stream with a toolApproval's throw and tells no callback: the run ends here (once)
+        if (run.streaming) await run.end(error);
         throw error;
       }
       // decided here (not in the model layer): the SDK runs and records this very object

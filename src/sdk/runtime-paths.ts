@@ -88,7 +88,7 @@ export class RuntimePaths {
     if (guards.length === 0) return;
     for (const definition of tools) {
       if (definition.type !== 'function' || this.wrapped(definition.name)) continue;
-      const guard = guards.find((candidate) => candidate.inScope === undefined || candidate.inScope(definition.name, undefined));
+      const guard = guards.find((candidate) => candidate.mayApplyTo === undefined || candidate.mayApplyTo(definition.name));
       if (guard === undefined) continue;
       const { why, instead } = MISSING_LAYER['with-wrapped-tools'];
       throw new GuardNotEnforcedError({

@@ -1,69 +1,71 @@
 /**
- * Guard coverage: a call a handler stops never runs, whatever the provider
- * sends. Random handler sets (deny, guide, confirm, transform, proceed, a
- * throw, a hang past its timeout; exact, glob and negated scopes; shadow
- * mode; `onError` deny / proceed / throw) meet random provider turns
- * (parallel calls, one id repeated in a turn, ids reused across turns,
- * unknown tools, a dynamic tool, arguments that are not JSON, calls the app
- * repairs) and a person's answers (approve, refuse, approve an edit; then the
- * same resume again with other answers) through `generateText`,
- * `streamText`, `ToolLoopAgent` and `guardTools` with plain `generateText`
- * and `streamText`. What ran
- * is recorded by the tools themselves and judged against the oracle in
- * `guard-oracle.ts`:
+ * Guard coverage: a registered guard either acts or its registration was
+ * refused, on every entry path, whatever the provider sends. Random
+ * deciders (handlers: deny, guide, confirm, transform, proceed, a throw, a
+ * hang past its timeout, with exact, glob, negated and annotation scopes,
+ * shadow mode, `onError` deny / proceed / throw; `gateToolCalls` hooks; a
+ * `preToolCall` hook answering some calls itself), random other guards of
+ * every kind of the capability table (each records when it is called),
+ * tools with MCP annotations the app trusts or not, meet random provider
+ * turns (parallel calls, one id repeated in a turn, ids reused across
+ * turns, unknown tools, a dynamic tool, a tool that throws, arguments that
+ * are not JSON, calls the app repairs) and a person's answers (approve,
+ * refuse, approve an edit; then the same resume again with other answers),
+ * through `generateText`, `streamText`, `ToolLoopAgent`, an agent's UI
+ * stream (answered as `useChat` answers), `guardTools` with plain
+ * `generateText`, `wrapTools` with plain `streamText` (the model wrapped
+ * with the middleware or not), and `interventions.middleware` with plain
+ * `streamText` (the tools wrapped or not). What ran is recorded by the
+ * tools themselves and judged against the oracle in `guard-oracle.ts`:
  *
+ * - a registration or a path is refused only where `CAPABILITIES` says the
+ *   path cannot enforce that kind of guard (then nothing runs), and a guard
+ *   the path cannot enforce is never left registered without a refusal;
+ * - every other registered guard is called when its event happens;
  * - a call whose decision is deny, guide, a failure failing closed, or an
- *   unanswered or refused confirm never executes;
+ *   unanswered or refused confirm never executes, nor one the `preToolCall`
+ *   hook answers;
  * - every other call the provider sent runs exactly once, with the
  *   arguments its transforms (or the person's edit) gave it, and a replayed
  *   approval never runs again;
  * - every stopped or asked call has an enforced record saying so;
  * - every tool call in a history the model is sent has exactly one result.
  *
- * `npm test` runs GUARD_RUNS (default 100) scenarios per wrapper;
+ * `npm test` runs GUARD_RUNS (default 100) scenarios per path;
  * `npm run test:guards` runs 10,000.
  */
 import type { ModelMessage } from 'ai';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  type Answer,
-  type CallSpec,
-  effectiveCall,
-  fateOf,
-  guides,
-  type HandlerSpec,
-  mayThrow,
-  type Scenario,
-  scenarioArb,
-  transformSuffix,
-} from './guard-oracle.ts';
-import { isPlain, type Phase, play, type Ran, WRAPPERS, type Wrapper } from './guard-play.ts';
+import { CAPABILITIES, type EntryPath, type GuardKind, GuardNotEnforcedError } from '../../src/index.ts';
+import { type Answer, type CallSpec, effectiveCall, Judge, mustAct, type PhaseEvents, type Scenario, scenarioArb } from './guard-oracle.ts';
+import { isPlain, layersOf, PATH_OF, type Phase, play, type Ran, WRAPPERS, type Wrapper } from './guard-play.ts';
 
 const RUNS = Number(process.env.GUARD_RUNS ?? 100);
 const SEED = process.env.GUARD_SEED === undefined ? 20261126 : Number(process.env.GUARD_SEED);
 
-/** What the turns a phase's model answered should come to: the runs, and how many calls wait for a person. */
-function expectedOf(handlers: readonly HandlerSpec[], turns: readonly (readonly CallSpec[])[], repair: boolean, plain: boolean) {
+/** What the turns a phase's model answered should come to: the runs, how many calls wait for a person, how many a hook answers. */
+function expectedOf(judge: Judge, turns: readonly (readonly CallSpec[])[], repair: boolean, plain: boolean) {
   const runs: string[] = [];
   const stopped: string[] = [];
   let asked = 0;
+  let blocked = 0;
   let throws = false;
   for (const calls of turns) {
     for (const call of calls) {
       const effective = effectiveCall(call, repair);
       if (effective === undefined) continue;
-      throws ||= mayThrow(handlers, effective.tool);
-      const fate = fateOf(handlers, effective, plain);
-      if (fate === 'runs') runs.push(`${effective.tool}(${effective.tag}${transformSuffix(handlers, effective.tool)})`);
+      throws ||= judge.mayThrow(effective.tool);
+      const fate = judge.fateOf(effective, plain);
+      if (fate === 'runs') runs.push(`${effective.tool}(${effective.tag}${judge.transformSuffix(effective.tool)})`);
       else if (fate === 'asks') asked += 1;
+      else if (fate === 'blocked') blocked += 1;
       else stopped.push(effective.tool);
     }
     if (asked > 0) break; // the loop waits for the person
   }
-  return { runs, stopped, asked, throws };
+  return { runs, stopped, asked, blocked, throws };
 }
-
 const show = (runs: readonly Ran[], phase: number) =>
   runs
     .filter((execution) => execution.phase === phase)
@@ -116,29 +118,105 @@ function expectWithin(executions: readonly string[], allowed: readonly string[])
 /**
  * The run of an answered request: what the person approved (the arguments
  * shown, or their edit), or nothing (a refusal; a guide, which the handlers
- * deciding again on the approved call still give).
+ * deciding again on the approved call still give; the `preToolCall` hook
+ * answering the call itself: `blocked`).
  */
-function approvedRun(handlers: readonly HandlerSpec[], request: Phase['requests'][number], answer: Answer | undefined): string | undefined {
-  if (guides(handlers, request.toolCall.toolName)) return undefined;
-  if (answer === 'approve') return `${request.toolCall.toolName}(${(request.toolCall.input as { tag: string }).tag})`;
-  if (answer === 'edit') return `${request.toolCall.toolName}(e)`;
-  return undefined;
+function approvedRun(
+  judge: Judge,
+  request: Phase['requests'][number],
+  answer: Answer | undefined,
+): { readonly run?: string; readonly blocked?: true } {
+  const { toolName } = request.toolCall;
+  if (judge.guides(toolName) || (answer !== 'approve' && answer !== 'edit')) return {};
+  if (judge.blocks(toolName)) return { blocked: true };
+  return { run: `${toolName}(${answer === 'edit' ? 'e' : (request.toolCall.input as { tag: string }).tag})` };
+}
+
+/** Whether `path` may refuse a guard of `kind`: the table says it cannot enforce it, with the layers the call has. */
+function refusable(path: EntryPath, kind: GuardKind, layers: { readonly model: boolean; readonly tools: boolean }): boolean {
+  const capability = CAPABILITIES[path][kind];
+  switch (capability.type) {
+    case 'refused':
+      return true;
+    case 'with-middleware':
+      return !layers.model;
+    case 'with-wrapped-tools':
+      return !layers.tools;
+    default:
+      return false;
+  }
+}
+
+/** The kinds of guard a scenario registers on a path: its deciders, the hooks it always has, its probes. */
+function kindsOf(scenario: Scenario, registered: readonly GuardKind[]): readonly GuardKind[] {
+  return ['beforeToolCall', 'preToolCall', 'onDecision', ...(scenario.gates.length > 0 ? (['gateToolCalls'] as const) : []), ...registered];
+}
+
+/** What a phase's probes' events were. */
+function eventsOf(phase: Phase, index: number, ran: readonly Ran[], blocked: number): PhaseEvents {
+  return {
+    first: index === 0,
+    ran: ran.filter((execution) => execution.phase === index).map((execution) => execution.tool),
+    blocked,
+    asked: phase.requests.length,
+    modelCalls: phase.prompts.length,
+    scripted: phase.scripted,
+    failed: phase.error !== undefined,
+  };
 }
 
 async function check(wrapper: Wrapper, scenario: Scenario) {
-  const { handlers, turns, repair } = scenario;
-  const { ran, phases } = await play(wrapper, scenario);
+  const { turns, repair } = scenario;
+  const judge = new Judge(scenario);
+  const path = PATH_OF[wrapper];
+  const layers = layersOf(wrapper, scenario);
+  const plain = isPlain(wrapper);
+  // tools wrapped for a plain call see the model layer only when the middleware was read first
+  const layersAt = (at: EntryPath) => (at === 'plain-tools' ? { model: layers.model, tools: true } : layers);
+  const { ran, phases, registered, refused } = await play(wrapper, scenario);
+  // a refusal names a guard the path cannot enforce, and what to use instead
+  const expectRefusal = (error: unknown) => {
+    expect(GuardNotEnforcedError.isInstance(error), `not a refusal: ${String(error)}`).toBe(true);
+    // the path the refusal names (a middleware call's tools are wrapped first: that path may refuse too)
+    const { kind, instead, path: at } = error as GuardNotEnforcedError;
+    const refusedAt = at as EntryPath;
+    expect([path, 'plain-tools', 'agent'], `refused on ${at}`).toContain(refusedAt);
+    expect(refusable(refusedAt, kind as GuardKind, layersAt(refusedAt)), `${at} refused ${kind}, which it enforces`).toBe(true);
+    expect(instead.length).toBeGreaterThan(0);
+  };
+  for (const { error } of refused) expectRefusal(error);
+  const [first, resume, replay] = phases;
+  if (first === undefined) throw new Error('no first phase');
+  if (GuardNotEnforcedError.isInstance(first.error)) {
+    expectRefusal(first.error);
+    expect(show(ran, 0)).toEqual([]);
+    return;
+  }
+  // not refused: every guard registered is one the path enforces
+  for (const kind of kindsOf(scenario, registered)) {
+    expect(refusable(path, kind, layers), `${kind} was registered on ${path} without a refusal, which cannot enforce it`).toBe(false);
+  }
+
   // With the plain SDK nothing renames an id a provider repeats in one response, and the SDK keys
   // approvals and results by id: there, what runs is bounded (no call runs that was not allowed or
   // approved, none twice), and an approved call may be refused as one its answer cannot be told apart from.
-  const plainRepeats = isPlain(wrapper) && turns.some((calls) => new Set(calls.map((call) => call.id)).size < calls.length);
-  const [first, resume, replay] = phases;
-  if (first === undefined) throw new Error('no first phase');
-  const expected = expectedOf(handlers, turns.slice(0, first.prompts.length), repair, isPlain(wrapper));
+  const plainRepeats = plain && turns.some((calls) => new Set(calls.map((call) => call.id)).size < calls.length);
+  /** Every registered probe whose event happened in the phase was called. */
+  const expectProbesActed = (phase: Phase, index: number, blocked: number) => {
+    if (plainRepeats) return;
+    const events = eventsOf(phase, index, ran, blocked);
+    for (const kind of registered) {
+      if (CAPABILITIES[path][kind].type === 'no-event') continue;
+      if (!mustAct(kind, events, { modelLayer: layers.model, runLayer: !plain })) continue;
+      expect(phase.acted.has(kind), `the registered ${kind} was not called in phase ${index} through ${wrapper}`).toBe(true);
+    }
+  };
+  const expected = expectedOf(judge, turns.slice(0, first.prompts.length), repair, plain);
   if (first.error !== undefined) {
     // only a handler failing with onError: 'throw' may end the run, and what ran before it was allowed
     expect(expected.throws, `the run failed: ${String(first.error)}`).toBe(true);
     for (const execution of show(ran, 0)) expect(expected.runs).toContain(execution);
+    expectProbesActed(first, 0, 0);
     return;
   }
   if (plainRepeats) {
@@ -149,25 +227,29 @@ async function check(wrapper: Wrapper, scenario: Scenario) {
     expect(first.requests.length).toBe(expected.asked);
     expectRecords(first, expected.stopped, expected.asked);
   }
+  expectProbesActed(first, 0, expected.blocked);
   for (const prompt of first.prompts.slice(1)) expectEveryCallAnswered(prompt, plainRepeats);
   if (resume === undefined) return;
 
   // the resume: each approved request runs once, as approved; the provider's later turns as before
   const later = turns.slice(first.prompts.length);
-  const next = expectedOf(handlers, later.slice(0, resume.prompts.length), repair, isPlain(wrapper));
-  const approved = first.requests.map((request, index) => approvedRun(handlers, request, scenario.answers[index]));
+  const next = expectedOf(judge, later.slice(0, resume.prompts.length), repair, plain);
+  const approved = first.requests.map((request, index) => approvedRun(judge, request, scenario.answers[index]));
   if (resume.error === undefined || !next.throws) {
     expect(resume.error, `the resume failed: ${String(resume.error)}`).toBeUndefined();
-    const allowed = [...approved.filter((run) => run !== undefined), ...next.runs];
+    const allowed = [...approved.flatMap((outcome) => (outcome.run === undefined ? [] : [outcome.run])), ...next.runs];
     if (plainRepeats) expectWithin(show(ran, 1), allowed);
     else expect(show(ran, 1)).toEqual(allowed.sort());
+    expectProbesActed(resume, 1, next.blocked + approved.filter((outcome) => outcome.blocked).length);
     for (const prompt of resume.prompts) expectEveryCallAnswered(prompt, plainRepeats);
   }
   if (replay === undefined || resume.error !== undefined) return;
 
   // the replay: an approval that ran never runs again; one refused may run once, as approved now
   const again = first.requests.map((request, index) =>
-    approved[index] === undefined ? approvedRun(handlers, request, scenario.replay?.[index]) : undefined,
+    approved[index]?.run === undefined && approved[index]?.blocked === undefined
+      ? approvedRun(judge, request, scenario.replay?.[index]).run
+      : undefined,
   );
   if (replay.error === undefined || !next.throws) {
     expect(replay.error, `the replay failed: ${String(replay.error)}`).toBeUndefined();
@@ -179,17 +261,19 @@ async function check(wrapper: Wrapper, scenario: Scenario) {
   }
 }
 
-describe('guard coverage: a call a handler stops never runs, whatever the provider sends', () => {
+const NAMES: { readonly [WRAPPER in Wrapper]: string } = {
+  generateText: 'interventions.generateText',
+  streamText: 'interventions.streamText',
+  agent: 'a ToolLoopAgent',
+  'agent-ui-stream': "an agent's UI stream (interventions.createAgentUIStream)",
+  guardTools: 'guardTools with plain generateText',
+  'guardTools-stream': 'interventions.wrapTools with plain streamText (the model wrapped with the middleware or not)',
+  middleware: 'interventions.middleware with plain streamText (the tools wrapped or not)',
+};
+
+describe('guard coverage: a registered guard acts or was refused, and a call it stops never runs, whatever the provider sends', () => {
   for (const wrapper of WRAPPERS) {
-    const name =
-      wrapper === 'agent'
-        ? 'a ToolLoopAgent'
-        : wrapper === 'guardTools'
-          ? 'guardTools with plain generateText'
-          : wrapper === 'guardTools-stream'
-            ? 'guardTools with plain streamText'
-            : `interventions.${wrapper}`;
-    it(`through ${name} (${RUNS} random scenarios)`, async () => {
+    it(`through ${NAMES[wrapper]} (${RUNS} random scenarios)`, async () => {
       await fc.assert(
         fc.asyncProperty(scenarioArb, (scenario) => check(wrapper, scenario)),
         { numRuns: RUNS, seed: SEED },

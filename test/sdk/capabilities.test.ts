@@ -40,6 +40,7 @@ import {
   type InterventionsOptions,
   type InterventionUIMessage,
   type LIFECYCLES,
+  trustToolAnnotations,
 } from '../../src/index.ts';
 import { rejectionOf } from '../helpers/rejection-of.ts';
 import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
@@ -330,6 +331,18 @@ describe('CAPABILITIES', () => {
     );
     expect(error).toMatchObject({ code: 'guard-not-enforced', path: 'middleware', guard: 'beforeToolCall of handler "policy"' });
     expect((error as Error).message).toContain('the tool "lookup" of this call is not wrapped');
+    // a scope by annotations may take in any tool (the middleware sees names, not hints): refused too
+    const byHints = createInterventions({
+      handlers: [{ name: 'read-only', tools: { annotations: { readOnlyHint: true } }, beforeToolCall: proceed }],
+    });
+    const hinted = await rejectionOf(
+      generateText({
+        model: wrapLanguageModel({ model: scenarioModel(), middleware: byHints.middleware }),
+        tools: trustToolAnnotations(scenarioTools()),
+        prompt: 'go',
+      }),
+    );
+    expect(hinted).toMatchObject({ code: 'guard-not-enforced', guard: 'beforeToolCall of handler "read-only"' });
     // a handler scoped to other tools leaves those tools alone
     const scoped = createInterventions({ handlers: [{ name: 'policy', tools: 'elsewhere', beforeToolCall: proceed }] });
     const result = await generateText({

@@ -176,3 +176,40 @@ describe("the caller's own approvals", () => {
     expect(JSON.stringify(toolResultsSent(model, 1).x)).toContain('System files are off limits');
   });
 });
+
+describe('a call the SDK repaired, decided in toolApproval, whose handler fails with onError: throw', () => {
+  it.each(['generateText', 'streamText'] as const)('should end the run with exactly one onChatError (%s)', async (mode) => {
+    const ran: string[] = [];
+    const ends: string[] = [];
+    const interventions = createInterventions({
+      handlers: [defineHandler({ name: 'hangs', onError: 'throw', timeoutMs: 5, beforeToolCall: () => new Promise<never>(() => {}) })],
+      hooks: {
+        onChatError: () => void ends.push('error'),
+        onChatDone: () => void ends.push('done'),
+        onChatAbort: () => void ends.push('abort'),
+      },
+    });
+    const tools = { lookup: tool({ inputSchema: z.object({ tag: z.string() }), execute: async () => (ran.push('lookup'), 'ok') }) };
+    // arguments that are not JSON: the SDK repairs the call, and toolApproval decides it
+    const model = scriptedModel(step({ type: 'tool-call', toolCallId: 'c1', toolName: 'lookup', input: '{"tag": x' }), step(text('done')));
+    const options = {
+      model,
+      tools,
+      stopWhen: isStepCount(3),
+      prompt: 'go',
+      repairToolCall: async ({ toolCall: call }: { toolCall: { input: string } }) => ({ ...call, input: '{"tag":"r"}' }),
+    };
+    let failed: unknown;
+    try {
+      if (mode === 'generateText') await interventions.generateText(options as never);
+      else for await (const _ of interventions.streamText({ ...options, onError: () => {} } as never).fullStream);
+    } catch (error) {
+      failed = error;
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(String(failed)).toContain('did not settle within 5 ms');
+    expect(ran).toEqual([]);
+    // streamText errors its stream with the throw and tells no callback: no end observer fired before the fix
+    expect(ends).toEqual(['error']);
+  });
+});
