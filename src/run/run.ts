@@ -10,6 +10,7 @@ import type { ChatResponse, RunStatus } from '../hooks/hook-types.ts';
 import { notifyObservers, runObservers } from '../hooks/run-hooks.ts';
 import type { StreamTimeouts } from '../model/stream-timeouts.ts';
 import { RedactedOriginals } from '../redaction/redacted-originals.ts';
+import type { ToolListings } from '../tools/trusted-annotations.ts';
 import { userMessage } from '../util/user-message.ts';
 import { HistoryPatch } from './history-patch.ts';
 import type { InterventionsReport } from './interventions-report.ts';
@@ -18,7 +19,6 @@ import { reportRecords } from './report-records.ts';
 import type { RunInput } from './run-input.ts';
 import type { RuntimeSnapshot } from './runtime-snapshot.ts';
 import { Step } from './step.ts';
-import type { ToolListings } from './tool-listings.ts';
 
 /** The run an error was raised in, for integrations that only see the error (an agent's `onError`). */
 export const runOfError = new WeakMap<object, Run>();

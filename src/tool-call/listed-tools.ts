@@ -1,7 +1,7 @@
 import { emitWarningOnce } from '../errors/emit-warning.ts';
 import { InterventionsWarning } from '../errors/interventions-warning.ts';
 import type { Run } from '../run/run.ts';
-import { type ListingChange, ToolListings } from '../run/tool-listings.ts';
+import { type ListingChange, type ToolListings, toolListingsOf } from '../tools/trusted-annotations.ts';
 
 /**
  * The run's {@link ToolListings}, worked out at its first tool decision; the
@@ -10,7 +10,7 @@ import { type ListingChange, ToolListings } from '../run/tool-listings.ts';
  */
 export function toolListings(run: Run): ToolListings | Promise<ToolListings> {
   if (run.listings !== undefined) return run.listings;
-  const listings = new ToolListings(run.tools, run.input);
+  const listings = toolListingsOf(run.tools, run.input);
   run.listings = listings;
   return listings.changes.length === 0 ? listings : reportChanges(run, listings.changes).then(() => listings);
 }

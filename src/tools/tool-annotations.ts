@@ -1,5 +1,5 @@
 import type { Tool } from 'ai';
-import { hasTrustedAnnotations } from './trust-tool-annotations.ts';
+import { hasTrustedAnnotations } from './trusted-annotations.ts';
 
 /**
  * The behaviour hints of an MCP tool (the MCP specification's

@@ -1,8 +1,7 @@
 import type { Tool, ToolSet } from 'ai';
 import { withProperties } from '../util/with-properties.ts';
-
-/** The mark of a tool whose annotations the app trusts: a symbol, so no server's data (JSON) can carry it. */
-const TRUSTED = Symbol.for('ai-interventions.trusted-annotations');
+import { readToolListings } from './read-tool-listings.ts';
+import { hasTrustedAnnotations, TRUSTED } from './trusted-annotations.ts';
 
 /**
  * Declares that the app trusts what these tools say about themselves (their
@@ -52,13 +51,8 @@ export function trustToolAnnotations<TOOLS extends ToolSet>(tools: TOOLS): TOOLS
   return trusted as TOOLS;
 }
 
-/** Whether the app declared `tool`'s annotations trusted ({@link trustToolAnnotations}). */
-export function hasTrustedAnnotations(tool: Tool | undefined): boolean {
-  return tool !== null && typeof tool === 'object' && (tool as unknown as Record<symbol, unknown>)[TRUSTED] === true;
-}
-
 /** `tool` with the mark: every other own property (getters included) and the prototype kept. */
 function marked(tool: Tool): Tool {
-  // enumerable, so that a spread copy of the tool keeps it
-  return hasTrustedAnnotations(tool) ? tool : withProperties(tool, { [TRUSTED]: true });
+  // enumerable, so that a spread copy of the tool keeps it; the mark carries what reads the listings of trusted tools
+  return hasTrustedAnnotations(tool) ? tool : withProperties(tool, { [TRUSTED]: readToolListings });
 }

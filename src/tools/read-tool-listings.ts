@@ -1,23 +1,18 @@
 import type { SharedV4ProviderMetadata } from '@ai-sdk/provider';
 import type { ModelMessage, Tool, ToolSet } from 'ai';
-import { declaredHints, TOOL_ANNOTATION_HINTS, type ToolAnnotationHints, withDefaults } from '../tools/tool-annotations.ts';
-import { hasTrustedAnnotations } from '../tools/trust-tool-annotations.ts';
 import { LABELS } from '../util/injected-text.ts';
 import { withProperties } from '../util/with-properties.ts';
-
-/** A trusted tool listed with other annotations than earlier in the conversation, and how (`readOnlyHint false -> true`). */
-export interface ListingChange {
-  readonly toolName: string;
-  readonly how: string;
-}
+import { declaredHints, TOOL_ANNOTATION_HINTS, type ToolAnnotationHints, withDefaults } from './tool-annotations.ts';
+import { hasTrustedAnnotations, type ListingChange, type ListingsReader, type ToolListings } from './trusted-annotations.ts';
 
 /** The strict value of each hint: the specification's defaults for a tool that declares nothing. */
 const STRICT = withDefaults({});
 
 /**
- * What a run knows of its tools' listings, worked out once, at its first tool
- * decision: the tools handlers see, the label its first decided call carries,
- * and the changes to report.
+ * Reads what a run knows of its tools' listings (some of them trusted), worked
+ * out once, at its first tool decision: the tools handlers see, the label its
+ * first decided call carries, and the changes to report. The mark of a
+ * trusted tool carries it (`trustToolAnnotations`).
  *
  * Only tools whose annotations the app trusts (`trustToolAnnotations`) can
  * loosen a policy by what they declare, so only their listings are kept: the
@@ -32,17 +27,17 @@ const STRICT = withDefaults({});
  * any did. A label only ever adds a listing, so a forged one makes nothing
  * looser.
  */
-export class ToolListings {
-  /** The tools handlers see (`event.tool`, `event.tools`): the run's, with each changed trusted tool at its strictest. */
+export const readToolListings: ListingsReader = (tools, history) => new TrustedListings(tools, history);
+
+class TrustedListings implements ToolListings {
   readonly tools: ToolSet | undefined;
-  /** The trusted tools whose annotations changed since an earlier listing. */
   readonly changes: ListingChange[] = [];
   private label: SharedV4ProviderMetadata | undefined;
 
-  constructor(tools: ToolSet | undefined, history: readonly ModelMessage[]) {
+  constructor(tools: ToolSet, history: readonly ModelMessage[]) {
     this.tools = tools;
-    const trusted = Object.keys(tools ?? {}).filter((name) => hasTrustedAnnotations(tools?.[name]));
-    if (tools === undefined || trusted.length === 0) return;
+    const trusted = Object.keys(tools).filter((name) => hasTrustedAnnotations(tools[name]));
+    if (trusted.length === 0) return;
     const listing = Object.fromEntries(trusted.map((name) => [name, declaredHints(tools[name])]));
     this.label = { [LABELS]: { listing } } as unknown as SharedV4ProviderMetadata;
     const recorded = recordedListings(history);
@@ -66,7 +61,6 @@ export class ToolListings {
     }
   }
 
-  /** The label for the run's first decided call (once; `undefined` after, or when the run has no trusted tool). */
   takeLabel(): SharedV4ProviderMetadata | undefined {
     const label = this.label;
     this.label = undefined;
