@@ -213,6 +213,7 @@ export type {
   InterventionsOptions,
   InterventionsResult,
   InterventionsStreamText,
+  WrapToolsOptions,
 } from './sdk/interventions.ts';
 export { createMemoryStore } from './store/create-memory-store.ts';
 export {

@@ -109,6 +109,17 @@ export interface ApprovalLedger {
    */
   vote?(approvalId: string, approver: string): Promise<readonly string[]>;
   /**
+   * Keeps who asked a call's approval, and when (`pin`, JSON), for tools
+   * guarded without a run, whose requests carry no pin of their own: `call`
+   * names the call (its id, tool and arguments). Two different askers of
+   * one such call leave it ambiguous. Optional: without it, such an
+   * approval runs as whoever answers it, and a confirm that says who may
+   * answer it is refused.
+   */
+  keepAsker?(call: string, pin: string): Promise<void>;
+  /** The pin {@link keepAsker} kept for a call; `undefined` when none, or an ambiguous one. */
+  askerOf?(call: string): Promise<string | undefined>;
+  /**
    * Records the outcome of the execution this caller claimed. Returns what
    * was recorded, i.e. what replays will get (a result that cannot be
    * recorded as JSON becomes an error outcome saying so).
@@ -159,6 +170,16 @@ const LONGEST_POLL_MS = 250;
 type Entry = { readonly state: 'running' } | { readonly state: 'expired' } | { readonly state: 'done'; readonly outcome: ApprovalOutcome };
 
 const RUNNING = JSON.stringify({ state: 'running' } satisfies Entry);
+const AMBIGUOUS = 'ambiguous';
+
+/** The asker of a kept pin, as its JSON says. */
+function askerIn(pin: string | undefined): string | undefined {
+  try {
+    return pin === undefined ? undefined : JSON.stringify((JSON.parse(pin) as { asker?: unknown }).asker);
+  } catch {
+    return undefined;
+  }
+}
 const EXPIRED = JSON.stringify({ state: 'expired' } satisfies Entry);
 
 /**
@@ -213,6 +234,18 @@ export function createApprovalLedger({
 
     async vote(approvalId, approver) {
       return store.addToSet(`${keyOf(approvalId)}:approvers`, approver, { ttlMs });
+    },
+
+    async keepAsker(call, pin) {
+      const key = `${prefix}asked:${call}`;
+      if (await store.setIfAbsent(key, pin, { ttlMs })) return;
+      // the same call asked again by someone else: it can no longer say who asked
+      if (askerIn(await store.get(key)) !== askerIn(pin)) await store.set(key, AMBIGUOUS, { ttlMs });
+    },
+
+    async askerOf(call) {
+      const pin = await store.get(`${prefix}asked:${call}`);
+      return pin === AMBIGUOUS ? undefined : pin;
     },
 
     async complete(approvalId, outcome) {

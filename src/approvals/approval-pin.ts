@@ -34,7 +34,7 @@ const SEPARATOR = '.';
  */
 export async function sealPin(secret: ApprovalSecret, pin: ApprovalPin, call: PinnedCall): Promise<string> {
   const iv = crypto.getRandomValues(new Uint8Array(12));
-  const plain = encoder.encode(JSON.stringify({ asker: asJson(pin.asker), askedAt: pin.askedAt }));
+  const plain = encoder.encode(pinJson(pin));
   const sealed = await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: await boundTo(call) }, await keyOf(secret), plain);
   const bytes = new Uint8Array(iv.length + sealed.byteLength);
   bytes.set(iv);
@@ -51,8 +51,22 @@ export async function openPin(secret: ApprovalSecret, token: string, call: Pinne
       await keyOf(secret),
       bytes.slice(12),
     );
-    const pin = JSON.parse(decoder.decode(plain)) as { asker?: unknown; askedAt?: unknown };
-    if (typeof pin.askedAt !== 'number' || pin.asker === null || typeof pin.asker !== 'object') return undefined;
+    return parsePin(decoder.decode(plain));
+  } catch {
+    return undefined;
+  }
+}
+
+/** A pin as JSON carries it: the asker's runtime context without what JSON cannot hold. */
+export function pinJson(pin: ApprovalPin): string {
+  return JSON.stringify({ asker: asJson(pin.asker), askedAt: pin.askedAt });
+}
+
+/** A pin read back from {@link pinJson}; `undefined` when it is not one. */
+export function parsePin(json: string | undefined): ApprovalPin | undefined {
+  try {
+    const pin = json === undefined ? undefined : (JSON.parse(json) as { asker?: unknown; askedAt?: unknown });
+    if (pin === undefined || typeof pin.askedAt !== 'number' || pin.asker === null || typeof pin.asker !== 'object') return undefined;
     return { asker: pin.asker as Record<string, unknown>, askedAt: pin.askedAt };
   } catch {
     return undefined;

@@ -1,17 +1,20 @@
 import type { ModelMessage, ToolSet } from 'ai';
+import type { ConfirmTerms } from '../actions/confirm-terms.ts';
 import type { DecisionRecord } from '../actions/decision-record.ts';
 import type { ToolCallInfo } from '../actions/intervention-events.ts';
 import type { Wording } from '../handlers/wording.ts';
+import { sha256 } from '../util/stable-json.ts';
 import { applyApprovalEdits } from './apply-approval-edits.ts';
 import type { ApprovalLedger } from './approval-ledger.ts';
-import { type PinnedCall, sealPin } from './approval-pin.ts';
+import { type ApprovalPin, type PinnedCall, parsePin, pinJson, sealPin } from './approval-pin.ts';
+import { canonicalJson } from './approval-signature.ts';
 import type { ApprovalSecret, ApprovalState, DecideResumed, HeldAnswer, RuntimeContext } from './approval-state.ts';
 import { ANSWER_HANDLER, unreadable } from './decode-answers.ts';
 import type { DroppedApproval } from './drop-stale-approvals.ts';
 import { finishRequest, finishRequests, finishRequestsIn } from './own-approval-requests.ts';
 import { type Resume, type ResumedApproval, readResume } from './read-resume.ts';
 import { editableHistory, replaysOverriddenAnswer } from './replay-used-approvals.ts';
-import { takeAnswers, takePins } from './take-answers.ts';
+import { askedCall, type SettledAnswer, settleAnswer, takeAnswers, takePins } from './take-answers.ts';
 
 /** What an approval session is opened with. */
 export interface ApprovalSessionOptions {
@@ -100,6 +103,35 @@ export class ApprovalSession {
   async ask(call: PinnedCall, asker: RuntimeContext): Promise<void> {
     this.asked(call.toolCallId, true);
     this.state.pins.set(call.toolCallId, await sealPin(this.state.runtimeSecret, { asker, askedAt: Date.now() }, call));
+  }
+
+  /**
+   * Keeps who asked a call, and when, in the ledger (tools guarded without a
+   * run: their requests carry no pin of their own).
+   */
+  async keepAsker(call: PinnedCall, asker: RuntimeContext): Promise<void> {
+    await keepAsker(this.state.ledger, call, asker);
+  }
+
+  /**
+   * Who asked an answered call, as the ledger kept it (tools guarded without
+   * a run); the call then runs with the asker's runtime context.
+   */
+  async askerOfCall(approval: ResumedApproval): Promise<ApprovalPin | undefined> {
+    const pin = parsePin(await this.state.ledger?.askerOf?.(await callKey(askedCall(approval))));
+    if (pin !== undefined) this.state.askers.set(approval.toolCallId, pin.asker);
+    return pin;
+  }
+
+  /**
+   * What the people rules make of an answer to a confirm that asks `terms`
+   * of it (see `settleAnswer`), the answer given in a request whose trusted
+   * runtime context is `approver`.
+   */
+  settle(approval: ResumedApproval, terms: ConfirmTerms, approver: RuntimeContext, pin: ApprovalPin | undefined): Promise<SettledAnswer> {
+    this.state.approver = approver;
+    // a plain call's pin lives in the ledger: without one that keeps it, a confirm that asks nothing of people still runs
+    return settleAnswer(this.state, approval, terms, pin, { pinRequired: this.state.ledger?.askerOf !== undefined });
   }
 
   /** The runtime context a resumed call runs with: its asker's, as its answer's pin says (`undefined`: none). */
@@ -230,4 +262,15 @@ export class ApprovalSession {
       !last.content.some((part) => part.type === 'tool-result' && part.toolCallId === toolCallId)
     );
   }
+}
+
+/** The name a call's asker is kept under in the ledger: its id, tool and arguments, hashed. */
+function callKey({ toolCallId, toolName, input }: PinnedCall): Promise<string> {
+  return sha256(canonicalJson([toolCallId, toolName, input]));
+}
+
+/** Keeps who asked a call, and when, in `ledger` (tools guarded without a run: their requests carry no pin). */
+export async function keepAsker(ledger: ApprovalLedger | undefined, call: PinnedCall, asker: RuntimeContext): Promise<void> {
+  if (ledger?.keepAsker === undefined) return;
+  await ledger.keepAsker(await callKey(call), pinJson({ asker, askedAt: Date.now() }));
 }

@@ -105,9 +105,12 @@ export async function settleAnswer(
   approval: ResumedApproval,
   terms: ConfirmTerms,
   pin: ApprovalPin | undefined,
+  { pinRequired = true }: { readonly pinRequired?: boolean } = {},
 ): Promise<SettledAnswer> {
   const approver = state.approver ?? {};
   const people = { askedBy: userIdOf(pin?.asker), answeredBy: userIdOf(approver) };
+  const trivial = terms.approvers.length === 0 && terms.quorum <= 1 && terms.expiresInMs === undefined;
+  if (pin === undefined && !pinRequired && trivial) return { type: 'approved' };
   if (pin === undefined) {
     const denial = unverifiedDenial(approval.toolName);
     const reason =
@@ -119,8 +122,7 @@ export async function settleAnswer(
   if (outcome.type === 'approved') {
     if (outcome.expiry !== undefined) state.expiries.set(approval.approvalId, outcome.expiry);
     // who asked and who answered, when there is anyone to name or any rule that was applied
-    const plain = terms.approvers.length === 0 && terms.quorum <= 1 && terms.expiresInMs === undefined;
-    if (plain && people.askedBy === undefined && people.answeredBy === undefined) return outcome;
+    if (trivial && people.askedBy === undefined && people.answeredBy === undefined) return outcome;
     const reason = `Approved by ${outcome.approvedBy.join(', ') || 'the person who answered'}; the call runs on behalf of ${people.askedBy ?? 'the person who asked'}.`;
     await keep(
       state,

@@ -120,8 +120,12 @@ export class Run {
    * `tools`: the tools it guards (tools guarded without a run), so events
    * carry each call's tool (its annotations) and the tool set.
    */
-  static detached(snapshot: RuntimeSnapshot, tools?: ToolSet): Run {
-    return new Run({ snapshot, input: tools === undefined ? {} : { tools }, detached: true });
+  static detached(snapshot: RuntimeSnapshot, tools?: ToolSet, runtimeContext?: Context): Run {
+    return new Run({
+      snapshot,
+      input: { ...(tools === undefined ? {} : { tools }), ...(runtimeContext === undefined ? {} : { runtimeContext }) },
+      detached: true,
+    });
   }
 
   /** The input messages as the run reads them: with stale answers dropped and typed answers decoded, when it has a session. */

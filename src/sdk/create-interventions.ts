@@ -148,10 +148,10 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
     streamText: ((callOptions: CallOptions) => runStreamText(runOptions(callOptions))) as unknown as Interventions['streamText'],
     use: (handler) => use(handler),
     addHook,
-    wrapTools: (tools) => {
+    wrapTools: (tools, wrapOptions) => {
       paths.enter('plain-tools');
       scopes.check(tools, registered);
-      return wrappedTools.wrap(tools, snapshot, approvalLedger);
+      return wrappedTools.wrap(tools, snapshot, approvalLedger, wrapOptions?.runtimeContext);
     },
     agentSettings: (settings) => {
       paths.enter('agent');

@@ -3,7 +3,7 @@ import type { ModelMessage, Tool, ToolExecutionOptions, ToolSet } from 'ai';
 import type { ToolCallInfo } from '../actions/intervention-events.ts';
 import { answersIn } from '../approvals/answers-in.ts';
 import type { ApprovalLedger } from '../approvals/approval-ledger.ts';
-import { ApprovalSession } from '../approvals/approval-session.ts';
+import { ApprovalSession, keepAsker } from '../approvals/approval-session.ts';
 import type { ResumedApproval } from '../approvals/read-resume.ts';
 import { EDIT_HANDLER, validateEdit } from '../approvals/validate-edit.ts';
 import { ToolCallBlockedError } from '../errors/tool-call-blocked-error.ts';
@@ -40,6 +40,7 @@ export function guardToolsStandalone<TOOLS extends ToolSet>(
   tools: TOOLS,
   snapshotOf: () => RuntimeSnapshot,
   approvalLedger?: ApprovalLedger,
+  runtimeContext?: Context,
 ): TOOLS {
   const steps = new WeakMap<ModelMessage[], Step>();
   const stepOf = (messages: ModelMessage[]) => {
@@ -62,7 +63,7 @@ export function guardToolsStandalone<TOOLS extends ToolSet>(
             ledger: approvalLedger,
             runtimeSecret: snapshot.approvalSecret,
             previousSecrets: snapshot.previousApprovalSecrets,
-            record: (record, input) => Run.detached(snapshotOf(), tools).record(record, input),
+            record: (record, input) => Run.detached(snapshotOf(), tools, runtimeContext).record(record, input),
           });
       sessions.set(messages, session);
     }
@@ -107,21 +108,29 @@ export function guardToolsStandalone<TOOLS extends ToolSet>(
 
   return guardToolSet(tools, {
     // the run carries the tools it guards: a call's event has its tool, and annotation selectors read its hints
-    runOf: () => Run.detached(snapshotOf(), tools),
+    runOf: () => Run.detached(snapshotOf(), tools, runtimeContext),
     decide: (run, details) => (decides(run, details) ? decide(run, details) : Promise.resolve(details.call)),
     approvalOf,
     extend: (toolName, tool) =>
       ({
         needsApproval: async (input: unknown, options: { toolCallId: string; messages: ModelMessage[] }) => {
-          const run = Run.detached(snapshotOf(), tools);
+          const run = Run.detached(snapshotOf(), tools, runtimeContext);
           if (decidesCalls(run)) {
             const step = stepOf(options.messages);
             const call = { toolCallId: options.toolCallId, toolName, input };
-            // the SDK asks again when it resumes an approved call: the answer counts, transforms are not applied again
-            const approval = sessionOf(options.messages)?.answerFor(options.toolCallId);
-            const decision = await decideToolCall(run, step, call, { approval, gates: await gatesOf(run, step, call) });
+            // the SDK asks again when it resumes an approved call: the answer counts (as the person who asked),
+            // transforms are not applied again
+            const session = sessionOf(options.messages);
+            const approval = session?.answerFor(options.toolCallId);
+            const asker = approval === undefined ? undefined : (await session?.askerOfCall(approval))?.asker;
+            const gates = await gatesOf(run, step, call);
+            const decision = await decideToolCall(run, step, call, { approval, gates, runtimeContext: asker });
             step.write(call, decision);
-            if (decision.type === 'confirm') return true;
+            if (decision.type === 'confirm') {
+              // the request carries no pin of its own: who asked, and when, is kept in the ledger
+              await run.critical(() => keepAsker(approvalLedger, call, run.runtimeContext));
+              return true;
+            }
           }
           const own = tool.needsApproval;
           return typeof own === 'function' ? own(input as never, options as never) : own === true;
@@ -164,10 +173,17 @@ async function applyAnswer(
     target = { ...call, input: checked.value };
   }
   if (!decidesCalls(run)) return target;
+  const pin = await session.askerOfCall(answer);
   const decision =
     answer.edit === undefined && asked !== undefined
       ? asked
-      : await decideToolCall(run, step, target, { approval: answer, gates: await gatesOf(run, step, target) });
+      : await decideToolCall(run, step, target, { approval: answer, gates: await gatesOf(run, step, target), runtimeContext: pin?.asker });
+  // the people rules of the confirms it answered: who may answer, the quorum, the expiry (the request cannot stay pending)
+  const terms = decision.type === 'proceed' || decision.type === 'transform' ? decision.answered : undefined;
+  if (terms !== undefined) {
+    const settled = await session.settle(answer, terms, run.runtimeContext, pin);
+    if (settled.type !== 'approved') throw blockedError(target, settled.text);
+  }
   return applyInExecute(run, target, decision, true);
 }
 
@@ -186,6 +202,11 @@ async function gatesOf(run: Run, step: Step, call: ToolCallInfo) {
   if (run.snapshot.hooks.gateToolCalls.length === 0) return undefined;
   const [gates] = await gateToolCalls(run, step, [call]);
   return gates;
+}
+
+/** The error `execute` throws for a call that does not run (its record already written): the model reads `text`. */
+function blockedError(call: ToolCallInfo, text: string): ToolCallBlockedError {
+  return new ToolCallBlockedError({ toolName: call.toolName, toolCallId: call.toolCallId, decision: 'deny', message: text });
 }
 
 /** The call `execute` runs for a decision, or the model-facing error of one that does not run. */

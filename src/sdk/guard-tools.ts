@@ -2,7 +2,7 @@ import type { ToolSet } from 'ai';
 import type { InterventionHandlerLike } from '../handlers/intervention-handler.ts';
 import { knownOptions } from '../util/known-options.ts';
 import { createInterventions } from './create-interventions.ts';
-import type { InterventionsOptions } from './interventions.ts';
+import type { InterventionsOptions, WrapToolsOptions } from './interventions.ts';
 
 /**
  * What `guardTools` / `guardTool` take: a list of handlers, or the handlers,
@@ -19,7 +19,8 @@ import type { InterventionsOptions } from './interventions.ts';
  */
 export type GuardOptions =
   | readonly InterventionHandlerLike[]
-  | Pick<InterventionsOptions, 'handlers' | 'hooks' | 'wording' | 'handlerTimeoutMs' | 'strictScopes'>;
+  | (Pick<InterventionsOptions, 'handlers' | 'hooks' | 'wording' | 'handlerTimeoutMs' | 'strictScopes' | 'approvalLedger'> &
+      WrapToolsOptions);
 
 /** The keys of {@link GuardOptions} (as an object). */
 const GUARD_OPTIONS = knownOptions<Exclude<GuardOptions, readonly InterventionHandlerLike[]>>({
@@ -28,6 +29,8 @@ const GUARD_OPTIONS = knownOptions<Exclude<GuardOptions, readonly InterventionHa
   wording: true,
   handlerTimeoutMs: true,
   strictScopes: true,
+  approvalLedger: true,
+  runtimeContext: true,
 });
 
 /**
@@ -48,8 +51,8 @@ const GUARD_OPTIONS = knownOptions<Exclude<GuardOptions, readonly InterventionHa
  */
 export function guardTools<TOOLS extends ToolSet>(tools: TOOLS, guards: GuardOptions): TOOLS {
   if (!isHandlerList(guards)) GUARD_OPTIONS.check(guards, 'guardTools');
-  const options = isHandlerList(guards) ? { handlers: guards } : guards;
-  return createInterventions(options).wrapTools(tools);
+  const { runtimeContext, ...options } = isHandlerList(guards) ? { handlers: guards, runtimeContext: undefined } : guards;
+  return createInterventions(options).wrapTools(tools, { runtimeContext });
 }
 
 function isHandlerList(guards: GuardOptions): guards is readonly InterventionHandlerLike[] {

@@ -283,14 +283,19 @@ export interface Interventions {
   addHook<K extends HookName>(event: K, hook: InterventionHooks[K]): () => void;
   /**
    * Guards tools for a plain `generateText` / `streamText` / `ToolLoopAgent`:
-   * the same `ToolSet` type back, every tool covered.
+   * the same `ToolSet` type back, every tool covered. `runtimeContext`: the
+   * trusted context of the request the tools serve (wrap them per request),
+   * as the wrappers take it: what handlers and hooks see, who asks a confirm
+   * and who answers one.
    *
    * @example
    * ```ts
    * const result = await generateText({ model, tools: interventions.wrapTools(tools), prompt });
+   * // per request, for approvals that say who may answer them
+   * const mine = interventions.wrapTools(tools, { runtimeContext: { userId: session.userId } });
    * ```
    */
-  wrapTools<TOOLS extends ToolSet>(tools: TOOLS): TOOLS;
+  wrapTools<TOOLS extends ToolSet>(tools: TOOLS, options?: WrapToolsOptions): TOOLS;
   /**
    * A `LanguageModelV4Middleware` running the model-level hooks
    * (`preRequest`, `onResponse`) and `afterModelCall` handlers on any model.
@@ -354,4 +359,18 @@ export interface Interventions {
   readonly createAgentUIStream: typeof createAgentUIStream;
   /** The registered handlers, in evaluation order. */
   readonly handlers: readonly InterventionHandlerLike[];
+}
+
+/**
+ * Options of `interventions.wrapTools`.
+ *
+ * @example
+ * ```ts
+ * const options: WrapToolsOptions = { runtimeContext: { userId: 'alice', role: 'employee' } };
+ * const guarded = interventions.wrapTools({ delete_file }, options);
+ * ```
+ */
+export interface WrapToolsOptions {
+  /** The trusted runtime context of the request the tools serve (your server sets it, never the conversation). */
+  readonly runtimeContext?: Context;
 }

@@ -1,3 +1,4 @@
+import type { Context } from '@ai-sdk/provider-utils';
 import type { Tool, ToolSet } from 'ai';
 import type { ApprovalLedger } from '../approvals/approval-ledger.ts';
 import type { RuntimeSnapshot } from '../run/runtime-snapshot.ts';
@@ -16,8 +17,13 @@ export class WrappedTools {
   readonly byName: ToolSet = Object.create(null) as ToolSet;
 
   /** `tools`, each guarded without a run by the runtime of `snapshotOf`. */
-  wrap<TOOLS extends ToolSet>(tools: TOOLS, snapshotOf: () => RuntimeSnapshot, approvalLedger: ApprovalLedger | undefined): TOOLS {
-    const wrapped = guardToolsStandalone(tools, snapshotOf, approvalLedger);
+  wrap<TOOLS extends ToolSet>(
+    tools: TOOLS,
+    snapshotOf: () => RuntimeSnapshot,
+    approvalLedger: ApprovalLedger | undefined,
+    runtimeContext?: Context,
+  ): TOOLS {
+    const wrapped = guardToolsStandalone(tools, snapshotOf, approvalLedger, runtimeContext);
     for (const name of Object.keys(wrapped)) {
       const tool = wrapped[name];
       const original = tools[name] as Tool;

@@ -7,14 +7,16 @@
  * in one process; across processes sharing Redis in
  * `people-across-instances.test.ts`.
  */
-import { isStepCount, type ModelMessage, readUIMessageStream, tool, type UIMessage } from 'ai';
+import { generateText, isStepCount, type ModelMessage, readUIMessageStream, streamText, tool, type UIMessage } from 'ai';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import {
   type ConfirmOptions,
+  createApprovalLedger,
   createInterventions,
   type DecisionRecord,
   defineHandler,
+  guardTools,
   InterventionActions,
   type InterventionsOptions,
 } from '../../src/index.ts';
@@ -310,5 +312,73 @@ describe('a UI round trip of a held approval', () => {
     for await (const message of readUIMessageStream({ message: before, stream: result.toUIMessageStream() })) last = message;
     expect(executions).toEqual([]);
     expect(last?.parts).toContainEqual(expect.objectContaining({ type: 'tool-refund', toolCallId: 'r1', state: 'approval-requested' }));
+  });
+});
+
+describe.each(MODES)('guardTools with plain %s, and people', (mode) => {
+  /** Plain SDK calls with tools guarded per request (the request's runtime context), on one shared ledger. */
+  function plain(options: ConfirmOptions) {
+    const ledger = createApprovalLedger();
+    const { executions, tools } = refunds();
+    const hookSaw: unknown[] = [];
+    const guardsFor = (runtimeContext: Record<string, unknown>) =>
+      guardTools(tools, {
+        handlers: [defineHandler({ name: 'refunds', beforeToolCall: () => InterventionActions.confirm('Refund it?', options) })],
+        hooks: { preToolCall: [({ runtimeContext: context }) => void hookSaw.push(context.userId)] },
+        approvalLedger: ledger,
+        runtimeContext,
+      });
+    const call = async (messages: ModelMessage[], runtimeContext: Record<string, unknown>, model = scriptedModel(step(text('done')))) => {
+      const settings = { model, tools: guardsFor(runtimeContext), stopWhen: isStepCount(3), messages };
+      if (mode === 'generateText') return { model, result: await generateText(settings) };
+      const result = streamText(settings);
+      await result.consumeStream();
+      return { model, result: { content: await result.content, responseMessages: (await result.response).messages } };
+    };
+    return { executions, hookSaw, call };
+  }
+
+  async function askedPlain(options: ConfirmOptions, asker: Record<string, unknown>) {
+    const setup = plain(options);
+    const prompt: ModelMessage[] = [{ role: 'user', content: 'refund 50' }];
+    const { result } = await setup.call(prompt, asker, scriptedModel(step(toolCall('r1', 'refund', { amount: 50 }))));
+    const request = result.content.find((part) => part.type === 'tool-approval-request') as { approvalId: string } | undefined;
+    if (request === undefined) throw new Error('no approval request');
+    const answered: ModelMessage[] = [
+      ...prompt,
+      ...result.responseMessages,
+      { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: request.approvalId, approved: true }] },
+    ];
+    return { ...setup, answer: (approver: Record<string, unknown>) => setup.call(answered, approver) };
+  }
+
+  it('should run nothing for an answer from someone the confirm does not admit, and run it for the right person, as the asker', async () => {
+    const { executions, hookSaw, answer } = await askedPlain({ approvers: { roles: ['manager'], label: 'a manager' } }, ALICE);
+    const byAlice = await answer(ALICE);
+    expect(executions).toEqual([]);
+    expect(JSON.stringify(toolResultsSent(byAlice.model, 0).r1)).toContain('Only a manager may approve this');
+    await answer(BOB);
+    expect(executions).toEqual([50]);
+    expect(hookSaw).toEqual(['alice']);
+  });
+
+  it('should count a quorum of distinct people across requests, and run the call once', async () => {
+    const { executions, answer } = await askedPlain({ quorum: 2 }, ALICE);
+    await answer(BOB);
+    await answer(BOB);
+    expect(executions).toEqual([]);
+    await answer(CAROL);
+    expect(executions).toEqual([50]);
+    await answer(CAROL);
+    expect(executions).toEqual([50]);
+  });
+
+  it('should record a late answer as expired and run nothing', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const { executions, answer } = await askedPlain({ expiresInMs: 60_000 }, ALICE);
+    vi.setSystemTime(Date.now() + 61_000);
+    const late = await answer(BOB);
+    expect(executions).toEqual([]);
+    expect(JSON.stringify(toolResultsSent(late.model, 0).r1)).toContain('expired');
   });
 });
