@@ -3,7 +3,8 @@
  * application bundles it, through the package's `exports` (not this
  * repository's tsconfig `paths`, which point the package's name at src/),
  * with the peer dependencies left out and the package's own dependencies
- * counted.
+ * counted, and what an `import()` loads on demand counted apart from what
+ * loads at once.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -37,8 +38,10 @@ function fixture(): string {
       "import { dep } from 'dep-lib';",
       'export function used() { return [peer(), dep()]; }',
       `export function unused() { return '${'u'.repeat(5_000)}'; }`,
+      "export function later() { return import('./later.js'); }",
     ].join('\n'),
   );
+  write('dist/later.js', `export const later = '${'l'.repeat(4_000)}';`);
   for (const name of ['peer-lib', 'dep-lib']) {
     const key = name.split('-')[0];
     write(`node_modules/${name}/package.json`, JSON.stringify({ name, type: 'module', exports: './index.js', sideEffects: false }));
@@ -63,5 +66,17 @@ describe('bundleSize', () => {
     expect(size.minifiedBytes).toBeGreaterThan(2_000);
     expect(size.minifiedBytes).toBeLessThan(3_000);
     expect(size.gzipBytes).toBeLessThan(size.minifiedBytes);
+    expect(size.onDemand).toEqual({ minifiedBytes: 0, gzipBytes: 0 });
+  });
+
+  it('should count what an import() loads on demand beside what loads at once, never drop it', async () => {
+    const size = await bundleSize(root, "export { used, later } from 'fixture';");
+    // the dependency's 2,000 characters load at once, the lazy module's 4,000 when later() is called
+    expect(size.minifiedBytes).toBeGreaterThan(2_000);
+    expect(size.minifiedBytes).toBeLessThan(3_000);
+    expect(size.onDemand.minifiedBytes).toBeGreaterThan(4_000);
+    expect(size.onDemand.minifiedBytes).toBeLessThan(4_200);
+    expect(size.onDemand.gzipBytes).toBeLessThan(size.onDemand.minifiedBytes);
+    expect(size.bySource.map(([source]) => source)).not.toContain('dist/later.js');
   });
 });
