@@ -7,7 +7,7 @@
  * in one process; across processes sharing Redis in
  * `people-across-instances.test.ts`.
  */
-import { generateText, isStepCount, type ModelMessage, readUIMessageStream, streamText, tool, type UIMessage } from 'ai';
+import { generateText, isStepCount, type ModelMessage, readUIMessageStream, streamText, ToolLoopAgent, tool, type UIMessage } from 'ai';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import {
@@ -380,5 +380,99 @@ describe.each(MODES)('guardTools with plain %s, and people', (mode) => {
     const late = await answer(BOB);
     expect(executions).toEqual([]);
     expect(JSON.stringify(toolResultsSent(late.model, 0).r1)).toContain('expired');
+  });
+});
+
+describe('a ToolLoopAgent with interventions.agentSettings, and people', () => {
+  /** An agent whose runtime context is the caller's `options` (the signed-in person), confirming every refund for a manager. */
+  function agentFor() {
+    const { executions, tools } = refunds();
+    const { interventions, seen } = runtime({ approvers: { roles: ['manager'], label: 'a manager' } });
+    const models: ReturnType<typeof scriptedModel>[] = [];
+    const agent = (model: ReturnType<typeof scriptedModel>) => {
+      models.push(model);
+      return new ToolLoopAgent(
+        interventions.agentSettings({
+          model,
+          tools,
+          callOptionsSchema: z.object({ userId: z.string(), role: z.string() }),
+          prepareCall: ({ options, ...rest }) => ({ ...rest, runtimeContext: options }),
+        }),
+      );
+    };
+    return { executions, seen, interventions, agent };
+  }
+
+  it.each(['generate', 'stream'] as const)(
+    'should hold an employee’s answer and run the call for a manager, as the employee (agent.%s)',
+    async (method) => {
+      const { executions, seen, agent } = agentFor();
+      const call = async (messages: ModelMessage[], options: { userId: string; role: string }, model: ReturnType<typeof scriptedModel>) => {
+        if (method === 'generate') return (await agent(model).generate({ messages, options })).responseMessages;
+        const result = await agent(model).stream({ messages, options });
+        await result.consumeStream();
+        return (await result.response).messages;
+      };
+      const prompt: ModelMessage[] = [{ role: 'user', content: 'refund 50' }];
+      const asked = [...prompt, ...(await call(prompt, ALICE, scriptedModel(step(toolCall('r1', 'refund', { amount: 50 })))))];
+      const request = asked
+        .flatMap((message) => (message.role === 'assistant' && typeof message.content !== 'string' ? message.content : []))
+        .find((part) => part.type === 'tool-approval-request');
+      const answered: ModelMessage[] = [
+        ...asked,
+        { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: request?.approvalId ?? '', approved: true }] },
+      ];
+      const heldModel = scriptedModel(step(text('done')));
+      await call(answered, ALICE, heldModel);
+      expect(executions).toEqual([]);
+      expect(heldModel.calls).toHaveLength(0);
+      await call(answered, BOB, scriptedModel(step(text('done'))));
+      expect(executions).toEqual([50]);
+      expect(seen.hook).toEqual(['alice']);
+    },
+  );
+
+  it('should show the held request pending again in interventions.createAgentUIStream, with who may answer', async () => {
+    const { executions, interventions, agent } = agentFor();
+    const prompt: ModelMessage[] = [{ role: 'user', content: 'refund 50' }];
+    const first = await agent(scriptedModel(step(toolCall('r1', 'refund', { amount: 50 })))).generate({ messages: prompt, options: ALICE });
+    const request = first.content.find((part) => part.type === 'tool-approval-request');
+    const uiMessages: UIMessage[] = [
+      { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'refund 50' }] },
+      {
+        id: 'a1',
+        role: 'assistant',
+        parts: [
+          {
+            type: 'tool-refund',
+            toolCallId: 'r1',
+            state: 'approval-responded',
+            input: { amount: 50 },
+            approval: {
+              id: request?.approvalId ?? '',
+              approved: true,
+              signature: (request as { signature?: string } | undefined)?.signature,
+            },
+          },
+        ],
+      },
+    ];
+    const stream = await interventions.createAgentUIStream({
+      agent: agent(scriptedModel(step(text('done')))),
+      uiMessages,
+      options: ALICE,
+    });
+    const chunks = [];
+    for await (const chunk of stream) chunks.push(chunk);
+    expect(executions).toEqual([]);
+    expect(chunks).toContainEqual(
+      expect.objectContaining({ type: 'tool-approval-request', approvalId: request?.approvalId, toolCallId: 'r1' }),
+    );
+    expect(chunks).toContainEqual(
+      expect.objectContaining({
+        type: 'data-intervention',
+        data: expect.objectContaining({ approval: expect.objectContaining({ status: 'not-allowed' }) }),
+      }),
+    );
   });
 });
