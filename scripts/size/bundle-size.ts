@@ -2,30 +2,34 @@
  * What an import of this package costs an application's bundle: a one-line
  * module importing from the built package (through its `exports`, as an
  * application resolves it), bundled by esbuild as an application bundler
- * would (code splitting on, as Next.js, Vite or webpack split an `import()`),
- * minified, then gzipped. The peer dependencies are external (the
+ * would, minified, then gzipped. The peer dependencies are external (the
  * application has them anyway); the package's own dependencies are bundled
  * (they are part of its cost). Sizes in bytes.
  *
- * Two figures: what loads when the application imports (its entry and every
- * chunk it imports statically), and what loads only when a feature first
- * acts (chunks reached by an `import()` alone): code the runtime loads on
- * demand is counted there, never dropped.
+ * Two figures: what loads when the application imports, and everything the
+ * import can load. They differ by what the package loads with `import()`
+ * only when a feature first acts, which an application's bundler puts in a
+ * chunk of its own (webpack, Rollup, Vite, esbuild with splitting): the
+ * first figure is the bundle with those chunks left out, the second with
+ * them in, each one file, as the whole import was measured before anything
+ * loaded on demand.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { build, type Metafile } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 
-/** Minified and gzipped bytes of some output files (each gzipped alone, as each is loaded alone). */
+/** Minified and gzipped bytes of a bundle. */
 export interface Bytes {
   readonly minifiedBytes: number;
   readonly gzipBytes: number;
 }
 
 export interface BundleSize extends Bytes {
-  /** Loaded only when a feature first needs it (`import()`): 0 when the import loads everything at once. */
-  readonly onDemand: Bytes;
+  /** Everything the import can load: what loads at once, and what its `import()`s load on demand. */
+  readonly withOnDemand: Bytes;
+  /** Modules that load at once but hold code only what loads on demand uses: counted whole (move that code into a module of its own). */
+  readonly loadedWhole: readonly string[];
   /** Minified bytes loaded on import by where they come from (`dist/…` of the package, or a dependency's name), largest first. */
   readonly bySource: readonly (readonly [string, number])[];
 }
@@ -36,6 +40,17 @@ export function peersOf(root: string): string[] {
   return Object.keys(manifest.peerDependencies ?? {}).flatMap((name) => [name, `${name}/*`]);
 }
 
+/** Differences in a module's bytes between two bundles that are only renaming and wrapping, not code. */
+const SLACK_BYTES = 100;
+
+/** Leaves what an `import()` loads out of the bundle, as a chunk loaded when it is called. */
+const onDemandLeftOut: Plugin = {
+  name: 'on-demand-left-out',
+  setup(build) {
+    build.onResolve({ filter: /.*/ }, ({ kind, path }) => (kind === 'dynamic-import' ? { path, external: true } : undefined));
+  },
+};
+
 /**
  * The size of `source` (e.g. `export { createInterventions } from
  * 'ai-interventions';`) bundled against the package at `root`: its built
@@ -43,64 +58,51 @@ export function peersOf(root: string): string[] {
  * `paths`), which tells which source files the bytes come from.
  */
 export async function bundleSize(root: string, source: string, { fromSource = false } = {}): Promise<BundleSize> {
-  // never written (write: false): esbuild needs a folder to name the chunks of a split bundle
-  const outdir = join(root, 'node_modules', '.bundle-size');
-  const result = await build({
-    stdin: { contents: source, resolveDir: root, sourcefile: 'app.js', loader: 'js' },
-    absWorkingDir: root,
-    // the built package, not the repository's tsconfig.json, whose `paths` point the package's name at src/
-    ...(fromSource ? {} : { tsconfigRaw: {} }),
-    bundle: true,
-    splitting: true,
-    outdir,
-    write: false,
-    format: 'esm',
-    platform: 'node',
-    target: 'node22',
-    minify: true,
-    external: peersOf(root),
-    metafile: true,
-    logLevel: 'silent',
-  });
-  const outputs = result.metafile.outputs;
-  const entry = Object.keys(outputs).find((path) => outputs[path]?.entryPoint !== undefined);
-  if (entry === undefined) throw new Error('esbuild wrote no bundle');
-  const onImport = closure(outputs, entry, ['import-statement']);
-  // esbuild writes a chunk for every import() of the package, also one whose caller the application does not keep
-  const reachable = closure(outputs, entry, ['import-statement', 'dynamic-import']);
-  const contents = new Map(result.outputFiles.map((file) => [file.path, file.contents]));
-  const bytesOf = (paths: readonly string[]): Bytes => {
-    let minifiedBytes = 0;
-    let gzipBytes = 0;
-    for (const path of paths) {
-      const file = contents.get(join(root, path));
-      if (file === undefined) throw new Error(`esbuild wrote no ${path}`);
-      minifiedBytes += file.byteLength;
-      gzipBytes += gzipSync(file).byteLength;
-    }
-    return { minifiedBytes, gzipBytes };
+  const bundle = async (contents: string, plugins: Plugin[]) => {
+    const result = await build({
+      stdin: { contents, resolveDir: root, sourcefile: 'app.js', loader: 'js' },
+      absWorkingDir: root,
+      // the built package, not the repository's tsconfig.json, whose `paths` point the package's name at src/
+      ...(fromSource ? {} : { tsconfigRaw: {} }),
+      bundle: true,
+      write: false,
+      format: 'esm',
+      platform: 'node',
+      target: 'node22',
+      minify: true,
+      external: peersOf(root),
+      metafile: true,
+      logLevel: 'silent',
+      plugins,
+    });
+    const output = result.outputFiles[0];
+    if (output === undefined) throw new Error('esbuild wrote no bundle');
+    return { contents: output.contents, inputs: Object.values(result.metafile.outputs)[0]?.inputs ?? {} };
   };
+  const bytesOf = (contents: Uint8Array): Bytes => ({ minifiedBytes: contents.byteLength, gzipBytes: gzipSync(contents).byteLength });
+  const [leftOut, everything] = await Promise.all([bundle(source, [onDemandLeftOut]), bundle(source, [])]);
+  // a module that loads at once loads with what the code loaded on demand uses of it (bundlers split by module): it counts whole
+  const partial = Object.entries(leftOut.inputs)
+    .filter(
+      ([input, { bytesInOutput }]) => bytesInOutput > 0 && (everything.inputs[input]?.bytesInOutput ?? 0) > bytesInOutput + SLACK_BYTES,
+    )
+    .map(([input]) => input);
+  const atOnce =
+    partial.length === 0
+      ? leftOut
+      : await bundle(
+          `${source}\n${partial.map((input, index) => `export * as loadedWhole${index} from ${JSON.stringify(join(root, input))};`).join('\n')}`,
+          [onDemandLeftOut],
+        );
   const bySource = new Map<string, number>();
-  for (const path of onImport) {
-    for (const [input, { bytesInOutput }] of Object.entries(outputs[path]?.inputs ?? {})) {
-      const from = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)?.[1] ?? input;
-      bySource.set(from, (bySource.get(from) ?? 0) + bytesInOutput);
-    }
+  for (const [input, { bytesInOutput }] of Object.entries(atOnce.inputs)) {
+    const from = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)?.[1] ?? input;
+    bySource.set(from, (bySource.get(from) ?? 0) + bytesInOutput);
   }
   return {
-    ...bytesOf(onImport),
-    onDemand: bytesOf(reachable.filter((path) => !onImport.includes(path))),
+    ...bytesOf(atOnce.contents),
+    withOnDemand: bytesOf(everything.contents),
+    loadedWhole: partial,
     bySource: [...bySource.entries()].filter(([, bytes]) => bytes > 0).sort((a, b) => b[1] - a[1]),
   };
-}
-
-/** `entry` and every output it imports with one of `kinds`, directly or through another. */
-function closure(outputs: Metafile['outputs'], entry: string, kinds: readonly string[]): string[] {
-  const loaded = [entry];
-  for (let index = 0; index < loaded.length; index++) {
-    for (const { path, kind, external } of outputs[loaded[index] as string]?.imports ?? []) {
-      if (!external && kinds.includes(kind) && !loaded.includes(path)) loaded.push(path);
-    }
-  }
-  return loaded;
 }
