@@ -1,3 +1,5 @@
+import type { ConfirmTerms } from '../actions/confirm-terms.ts';
+import type { Approvers } from '../actions/intervention-actions.ts';
 import { fromBase64, toBase64 } from '../util/base64.ts';
 import { canonicalJson } from './approval-signature.ts';
 import type { ApprovalSecret } from './approval-state.ts';
@@ -11,6 +13,12 @@ import type { ApprovalSecret } from './approval-state.ts';
 export interface ApprovalPin {
   readonly asker: Readonly<Record<string, unknown>>;
   readonly askedAt: number;
+  /**
+   * What the confirms asked of the answer when they asked (as data: a
+   * predicate is kept as `allow: true`, evaluated only when a handler asks
+   * again on resume); the answer is held to it when no handler asks again.
+   */
+  readonly terms?: ConfirmTerms | undefined;
 }
 
 /** The call a pin is sealed to: the one its approval request was made for. */
@@ -59,15 +67,31 @@ export async function openPin(secret: ApprovalSecret, token: string, call: Pinne
 
 /** A pin as JSON carries it: the asker's runtime context without what JSON cannot hold. */
 export function pinJson(pin: ApprovalPin): string {
-  return JSON.stringify({ asker: asJson(pin.asker), askedAt: pin.askedAt });
+  const terms = pin.terms === undefined ? undefined : { ...pin.terms, approvers: pin.terms.approvers.map(pinnedRule) };
+  return JSON.stringify({ asker: asJson(pin.asker), askedAt: pin.askedAt, ...(terms === undefined ? {} : { terms }) });
 }
+
+/** A rule as a pin keeps it: data only (a predicate as `allow: true`, a mark that one was there). */
+function pinnedRule({ allow, ...rule }: Approvers): Record<string, unknown> {
+  return allow === undefined ? rule : { ...rule, allow: true };
+}
+
+/** What a pinned rule's predicate is: it admits nobody (only a handler asking again brings the real one back). */
+const PINNED_PREDICATE = () => false;
 
 /** A pin read back from {@link pinJson}; `undefined` when it is not one. */
 export function parsePin(json: string | undefined): ApprovalPin | undefined {
   try {
-    const pin = json === undefined ? undefined : (JSON.parse(json) as { asker?: unknown; askedAt?: unknown });
+    const pin = json === undefined ? undefined : (JSON.parse(json) as { asker?: unknown; askedAt?: unknown; terms?: ConfirmTerms });
     if (pin === undefined || typeof pin.askedAt !== 'number' || pin.asker === null || typeof pin.asker !== 'object') return undefined;
-    return { asker: pin.asker as Record<string, unknown>, askedAt: pin.askedAt };
+    const terms =
+      pin.terms === undefined
+        ? undefined
+        : {
+            ...pin.terms,
+            approvers: pin.terms.approvers.map((rule) => ((rule.allow as unknown) === true ? { ...rule, allow: PINNED_PREDICATE } : rule)),
+          };
+    return { asker: pin.asker as Record<string, unknown>, askedAt: pin.askedAt, ...(terms === undefined ? {} : { terms }) };
   } catch {
     return undefined;
   }

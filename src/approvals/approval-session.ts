@@ -100,17 +100,17 @@ export class ApprovalSession {
    * trusted runtime context is `asker`: the request is the library's, and
    * carries its pin (who asked, and when), sealed with the runtime's secret.
    */
-  async ask(call: PinnedCall, asker: RuntimeContext): Promise<void> {
+  async ask(call: PinnedCall, asker: RuntimeContext, terms: ConfirmTerms | undefined): Promise<void> {
     this.asked(call.toolCallId, true);
-    this.state.pins.set(call.toolCallId, await sealPin(this.state.runtimeSecret, { asker, askedAt: Date.now() }, call));
+    this.state.pins.set(call.toolCallId, await sealPin(this.state.runtimeSecret, { asker, askedAt: Date.now(), terms }, call));
   }
 
   /**
    * Keeps who asked a call, and when, in the ledger (tools guarded without a
    * run: their requests carry no pin of their own).
    */
-  async keepAsker(call: PinnedCall, asker: RuntimeContext): Promise<void> {
-    await keepAsker(this.state.ledger, call, asker);
+  async keepAsker(call: PinnedCall, asker: RuntimeContext, terms: ConfirmTerms | undefined): Promise<void> {
+    await keepAsker(this.state.ledger, call, asker, terms);
   }
 
   /**
@@ -270,7 +270,12 @@ function callKey({ toolCallId, toolName, input }: PinnedCall): Promise<string> {
 }
 
 /** Keeps who asked a call, and when, in `ledger` (tools guarded without a run: their requests carry no pin). */
-export async function keepAsker(ledger: ApprovalLedger | undefined, call: PinnedCall, asker: RuntimeContext): Promise<void> {
+export async function keepAsker(
+  ledger: ApprovalLedger | undefined,
+  call: PinnedCall,
+  asker: RuntimeContext,
+  terms: ConfirmTerms | undefined,
+): Promise<void> {
   if (ledger?.keepAsker === undefined) return;
-  await ledger.keepAsker(await callKey(call), pinJson({ asker, askedAt: Date.now() }));
+  await ledger.keepAsker(await callKey(call), pinJson({ asker, askedAt: Date.now(), terms }));
 }

@@ -1,5 +1,5 @@
 import type { ToolApprovalResponse } from 'ai';
-import { type ConfirmTerms, mayAnswer, userIdOf, whoMayAnswer } from '../actions/confirm-terms.ts';
+import { ANYONE_ONCE, type ConfirmTerms, mayAnswer, userIdOf, whoMayAnswer } from '../actions/confirm-terms.ts';
 import type { ApprovalRecord, DecisionRecord } from '../actions/decision-record.ts';
 import { durationOf } from '../util/duration-of.ts';
 import { type ApprovalPin, openPin, type PinnedCall, splitPin, withPin } from './approval-pin.ts';
@@ -72,8 +72,11 @@ export async function takeAnswers(state: ApprovalState, tokens: ReadonlyMap<stri
     const token = tokens.get(approval.toolCallId);
     const pin = token === undefined ? undefined : await openPinWithKeys(state, token, askedCall(approval));
     if (pin !== undefined) state.askers.set(approval.toolCallId, pin.asker);
-    const terms = (await state.decide(approval, pin?.asker)).answered;
-    // it answered no confirm (the app's own approval, or no handler asks any more): the SDK's to take
+    const decision = await state.decide(approval, pin?.asker);
+    if (decision.type !== 'proceed' && decision.type !== 'transform') continue; // it does not run whatever the answer
+    // what the confirms ask of the answer: a handler asking again says it now, else the pin keeps what they asked
+    const terms = decision.answered ?? pin?.terms ?? (ownRequest(state, approval) ? ANYONE_ONCE : undefined);
+    // it answered no confirm of ours (the app's own approval): the SDK's to take
     if (terms === undefined) continue;
     const settled = await settleAnswer(state, approval, terms, pin);
     if (settled.type === 'refused') refuse(state, approval, settled.text);
@@ -312,4 +315,19 @@ export async function openPinWithKeys(state: ApprovalState, token: string, call:
     if (pin !== undefined) return pin;
   }
   return undefined;
+}
+
+/**
+ * Whether an answer's request is one of the runtime's own confirms though it
+ * carries no pin: signed by the runtime's secret, which signs no other
+ * request (the app's own requests lose that signature). A request stripped
+ * of its pin is then refused, never run as whoever answers it.
+ */
+function ownRequest(state: ApprovalState, approval: ResumedApproval): boolean {
+  if (state.checksApprovals !== true || state.resume.unverified.has(approval.approvalId)) return false;
+  // a provider's own approval (a provider-executed tool) is checked by nobody here: the SDK sends it on
+  const history = state.history ?? [];
+  const found = findApprovalRequest(history, approval.approvalId, history.length - 1);
+  const call = found && findToolCall(history, found.request.toolCallId, found.at.message + 1);
+  return call !== undefined && call.call.providerExecuted !== true;
 }

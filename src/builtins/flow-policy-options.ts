@@ -1,5 +1,6 @@
 import type { Tool, ToolSet } from 'ai';
 import type { HandlerMode } from '../actions/decision-record.ts';
+import type { ConfirmOptions } from '../actions/intervention-actions.ts';
 import type { OnError } from '../handlers/intervention-handler.ts';
 import type { ToolScope } from '../tools/tool-scope.ts';
 import { knownOptions } from '../util/known-options.ts';
@@ -65,6 +66,12 @@ export interface FlowPolicyOptions<TOOLS extends ToolSet = ToolSet> {
   /** What a sink call in a tainted conversation (or a call with an attacker-controlled argument) gets. Default `'deny'`. */
   readonly onTainted?: FlowDecision;
   /**
+   * With `onTainted: 'confirm'`: who may answer, how many must approve and
+   * how long the request stays open (see `ConfirmOptions`). Default: whoever
+   * sends the answer, once, no expiry.
+   */
+  readonly approval?: Omit<ConfirmOptions, 'display'>;
+  /**
    * Argument provenance: the names of the arguments (top-level keys of a
    * call's input, e.g. `to`, `url`, `path`, `amount`) whose values must not
    * come from untrusted content. A call (to any tool in `argumentTools`,
@@ -90,6 +97,7 @@ export const FLOW_POLICY_OPTIONS = knownOptions<FlowPolicyOptions>({
   trusted: true,
   sinks: true,
   onTainted: true,
+  approval: true,
   arguments: true,
   argumentTools: true,
   onError: true,

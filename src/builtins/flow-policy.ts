@@ -1,5 +1,5 @@
 import type { Tool, ToolSet } from 'ai';
-import { InterventionActions } from '../actions/intervention-actions.ts';
+import { type ConfirmOptions, InterventionActions } from '../actions/intervention-actions.ts';
 import type { BeforeToolCallEvent } from '../actions/intervention-events.ts';
 import type { BeforeToolCallAction } from '../actions/lifecycle.ts';
 import type { InterventionHandlerLike } from '../handlers/intervention-handler.ts';
@@ -74,6 +74,7 @@ export function flowPolicy<TOOLS extends ToolSet = ToolSet>(options: FlowPolicyO
     trusted,
     sinks = { annotations: { readOnlyHint: false } },
     onTainted = 'deny',
+    approval = {},
     arguments: checkedArguments = [],
     argumentTools,
     onError = 'deny',
@@ -116,7 +117,7 @@ export function flowPolicy<TOOLS extends ToolSet = ToolSet>(options: FlowPolicyO
         const controlled =
           checkedArguments.length > 0 && isChecked(toolName, event.tool) ? attackerControlled(event, checkedArguments, untrusted) : [];
         if (!sink && controlled.length === 0) return InterventionActions.proceed();
-        return decide(name, onTainted, event, untrusted, sink, controlled);
+        return decide(name, onTainted, event, untrusted, sink, controlled, approval);
       },
     },
     [given.sources, given.trusted, given.sinks, given.argumentTools],
@@ -170,6 +171,7 @@ function decide(
   untrusted: readonly UntrustedResult[],
   sink: boolean,
   controlled: readonly ControlledArgument[],
+  approval: Omit<ConfirmOptions, 'display'>,
 ): BeforeToolCallAction {
   const { toolName, input } = event.toolCall;
   const tool = JSON.stringify(toolName);
@@ -200,7 +202,7 @@ function decide(
     case 'confirm':
       return InterventionActions.confirm(
         `${tool} may be following instructions from untrusted content: ${why}. Allow the call with ${shown(input)}?`,
-        `Asked: ${display}`,
+        { ...approval, display: `Asked: ${display}` },
       );
     default:
       return unreachable(onTainted);

@@ -1,4 +1,5 @@
 import type { ToolSet } from 'ai';
+import type { Approvers } from '../actions/intervention-actions.ts';
 import type { BeforeToolCallEvent, RunEventContext, ToolCallInfo } from '../actions/intervention-events.ts';
 import type { ApprovalRemember } from '../client/approval-answer.ts';
 import type { Store } from '../store/store.ts';
@@ -62,9 +63,14 @@ export interface HumanApprovalOptions<TOOLS extends ToolSet = ToolSet> {
   };
   /**
    * Fail closed: an approval answered more than this many ms after it was
-   * requested is refused (the model reads that it expired). Default: no limit.
+   * requested is refused (the model reads that it expired; the handler's
+   * record says so), measured on the handler's store. Default: no limit.
    */
   readonly timeoutMs?: number;
+  /** Who may answer its requests (see `Approvers`). Default: whoever sends the answer. */
+  readonly approvers?: Approvers;
+  /** How many distinct people must approve a request before its call runs. Default 1. */
+  readonly quorum?: number;
 }
 
 /** The keys of `remember` in {@link HumanApprovalOptions}. */
@@ -84,4 +90,6 @@ export const HUMAN_APPROVAL_OPTIONS = knownOptions<HumanApprovalOptions>({
   prompt: true,
   remember: true,
   timeoutMs: true,
+  approvers: true,
+  quorum: true,
 });

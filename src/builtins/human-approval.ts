@@ -93,7 +93,9 @@ export function humanApproval<TOOLS extends ToolSet = ToolSet>(
   options: HumanApprovalOptions<NoInfer<TOOLS>>,
 ): InterventionHandlerLike<TOOLS> {
   HUMAN_APPROVAL_OPTIONS.check(options, `humanApproval "${options.name ?? 'human-approval'}"`);
-  const { name = 'human-approval', tools, prompt = defaultPrompt, remember = {}, timeoutMs } = options;
+  const { name = 'human-approval', tools, prompt = defaultPrompt, remember = {}, timeoutMs, approvers, quorum } = options;
+  // who may answer, and how many must: what every request of this handler asks of its answer (its expiry is its own, timeoutMs)
+  const asks = { ...(approvers === undefined ? {} : { approvers }), ...(quorum === undefined ? {} : { quorum }) };
   if (timeoutMs !== undefined && !(timeoutMs > 0)) {
     throw new TypeError(`humanApproval "${name}": timeoutMs must be a positive number, received ${String(timeoutMs)}.`);
   }
@@ -257,7 +259,7 @@ export function humanApproval<TOOLS extends ToolSet = ToolSet>(
       await store.set(keys.pending(owner.scope, await requestId(session, event.toolCall, event.toolCall.input)), JSON.stringify(request), {
         ttlMs: timeoutMs ?? PENDING_TTL_MS,
       });
-      return InterventionActions.confirm(prompt(event));
+      return InterventionActions.confirm(prompt(event), asks);
     },
   };
   markOptionalLifecycles(handler, ['beforeInvocation']);

@@ -128,7 +128,7 @@ export function guardToolsStandalone<TOOLS extends ToolSet>(
             step.write(call, decision);
             if (decision.type === 'confirm') {
               // the request carries no pin of its own: who asked, and when, is kept in the ledger
-              await run.critical(() => keepAsker(approvalLedger, call, run.runtimeContext));
+              await run.critical(() => keepAsker(approvalLedger, call, run.runtimeContext, decision.terms));
               return true;
             }
           }
@@ -179,7 +179,9 @@ async function applyAnswer(
       ? asked
       : await decideToolCall(run, step, target, { approval: answer, gates: await gatesOf(run, step, target), runtimeContext: pin?.asker });
   // the people rules of the confirms it answered: who may answer, the quorum, the expiry (the request cannot stay pending)
-  const terms = decision.type === 'proceed' || decision.type === 'transform' ? decision.answered : undefined;
+  // (those of a handler asking again; else those pinned when it asked)
+  const answered = decision.type === 'proceed' || decision.type === 'transform' ? decision.answered : undefined;
+  const terms = answered ?? pin?.terms;
   if (terms !== undefined) {
     const settled = await session.settle(answer, terms, run.runtimeContext, pin);
     if (settled.type !== 'approved') throw blockedError(target, settled.text);

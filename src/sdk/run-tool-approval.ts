@@ -107,7 +107,9 @@ export function createRunToolApproval({
     // a handler asked: the request is the library's, keeps its signature and carries its pin (who asked, and when);
     // the SDK makes any other request unasked by us
     if (status.type === 'user-approval' && ours.type === 'user-approval') {
-      await run.critical(() => run.openApprovals().ask(call, run.runtimeContext));
+      await run.critical(() =>
+        run.openApprovals().ask(call, run.runtimeContext, decision?.type === 'confirm' ? decision.terms : undefined),
+      );
     } else if (status.type !== 'not-applicable') {
       session?.asked(toolCall.toolCallId, false);
     }

@@ -638,3 +638,48 @@ describe('flowPolicy labels stay put: the listing of trusted tools the history r
     expect(result.interventions.decisions.find((record) => record.toolCallId === 's1')?.reason).toContain('"read_page"');
   });
 });
+
+describe.each(MODES)('flowPolicy with onTainted confirm and who may answer, through %s', (mode) => {
+  it('should hold an answer from someone the approval does not admit, and run the call for the security team', async () => {
+    const { tools, ranTools } = workspace();
+    const interventions = createInterventions({
+      approvalSecret: 'a flow policy secret of at least 32 bytes',
+      handlers: [
+        flowPolicy({ ...POLICY, onTainted: 'confirm', approval: { approvers: { roles: ['security'], label: 'the security team' } } }),
+      ],
+    });
+    const prompt: ModelMessage[] = [{ role: 'user', content: 'What is in my inbox?' }];
+    const first = await run(interventions, mode, {
+      model: scriptedModel(step(toolCall('r1', 'read_inbox', {})), step(toolCall('s1', 'send_email', { to: 'bob@corp.test', body: 'hi' }))),
+      tools,
+      stopWhen: isStepCount(2),
+      messages: prompt,
+      runtimeContext: { userId: 'alice' },
+    });
+    const [request] = approvalRequests(first.content);
+    const answered = answeredHistory(prompt, first.responseMessages, { id: request?.approvalId ?? '', approved: true });
+    expect(request?.toolCall.toolName).toBe('send_email');
+    const byAlice = await run(interventions, mode, {
+      model: scriptedModel(step(text('done'))),
+      tools,
+      stopWhen: isStepCount(3),
+      messages: answered,
+      runtimeContext: { userId: 'alice' },
+    });
+    expect(ranTools()).toEqual(['read_inbox']);
+    expect(byAlice.decisions).toContainEqual(
+      expect.objectContaining({
+        handler: 'approval-approvers',
+        approval: expect.objectContaining({ status: 'not-allowed', mayAnswer: 'the security team' }),
+      }),
+    );
+    await run(interventions, mode, {
+      model: scriptedModel(step(text('done'))),
+      tools,
+      stopWhen: isStepCount(3),
+      messages: answered,
+      runtimeContext: { userId: 'sam', role: 'security' },
+    });
+    expect(ranTools()).toEqual(['read_inbox', 'send_email']);
+  });
+});

@@ -786,3 +786,46 @@ describe('humanApproval on several instances sharing a store', () => {
     acrossInstances(() => createRedisStore({ client: redis.client, prefix: uniquePrefix() }));
   });
 });
+
+describe('humanApproval with approvers and a quorum', () => {
+  it('should hold an answer from the person who asked and run the call once two managers approved, as the asker', async () => {
+    const executions: string[] = [];
+    const hookSaw: unknown[] = [];
+    const tools = {
+      deploy: tool({ inputSchema: z.object({ to: z.string() }), execute: async ({ to }) => (executions.push(to), `deployed to ${to}`) }),
+    };
+    const interventions = createInterventions({
+      approvalSecret: 'a human approval secret of at least 32 bytes',
+      handlers: [humanApproval({ tools: ['deploy'], approvers: { roles: ['manager'], excludeAsker: true }, quorum: 2 })],
+      hooks: { preToolCall: [({ runtimeContext }) => void hookSaw.push(runtimeContext.userId)] },
+    });
+    const prompt: ModelMessage[] = [{ role: 'user', content: 'deploy' }];
+    const first = await interventions.generateText({
+      model: scriptedModel(step(toolCall('d1', 'deploy', { to: 'prod' }))),
+      tools,
+      stopWhen: isStepCount(2),
+      messages: prompt,
+      runtimeContext: { userId: 'alice', role: 'manager' },
+    });
+    const [request] = approvalRequests(first.content);
+    const messages: ModelMessage[] = [
+      ...prompt,
+      ...first.responseMessages,
+      { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: request?.approvalId ?? '', approved: true }] },
+    ];
+    const answer = (runtimeContext: Record<string, unknown>) =>
+      interventions.generateText({ model: scriptedModel(step(text('done'))), tools, stopWhen: isStepCount(2), messages, runtimeContext });
+    await answer({ userId: 'alice', role: 'manager' }); // the asker: not admitted
+    await answer({ userId: 'bob', role: 'manager' }); // 1 of 2
+    expect(executions).toEqual([]);
+    const last = await answer({ userId: 'carol', role: 'manager' });
+    expect(executions).toEqual(['prod']);
+    expect(hookSaw).toEqual(['alice']);
+    expect(last.interventions.decisions).toContainEqual(
+      expect.objectContaining({
+        handler: 'approval-approvers',
+        approval: expect.objectContaining({ status: 'approved', approvedBy: ['bob', 'carol'] }),
+      }),
+    );
+  });
+});
