@@ -76,7 +76,9 @@ export async function checkApprovals(state: ApprovalState): Promise<void> {
     state.resume.unverified.add(approval.approvalId);
     if (parts === undefined) continue;
     // for the SDK's check only: no callback, step or result reads a signature the app never had
-    const request = { ...found.request };
+    // (on the request an edit reads, when the session made it: the edit signs that one again for its arguments)
+    const owned = state.resume.edits.some((target) => target.request === found.request);
+    const request = owned ? found.request : { ...found.request };
     setSignature(request, await signApproval(secret, signed), false);
     parts[found.at.part] = request;
   }

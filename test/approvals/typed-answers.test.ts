@@ -283,7 +283,7 @@ describe.each(MODES)('typed approval answers through interventions.%s', (mode) =
       expect(result.decisions.some((record) => record.action === 'deny')).toBe(true);
     });
 
-    it('should never re-sign an edit whose request signature is not valid: the SDK rejects it', async () => {
+    it('should refuse for the person, typed, an edit whose request signature is not valid, and run nothing', async () => {
       const { deleted, answered, resume } = await paused(mode);
       const forged = answered({ approved: true, input: { path: '/tmp/b' } }).map((message) =>
         message.role === 'assistant' && typeof message.content !== 'string'
@@ -293,8 +293,11 @@ describe.each(MODES)('typed approval answers through interventions.%s', (mode) =
             }
           : message,
       );
-      await expect(resume(forged).outcome).rejects.toThrow(/signature/i);
+      const result = await resume(forged).outcome;
       expect(deleted).toEqual([]);
+      expect(result.decisions).toContainEqual(
+        expect.objectContaining({ handler: 'approval-verification', action: 'deny', toolCallId: 'c1' }),
+      );
     });
 
     it('should run nothing for an approval whose typed answer cannot be read, tell the model why, and record it', async () => {
@@ -411,5 +414,43 @@ describe('typed approval answers in a ToolLoopAgent (interventions.agentSettings
       }),
     });
     expect(sent(model)).not.toContain(APPROVAL_ANSWER_PREFIX);
+  });
+});
+
+describe.each(MODES)("a person's edit of the app's own approval, through interventions.%s", (mode) => {
+  it("should run the edited arguments when the tool's own needsApproval asked, with approvalSecret set and a handler deciding calls", async () => {
+    const deleted: string[] = [];
+    const tools = {
+      delete_file: tool({
+        inputSchema: z.object({ path: z.string() }),
+        needsApproval: true,
+        execute: async ({ path }) => (deleted.push(path), `deleted ${path}`),
+      }),
+    };
+    const interventions = createInterventions({
+      approvalSecret: SECRET,
+      handlers: [defineHandler({ name: 'audit', beforeToolCall: () => InterventionActions.proceed() })],
+    });
+    const prompt: ModelMessage[] = [{ role: 'user', content: 'delete /tmp/a' }];
+    const first = await run(interventions, mode, {
+      model: scriptedModel(step(toolCall('c1', 'delete_file', { path: '/tmp/a' }))),
+      tools,
+      stopWhen: isStepCount(3),
+      messages: prompt,
+    });
+    const request = first.content.find((part) => part.type === 'tool-approval-request') as { approvalId: string } | undefined;
+    const edit = approvalAnswer({ id: request?.approvalId ?? '', approved: true, input: { path: '/tmp/b' } });
+    const resumed = await run(interventions, mode, {
+      model: scriptedModel(step(text('done'))),
+      tools,
+      stopWhen: isStepCount(3),
+      messages: [
+        ...prompt,
+        ...first.responseMessages,
+        { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: edit.id, approved: edit.approved, reason: edit.reason }] },
+      ],
+    });
+    expect(deleted).toEqual(['/tmp/b']);
+    expect(resumed.text).toBe('done');
   });
 });

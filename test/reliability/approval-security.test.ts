@@ -7,6 +7,7 @@
 import { isStepCount, type ModelMessage, ToolLoopAgent, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { approvalAnswer } from '../../src/client/index.ts';
 import { createInterventions, type DecisionRecord, defineHandler, InterventionActions } from '../../src/index.ts';
 import { approvalRequests } from '../helpers/approval-requests.ts';
 import { MODES, run } from '../helpers/run-both.ts';
@@ -240,6 +241,27 @@ describe.each(MODES)('approvals without approvalSecret (%s)', (mode) => {
     expect(one.transfers).toEqual([]);
     // the model asked again: a new request the person can answer, signed by this instance
     expect(approvalRequests(outcome.content).map((request) => request.toolCall.toolCallId)).toEqual(['t2']);
+  });
+});
+
+describe.each(MODES)('an edited approval the runtime can no longer verify (%s)', (mode) => {
+  it("should refuse, typed, a person's edit resumed on another instance without a shared approvalSecret, never throw", async () => {
+    const one = setup();
+    const other = setup(); // another server instance: another generated secret
+    const { request, resume } = await pause(one);
+    const edit = approvalAnswer({ id: request.approvalId, approved: true, input: { amount: 9 } });
+    const messages = resume().map((message) =>
+      message.role === 'tool'
+        ? {
+            ...message,
+            content: [{ type: 'tool-approval-response' as const, approvalId: edit.id, approved: edit.approved, reason: edit.reason }],
+          }
+        : message,
+    );
+    const model = scriptedModel(step(text('not paid')));
+    const outcome = await run(other.interventions, mode, { model, tools: other.tools, stopWhen: isStepCount(3), messages });
+    expectRefusedUnverified(other, model, outcome);
+    expect(one.transfers).toEqual([]);
   });
 });
 
