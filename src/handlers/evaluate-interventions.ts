@@ -130,19 +130,14 @@ export function evaluateInterventions<EVENT extends InterventionEvent>(
 }
 
 /**
- * One evaluation's state: what settling and recording each handler need, and
- * the {@link Tally} so far. One object per evaluation (a point with handlers
+ * One evaluation's state: what settling and recording each handler need
+ * (read from its options and sinks, not copied), the draft, and the
+ * {@link Tally} so far. One object per evaluation (a point with handlers
  * runs it for every model call and tool call).
  */
-class Evaluation<EVENT extends InterventionEvent> implements SettleOptions<EVENT>, ReportOptions, Tally<EVENT> {
-  readonly event: EVENT;
-  readonly makeDraft: (event: EVENT) => EVENT;
-  readonly frozen: boolean | undefined;
-  readonly answered: boolean | undefined;
-  readonly downgradeGuide: string | undefined;
-  readonly abortSignal: AbortSignal | undefined;
-  readonly onPending: EvaluationSinks['onPending'];
-  readonly draft: Draft<EVENT>;
+class Evaluation<EVENT extends InterventionEvent> implements SettleOptions<EVENT>, ReportOptions, Tally<EVENT>, Draft<EVENT> {
+  current: EVENT;
+  drafted = false;
   transformed = false;
   guidance?: GuideFeedback[];
   prompts?: string[];
@@ -150,53 +145,71 @@ class Evaluation<EVENT extends InterventionEvent> implements SettleOptions<EVENT
   terms?: ConfirmTerms | undefined;
   answeredTerms?: ConfirmTerms | undefined;
   provisional?: PendingRecord[];
+  private readonly options: EvaluateOptions<EVENT>;
   private readonly handlers: readonly RegisteredHandler[];
   private readonly sinks: EvaluationSinks;
-  /** The call of a tool lifecycle point: handlers are scoped by its name and its tool's annotations. */
-  private readonly toolEvent: Extract<InterventionEvent, { toolCall: unknown }> | undefined;
 
   constructor(options: EvaluateOptions<EVENT>, handlers: readonly RegisteredHandler[], sinks: EvaluationSinks) {
-    const { event, frozen } = options;
-    this.event = event;
-    this.makeDraft = options.makeDraft;
-    this.frozen = frozen;
-    this.answered = options.answered ?? frozen;
-    this.downgradeGuide = options.downgradeGuide;
-    this.abortSignal = event.abortSignal;
-    this.onPending = sinks.onPending;
-    this.draft = { event, drafted: false };
+    this.current = options.event;
+    this.options = options;
     this.handlers = handlers;
     this.sinks = sinks;
-    this.toolEvent = event.lifecycle === 'beforeToolCall' || event.lifecycle === 'afterToolCall' ? event : undefined;
+  }
+
+  get event(): EVENT {
+    return this.options.event;
+  }
+  get makeDraft(): (event: EVENT) => EVENT {
+    return this.options.makeDraft;
+  }
+  get frozen(): boolean | undefined {
+    return this.options.frozen;
+  }
+  get answered(): boolean | undefined {
+    return this.options.answered ?? this.options.frozen;
+  }
+  get downgradeGuide(): string | undefined {
+    return this.options.downgradeGuide;
+  }
+  get abortSignal(): AbortSignal | undefined {
+    return this.options.event.abortSignal;
+  }
+  get onPending(): EvaluationSinks['onPending'] {
+    return this.sinks.onPending;
   }
 
   /** Evaluates the handlers from `start` on, until a deny or the last one. */
   from(start: number): Verdict<EVENT> | Promise<Verdict<EVENT>> {
-    const { handlers, toolEvent } = this;
-    for (let index = start; index < handlers.length; index++) {
-      const registered = handlers[index] as RegisteredHandler;
-      const method = registered.handler[this.event.lifecycle] as ((event: EVENT) => unknown) | undefined;
+    const event: InterventionEvent = this.options.event;
+    // the call of a tool lifecycle point: handlers are scoped by its name and its tool's annotations
+    const toolEvent = event.lifecycle === 'beforeToolCall' || event.lifecycle === 'afterToolCall' ? event : undefined;
+    for (let index = start; index < this.handlers.length; index++) {
+      const registered = this.handlers[index] as RegisteredHandler;
+      const method = registered.handler[event.lifecycle] as unknown as ((event: EVENT) => unknown) | undefined;
       if (method === undefined) continue;
       // a handler scoped to some tools is not evaluated for the others
       if (toolEvent !== undefined && registered.inScope?.(toolEvent.toolCall.toolName, toolEvent.tool) === false) continue;
       const startedAt = now();
-      const outcome = settleHandler(registered, method, this.draft, this);
-      if (isThenable(outcome)) return outcome.then((settled) => this.conclude(registered, startedAt, settled) ?? this.from(index + 1));
+      const outcome = settleHandler(registered, method, this, this);
+      if (isThenable(outcome)) return this.later(outcome, registered, startedAt, index);
       const verdict = this.conclude(registered, startedAt, outcome);
       if (verdict !== undefined) return verdict;
     }
     return finish(this);
   }
 
+  /** Goes on once a handler's promise settles (out of {@link from}: its loop allocates no closure context). */
+  private later(outcome: Promise<Outcome>, registered: RegisteredHandler, startedAt: number, index: number): Promise<Verdict<EVENT>> {
+    return outcome.then((settled) => this.conclude(registered, startedAt, settled) ?? this.from(index + 1));
+  }
+
   private conclude(registered: RegisteredHandler, startedAt: number, outcome: Outcome): Verdict<EVENT> | undefined {
-    const { record, effect } = reportOutcome(registered, now() - startedAt, outcome, this, this.sinks);
-    return foldEffect(this, effect, record, registered.name);
+    return foldEffect(this, reportOutcome(registered, now() - startedAt, outcome, this, this.sinks), registered.name);
   }
 }
 
 /** What the handlers evaluated so far decided, short of a deny. */
-interface Tally<EVENT extends InterventionEvent> {
-  readonly draft: Draft<EVENT>;
+interface Tally<EVENT extends InterventionEvent> extends Draft<EVENT> {
   transformed: boolean;
   guidance?: GuideFeedback[];
   prompts?: string[];
@@ -213,12 +226,7 @@ interface Tally<EVENT extends InterventionEvent> {
  * confirm prompts merge, a transform marks the draft committed; anything
  * else changes nothing. `undefined`: go on to the next handler.
  */
-function foldEffect<EVENT extends InterventionEvent>(
-  tally: Tally<EVENT>,
-  effect: Effect,
-  record: PendingRecord,
-  handler: string,
-): Verdict<EVENT> | undefined {
+function foldEffect<EVENT extends InterventionEvent>(tally: Tally<EVENT>, effect: Effect, handler: string): Verdict<EVENT> | undefined {
   switch (effect.type) {
     case 'none':
       return undefined;
@@ -242,7 +250,7 @@ function foldEffect<EVENT extends InterventionEvent>(
       break;
   }
   tally.provisional ??= [];
-  tally.provisional.push(record);
+  tally.provisional.push(effect.record);
   return undefined;
 }
 
@@ -254,7 +262,8 @@ function foldEffect<EVENT extends InterventionEvent>(
  * asked; the model reads the feedback instead.
  */
 function finish<EVENT extends InterventionEvent>({
-  draft,
+  current: event,
+  drafted,
   transformed,
   guidance,
   prompts,
@@ -262,7 +271,6 @@ function finish<EVENT extends InterventionEvent>({
   answeredTerms: answered,
   provisional,
 }: Tally<EVENT>): Verdict<EVENT> {
-  const { event, drafted } = draft;
   if (guidance !== undefined) {
     if (prompts !== undefined) for (const record of provisional ?? []) if (record.action === 'confirm') record.enforced = false;
     return { type: 'guide', event, transformed: drafted, guidance };

@@ -9,23 +9,21 @@ import { Failure, type Outcome } from './settle-handler.ts';
 /** A decision record while its evaluation runs (a later deny may still make it `enforced: false`). */
 export type PendingRecord = { -readonly [K in keyof DecisionRecord]: DecisionRecord[K] };
 
-/** What one handler's outcome does to the verdict: nothing (recorded only), or an enforced action. */
+/**
+ * What one handler's outcome does to the verdict: nothing (recorded only),
+ * or an enforced action; a guide, confirm or transform carries its record,
+ * which a later deny makes `enforced: false`.
+ */
 export type Effect =
   | { readonly type: 'none' }
   | { readonly type: 'deny'; readonly reason: string }
-  | { readonly type: 'guide'; readonly feedback: string }
-  | { readonly type: 'confirm'; readonly prompt: string; readonly terms: ConfirmTerms | undefined }
+  | { readonly type: 'guide'; readonly feedback: string; readonly record: PendingRecord }
+  | { readonly type: 'confirm'; readonly prompt: string; readonly terms: ConfirmTerms | undefined; readonly record: PendingRecord }
   /** A confirm a person's verified approval answers: asks nothing, and what it asks of the answer still counts. */
   | { readonly type: 'answered'; readonly terms: ConfirmTerms }
-  | { readonly type: 'transform' };
+  | { readonly type: 'transform'; readonly record: PendingRecord };
 
 const NONE: Effect = Object.freeze({ type: 'none' });
-
-/** One handler's record, and what its outcome does to the verdict. */
-export interface Reported {
-  readonly record: PendingRecord;
-  readonly effect: Effect;
-}
 
 /** What the record of one evaluation is written with. */
 export interface ReportOptions {
@@ -40,7 +38,7 @@ export interface ReportOptions {
 
 /**
  * Writes the decision record of one handler's outcome (into `records`, as
- * it concludes) and says what the outcome does: a failure follows the
+ * it concludes) and says what the outcome does (its {@link Effect}): a failure follows the
  * handler's `onError` (`'deny'` fails closed with a deny naming the
  * handler, `'proceed'` is recorded only, `'throw'` rethrows); a shadow
  * handler, an action without effect at this lifecycle point, a transform or
@@ -57,7 +55,7 @@ export function reportOutcome(
     reported,
     policyVersion,
   }: { readonly records: DecisionRecord[]; readonly reported?: DecisionRecord[] | undefined; readonly policyVersion?: string | undefined },
-): Reported {
+): Effect {
   const { lifecycle } = event;
   const shadow = registered.mode === 'shadow';
   const record: PendingRecord = {
@@ -82,7 +80,7 @@ export function reportOutcome(
   if (outcome instanceof Failure) {
     record.error = outcome.error;
     if (shadow || registered.onError === 'throw') record.action = 'error';
-    if (shadow || registered.onError === 'proceed') return { record, effect: NONE };
+    if (shadow || registered.onError === 'proceed') return NONE;
     if (registered.onError === 'throw') throw outcome.error;
     // fail closed: the failure becomes a deny that names the handler
     action = InterventionActions.deny(`The "${registered.name}" check failed, so this was blocked (fail closed).`);
@@ -93,7 +91,7 @@ export function reportOutcome(
   if (action.type !== 'transform') describe(record, action);
   if (shadow) {
     if (action.type === 'transform') describe(record, action);
-    return { record, effect: NONE };
+    return NONE;
   }
   if (ACTION_EFFECTS[lifecycle][action.type] === 'warn') {
     if (action.type === 'transform') describe(record, action);
@@ -101,34 +99,31 @@ export function reportOutcome(
   }
   switch (action.type) {
     case 'proceed':
-      return { record, effect: NONE };
+      return NONE;
     case 'deny':
-      return { record, effect: { type: 'deny', reason: action.reason } };
+      return { type: 'deny', reason: action.reason };
     case 'guide':
-      return downgradeGuide === undefined
-        ? { record, effect: { type: 'guide', feedback: action.feedback } }
-        : unenforced(record, downgradeGuide);
+      return downgradeGuide === undefined ? { type: 'guide', feedback: action.feedback, record } : unenforced(record, downgradeGuide);
     case 'confirm': {
       const terms = termsOf(action);
-      if (answered === true)
-        return {
-          ...unenforced(record, 'already answered: a human approved this call'),
-          effect: { type: 'answered', terms: terms ?? ANYONE_ONCE },
-        };
-      return { record, effect: { type: 'confirm', prompt: action.prompt, terms } };
+      if (answered === true) {
+        unenforced(record, 'already answered: a human approved this call');
+        return { type: 'answered', terms: terms ?? ANYONE_ONCE };
+      }
+      return { type: 'confirm', prompt: action.prompt, terms, record };
     }
     case 'transform':
       return frozen === true
         ? unenforced(record, 'transform not applied: the arguments were fixed when the call was approved')
-        : { record, effect: { type: 'transform' } };
+        : { type: 'transform', record };
   }
 }
 
 /** A record whose action has no effect, and why. */
-function unenforced(record: PendingRecord, warning: string): Reported {
+function unenforced(record: PendingRecord, warning: string): Effect {
   record.enforced = false;
   record.warning = warning;
-  return { record, effect: NONE };
+  return NONE;
 }
 
 /** The words of an action, on its record. */

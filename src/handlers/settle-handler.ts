@@ -23,7 +23,7 @@ export type Outcome = InterventionAction | Failure;
 
 /** The event the handlers of one evaluation see, drafted (copied) at the first transform. */
 export interface Draft<EVENT extends InterventionEvent> {
-  event: EVENT;
+  current: EVENT;
   drafted: boolean;
 }
 
@@ -53,12 +53,12 @@ export function settleHandler<EVENT extends InterventionEvent>(
 ): Outcome | Promise<Outcome> {
   let value: unknown;
   try {
-    value = method.call(registered.handler, draft.event);
+    value = method.call(registered.handler, draft.current);
   } catch (error) {
-    return failure(registered, error, draft.event, options.abortSignal);
+    return failure(registered, error, draft.current, options.abortSignal);
   }
   if (isThenable(value)) return settleLater(registered, value, draft, options);
-  return applyTransform(registered, validated(registered, draft.event, value), draft, options);
+  return applyTransform(registered, validated(registered, draft.current, value), draft, options);
 }
 
 async function settleLater<EVENT extends InterventionEvent>(
@@ -69,7 +69,7 @@ async function settleLater<EVENT extends InterventionEvent>(
 ): Promise<Outcome> {
   // outside the handler's try: a status observer that throws ends the call
   await options.onPending?.(registered);
-  const { lifecycle } = draft.event;
+  const { lifecycle } = draft.current;
   let outcome: Outcome;
   try {
     const settled = await settle(value, {
@@ -77,9 +77,9 @@ async function settleLater<EVENT extends InterventionEvent>(
       abortSignal: options.abortSignal,
       onTimeout: () => new HandlerTimeoutError({ handlerName: registered.name, lifecycle, timeoutMs: registered.timeoutMs ?? 0 }),
     });
-    outcome = validated(registered, draft.event, settled);
+    outcome = validated(registered, draft.current, settled);
   } catch (error) {
-    outcome = failure(registered, error, draft.event, options.abortSignal);
+    outcome = failure(registered, error, draft.current, options.abortSignal);
   }
   return applyTransform(registered, outcome, draft, options);
 }
@@ -91,37 +91,57 @@ function applyTransform<EVENT extends InterventionEvent>(
   draft: Draft<EVENT>,
   options: SettleOptions<EVENT>,
 ): Outcome | Promise<Outcome> {
-  const { lifecycle } = draft.event;
   if (
     outcome instanceof Failure ||
     outcome.type !== 'transform' ||
     registered.mode === 'shadow' ||
     options.frozen === true ||
-    ACTION_EFFECTS[lifecycle].transform !== 'apply'
+    ACTION_EFFECTS[draft.current.lifecycle].transform !== 'apply'
   ) {
     return outcome;
   }
   let returned: unknown;
   try {
     if (!draft.drafted) {
-      draft.event = options.makeDraft(draft.event);
+      draft.current = options.makeDraft(draft.current);
       draft.drafted = true;
     }
-    returned = outcome.apply(draft.event);
+    returned = outcome.apply(draft.current);
   } catch (error) {
-    return failure(registered, error, draft.event, options.abortSignal);
+    return failure(registered, error, draft.current, options.abortSignal);
   }
-  const take = (value: unknown): Outcome => {
-    if (value === undefined) return outcome; // the draft was mutated
-    if (value == null || typeof value !== 'object' || (value as { lifecycle?: unknown }).lifecycle !== lifecycle) {
-      const message = `The transform of intervention handler "${registered.name}" returned a value that is not a ${lifecycle} event; mutate the draft or return it.`;
-      return new Failure(new InvalidActionError({ handlerName: registered.name, lifecycle, received: value, message }));
-    }
-    draft.event = value as EVENT;
-    return outcome;
-  };
-  if (!isThenable(returned)) return take(returned);
-  return Promise.resolve(returned).then(take, (error: unknown) => failure(registered, error, draft.event, options.abortSignal));
+  return isThenable(returned) ? appliedLater(registered, outcome, draft, options, returned) : applied(registered, outcome, draft, returned);
+}
+
+/** {@link applied} once an async `apply` settles (its own function: the synchronous path allocates no closure). */
+function appliedLater<EVENT extends InterventionEvent>(
+  registered: RegisteredHandler,
+  outcome: Outcome,
+  draft: Draft<EVENT>,
+  options: SettleOptions<EVENT>,
+  returned: PromiseLike<unknown>,
+): Promise<Outcome> {
+  return Promise.resolve(returned).then(
+    (value) => applied(registered, outcome, draft, value),
+    (error: unknown) => failure(registered, error, draft.current, options.abortSignal),
+  );
+}
+
+/** What a transform's `apply` returned: `undefined` (it mutated the draft) or the new event. */
+function applied<EVENT extends InterventionEvent>(
+  registered: RegisteredHandler,
+  outcome: Outcome,
+  draft: Draft<EVENT>,
+  value: unknown,
+): Outcome {
+  if (value === undefined) return outcome;
+  const { lifecycle } = draft.current;
+  if (value == null || typeof value !== 'object' || (value as { lifecycle?: unknown }).lifecycle !== lifecycle) {
+    const message = `The transform of intervention handler "${registered.name}" returned a value that is not a ${lifecycle} event; mutate the draft or return it.`;
+    return new Failure(new InvalidActionError({ handlerName: registered.name, lifecycle, received: value, message }));
+  }
+  draft.current = value as EVENT;
+  return outcome;
 }
 
 function validated(registered: RegisteredHandler, event: InterventionEvent, value: unknown): Outcome {

@@ -31,11 +31,20 @@ export function evaluateAndReport<EVENT extends InterventionEvent>(
   options: EvaluationOptions<EVENT>,
   sinks: EvaluationSinks,
 ): Verdict<EVENT> | Promise<Verdict<EVENT>> {
-  const { event } = options;
-  const handlers = options.handlers ?? snapshot.handlers[event.lifecycle];
-  const statusHooks = snapshot.hooks.onStatus;
-  if (statusHooks.length === 0 && !reportsRecords(snapshot)) return evaluateInterventions(options, handlers, sinks);
+  const handlers = options.handlers ?? snapshot.handlers[options.event.lifecycle];
+  if (snapshot.hooks.onStatus.length === 0 && !reportsRecords(snapshot)) return evaluateInterventions(options, handlers, sinks);
+  return evaluateReporting(snapshot, options, handlers, sinks);
+}
 
+/** {@link evaluateAndReport} when records are reported or `onStatus` hooks told (apart: the fast path allocates no closures). */
+function evaluateReporting<EVENT extends InterventionEvent>(
+  snapshot: RuntimeSnapshot,
+  options: EvaluationOptions<EVENT>,
+  handlers: readonly RegisteredHandler[],
+  sinks: EvaluationSinks,
+): Promise<Verdict<EVENT>> {
+  const { event } = options;
+  const statusHooks = snapshot.hooks.onStatus;
   const reported: DecisionRecord[] = [];
   const report = (verdict: Verdict<EVENT> | undefined) =>
     reportRecords(snapshot, reported, { runId: event.runId, runtimeContext: event.runtimeContext, input: decidedInput(event, verdict) });

@@ -1,6 +1,7 @@
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4GenerateResult, LanguageModelV4Usage } from '@ai-sdk/provider';
 import type { AfterModelCallEvent } from '../actions/intervention-events.ts';
 import { cloneResponseEvent } from '../handlers/drafts.ts';
+import type { Verdict } from '../handlers/evaluate-interventions.ts';
 import { runOnResponse, runPreRequest } from '../hooks/run-hooks.ts';
 import { redactResponse } from '../redaction/redact-model-output.ts';
 import type { RedactedBlock } from '../redaction/redacted-originals.ts';
@@ -8,87 +9,156 @@ import { isThenable } from '../util/is-thenable.ts';
 import { evaluate } from './evaluate-and-report.ts';
 import type { Run } from './run.ts';
 
+/** What {@link respond} gives: the provider's response (or the cached one), and the response the run keeps. */
+export interface Responded<RESPONSE extends LanguageModelV4GenerateResult> {
+  readonly raw: RESPONSE | LanguageModelV4GenerateResult;
+  readonly final: LanguageModelV4GenerateResult;
+}
+
+type Call<RESPONSE> = (request: LanguageModelV4CallOptions) => PromiseLike<RESPONSE>;
+
 /**
  * One model call with the hooks and handlers around it: `preRequest`
  * (modify, or short-circuit with a response) → the provider (`call`) →
  * redactors → `onResponse` → `afterModelCall` handlers (guide discards the
  * response and retries with the feedback, at most `maxGuideRetries` times;
  * transform edits it). `call` returns the provider's response, or throws.
+ * Without model hooks an attempt is the call and one continuation (no
+ * async function): the handlers are evaluated as soon as it answers.
  */
-export async function respond<RESPONSE extends LanguageModelV4GenerateResult>(
+export function respond<RESPONSE extends LanguageModelV4GenerateResult>(
   run: Run,
   model: LanguageModelV4,
   params: LanguageModelV4CallOptions,
-  call: (request: LanguageModelV4CallOptions) => PromiseLike<RESPONSE>,
-): Promise<{ readonly raw: RESPONSE | LanguageModelV4GenerateResult; readonly final: LanguageModelV4GenerateResult }> {
-  const { hooks, handlers, maxGuideRetries, wording } = run.snapshot;
-  let discarded: LanguageModelV4Usage[] | undefined;
-  let request = params;
+  call: Call<RESPONSE>,
+): Promise<Responded<RESPONSE>> {
+  return attempt({ run, model, request: params, call, number: 0, discarded: undefined });
+}
 
-  for (let attempt = 0; ; attempt++) {
-    let cached: LanguageModelV4GenerateResult | undefined;
-    let sent = request;
-    if (hooks.preRequest.length > 0) {
-      const pre = await runPreRequest(hooks.preRequest, { ...modelHookContext(run, request, model), request });
-      sent = pre.request;
-      cached = pre.response;
-    }
-    if (cached === undefined && hooks.onStatus.length > 0) {
-      await run.status({ type: 'model-call', stepNumber: run.stepNumber, attempt });
-    }
-    const raw = cached ?? (await call(sent));
-    // redaction first: nothing downstream (hooks, handlers, caches, the client) sees what it removes
-    const changed: RedactedBlock[] = [];
-    let response = redactResponse(run.snapshot.redactors, raw, (block) => changed.push(block));
-    // the provider gets back the blocks of the response the run keeps, not of one a guide discards
-    const keep = () => {
-      for (const block of changed) run.redactedOriginals.note(block);
-    };
-    if (hooks.onResponse.length > 0) {
-      response = await runOnResponse(hooks.onResponse, { ...modelHookContext(run, sent, model), request: sent, response });
-    }
-    if (handlers.afterModelCall.length === 0) {
-      keep();
-      return { raw, final: withUsage(forgetChangedItems(raw, response), discarded) };
-    }
+/** One attempt: its request and number, and the usage of the attempts a guide discarded before it. */
+interface Try<RESPONSE extends LanguageModelV4GenerateResult> {
+  readonly run: Run;
+  readonly model: LanguageModelV4;
+  readonly request: LanguageModelV4CallOptions;
+  readonly call: Call<RESPONSE>;
+  readonly number: number;
+  readonly discarded: readonly LanguageModelV4Usage[] | undefined;
+}
 
-    const exhausted = attempt >= maxGuideRetries;
-    const event: AfterModelCallEvent = {
-      lifecycle: 'afterModelCall',
-      runtimeContext: run.runtimeContext ?? {},
-      runId: run.runId,
-      abortSignal: request.abortSignal,
-      stepNumber: run.stepNumber,
-      attempt,
-      response,
-    };
-    const evaluation = evaluate(
-      run,
-      exhausted
-        ? {
-            event,
-            makeDraft: cloneResponseEvent,
-            downgradeGuide: `guide retries exhausted (maxGuideRetries: ${maxGuideRetries}); the response was kept`,
-          }
-        : { event, makeDraft: cloneResponseEvent },
-    );
-    const verdict = isThenable(evaluation) ? await evaluation : evaluation;
-    if (verdict.type === 'guide') {
-      const feedback = wording.modelGuidance({ guidance: verdict.guidance });
-      if (hooks.onStatus.length > 0) {
-        await run.status({ type: 'guide-retry', stepNumber: run.stepNumber, attempt: attempt + 1, feedback });
-      }
-      (discarded ??= []).push(response.usage);
-      request = {
-        ...request,
-        prompt: [...request.prompt, { role: 'user', content: [{ type: 'text', text: feedback }] }],
-      };
-      continue;
-    }
-    const final = verdict.type === 'deny' || verdict.type === 'proceed' ? response : verdict.event.response;
-    keep();
-    return { raw, final: withUsage(forgetChangedItems(raw, final), discarded) };
+function attempt<RESPONSE extends LanguageModelV4GenerateResult>(attempt: Try<RESPONSE>): Promise<Responded<RESPONSE>> {
+  const { preRequest, onStatus, onResponse } = attempt.run.snapshot.hooks;
+  if (preRequest.length > 0 || onStatus.length > 0 || onResponse.length > 0) return attemptWithHooks(attempt);
+  return Promise.resolve(attempt.call(attempt.request)).then((raw) => judge(attempt, raw, redacted(attempt.run, raw)));
+}
+
+/** An attempt with model hooks around the call: `preRequest`, the `model-call` status, `onResponse`. */
+async function attemptWithHooks<RESPONSE extends LanguageModelV4GenerateResult>(attempt: Try<RESPONSE>): Promise<Responded<RESPONSE>> {
+  const { run, model, request } = attempt;
+  const { hooks } = run.snapshot;
+  let cached: LanguageModelV4GenerateResult | undefined;
+  let sent = request;
+  if (hooks.preRequest.length > 0) {
+    const pre = await runPreRequest(hooks.preRequest, { ...modelHookContext(run, request, model), request });
+    sent = pre.request;
+    cached = pre.response;
   }
+  if (cached === undefined && hooks.onStatus.length > 0) {
+    await run.status({ type: 'model-call', stepNumber: run.stepNumber, attempt: attempt.number });
+  }
+  const raw = cached ?? (await attempt.call(sent));
+  const response = redacted(run, raw);
+  if (hooks.onResponse.length === 0) return judge(attempt, raw, response);
+  const context = { ...modelHookContext(run, sent, model), request: sent, response: response.response };
+  return judge(attempt, raw, { response: await runOnResponse(hooks.onResponse, context), changed: response.changed });
+}
+
+/** A response as redaction left it, and the blocks it changed (given back to the provider if the run keeps the response). */
+interface Redacted {
+  readonly response: LanguageModelV4GenerateResult;
+  readonly changed: readonly RedactedBlock[] | undefined;
+}
+
+/** Redaction first: nothing downstream (hooks, handlers, caches, the client) sees what it removes. */
+function redacted(run: Run, raw: LanguageModelV4GenerateResult): Redacted {
+  const { redactors } = run.snapshot;
+  if (redactors.length === 0) return { response: raw, changed: undefined };
+  const changed: RedactedBlock[] = [];
+  return { response: redactResponse(redactors, raw, (block) => changed.push(block)), changed };
+}
+
+/** An attempt once the provider answered: its response, redacted (`Redacted`), and the provider's own. */
+interface Answered<RESPONSE extends LanguageModelV4GenerateResult> extends Try<RESPONSE>, Redacted {
+  readonly raw: RESPONSE | LanguageModelV4GenerateResult;
+}
+
+/**
+ * The `afterModelCall` handlers on a response: kept (as it is, or
+ * transformed), or discarded by a guide and the model asked again with
+ * the feedback.
+ */
+function judge<RESPONSE extends LanguageModelV4GenerateResult>(
+  attempt: Try<RESPONSE>,
+  raw: RESPONSE | LanguageModelV4GenerateResult,
+  { response, changed }: Redacted,
+): Responded<RESPONSE> | Promise<Responded<RESPONSE>> {
+  const { run, request, number } = attempt;
+  const { handlers, maxGuideRetries } = run.snapshot;
+  if (handlers.afterModelCall.length === 0) return kept(run, raw, response, changed, attempt.discarded);
+  const event: AfterModelCallEvent = {
+    lifecycle: 'afterModelCall',
+    runtimeContext: run.runtimeContext ?? {},
+    runId: run.runId,
+    abortSignal: request.abortSignal,
+    stepNumber: run.stepNumber,
+    attempt: number,
+    response,
+  };
+  const evaluation = evaluate(
+    run,
+    number >= maxGuideRetries
+      ? {
+          event,
+          makeDraft: cloneResponseEvent,
+          downgradeGuide: `guide retries exhausted (maxGuideRetries: ${maxGuideRetries}); the response was kept`,
+        }
+      : { event, makeDraft: cloneResponseEvent },
+  );
+  const answered: Answered<RESPONSE> = { ...attempt, raw, response, changed };
+  return isThenable(evaluation) ? evaluation.then((verdict) => decided(answered, verdict)) : decided(answered, evaluation);
+}
+
+/** What the verdict on an attempt means: keep its response (transformed or not), or ask again with a guide's feedback. */
+function decided<RESPONSE extends LanguageModelV4GenerateResult>(
+  answered: Answered<RESPONSE>,
+  verdict: Verdict<AfterModelCallEvent>,
+): Responded<RESPONSE> | Promise<Responded<RESPONSE>> {
+  const { run, request, response, number } = answered;
+  if (verdict.type !== 'guide') {
+    const final = verdict.type === 'deny' || verdict.type === 'proceed' ? response : verdict.event.response;
+    return kept(run, answered.raw, final, answered.changed, answered.discarded);
+  }
+  const feedback = run.snapshot.wording.modelGuidance({ guidance: verdict.guidance });
+  const next: Try<RESPONSE> = {
+    ...answered,
+    request: { ...request, prompt: [...request.prompt, { role: 'user', content: [{ type: 'text', text: feedback }] }] },
+    number: number + 1,
+    discarded: [...(answered.discarded ?? []), response.usage],
+  };
+  if (run.snapshot.hooks.onStatus.length === 0) return attempt(next);
+  const status = run.status({ type: 'guide-retry', stepNumber: run.stepNumber, attempt: number + 1, feedback });
+  return Promise.resolve(status).then(() => attempt(next));
+}
+
+/** The response the run keeps; the provider gets back its blocks redaction changed (not those of a response a guide discards). */
+function kept<RESPONSE extends LanguageModelV4GenerateResult>(
+  run: Run,
+  raw: RESPONSE | LanguageModelV4GenerateResult,
+  final: LanguageModelV4GenerateResult,
+  changed: readonly RedactedBlock[] | undefined,
+  discarded: readonly LanguageModelV4Usage[] | undefined,
+): Responded<RESPONSE> {
+  if (changed !== undefined) for (const block of changed) run.redactedOriginals.note(block);
+  return { raw, final: withUsage(forgetChangedItems(raw, final), discarded) };
 }
 
 /** What the model-level hooks (`preRequest`, `onResponse`) are told besides the request. */

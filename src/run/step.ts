@@ -24,7 +24,8 @@ export class Step {
   readonly messages: ModelMessage[];
   /** The tools the model may call in this step (`undefined`: all). */
   readonly activeTools: readonly string[] | undefined;
-  private readonly decisions = new Map<string, ToolCallDecision | typeof AMBIGUOUS>();
+  /** The decision table, made at the first write: `[toolName, toolCallId, decision]` per call, flat (a step has few calls). */
+  private decisions: (string | ToolCallDecision | typeof AMBIGUOUS)[] | undefined;
 
   constructor(number: number | undefined, messages: ModelMessage[], activeTools?: readonly string[]) {
     this.number = number;
@@ -34,8 +35,10 @@ export class Step {
 
   /** Records the decision for a call of this step. */
   write(call: CallKey, decision: ToolCallDecision): void {
-    const key = keyOf(call);
-    this.decisions.set(key, this.decisions.has(key) ? AMBIGUOUS : decision);
+    const table = (this.decisions ??= []);
+    const at = indexOf(table, call);
+    if (at === -1) table.push(call.toolName, call.toolCallId, decision);
+    else table[at + 2] = AMBIGUOUS;
   }
 
   /**
@@ -44,16 +47,20 @@ export class Step {
    * one was written for more than one call with this tool and id.
    */
   take(call: CallKey): ToolCallDecision | 'ambiguous' | undefined {
-    const key = keyOf(call);
-    const decision = this.decisions.get(key);
+    const table = this.decisions;
+    const at = table === undefined ? -1 : indexOf(table, call);
+    if (at === -1) return undefined;
+    const decision = (table as unknown[])[at + 2] as ToolCallDecision | typeof AMBIGUOUS;
     if (decision === AMBIGUOUS) return 'ambiguous';
-    if (decision !== undefined) this.decisions.delete(key);
+    (table as unknown[]).splice(at, 3);
     return decision;
   }
 }
 
 const AMBIGUOUS = Symbol('ambiguous');
 
-function keyOf({ toolName, toolCallId }: CallKey): string {
-  return JSON.stringify([toolName, toolCallId]);
+/** Where a call's entry starts in a decision table, or -1. */
+function indexOf(table: readonly unknown[], { toolName, toolCallId }: CallKey): number {
+  for (let at = 0; at < table.length; at += 3) if (table[at] === toolName && table[at + 1] === toolCallId) return at;
+  return -1;
 }
