@@ -7,6 +7,11 @@ export type CollectedStream =
       readonly parts: readonly LanguageModelV4StreamPart[];
       /** The whole response the parts describe, for hooks that work on responses. */
       readonly response: LanguageModelV4GenerateResult;
+      /**
+       * The provider's stream after its `finish` part, not read yet (its end,
+       * as a rule): passed on as it comes once the parts are released.
+       */
+      readonly rest: ReadableStreamDefaultReader<LanguageModelV4StreamPart>;
     }
   | {
       /** The stream carried an `error` part, did not finish, or threw (`thrown`): replay it as it came. */
@@ -21,7 +26,10 @@ type Block = { type: 'text' | 'reasoning'; text: string; providerMetadata?: unkn
  * Reads a provider stream into the `LanguageModelV4GenerateResult` it
  * describes, so hooks that work on whole responses (`onResponse`,
  * `afterModelCall`) see the same shape for `generateText` and `streamText`,
- * and keeps every part so an unchanged response is released verbatim.
+ * and keeps every part so an unchanged response is released verbatim. The
+ * response is whole at the provider's `finish` part: reading stops there
+ * (`rest`), so a provider that is slow to close its stream (or never does,
+ * until a timeout) holds nothing back that the raw SDK would have passed on.
  */
 export async function collectStream(stream: ReadableStream<LanguageModelV4StreamPart>): Promise<CollectedStream> {
   const parts: LanguageModelV4StreamPart[] = [];
@@ -32,6 +40,7 @@ export async function collectStream(stream: ReadableStream<LanguageModelV4Stream
   let failed = false;
 
   const reader = stream.getReader();
+  let finished = false;
   try {
     for (;;) {
       const { done, value: part } = await reader.read();
@@ -69,6 +78,7 @@ export async function collectStream(stream: ReadableStream<LanguageModelV4Stream
           response.finishReason = part.finishReason;
           response.usage = part.usage;
           if (part.providerMetadata) response.providerMetadata = part.providerMetadata;
+          finished = !failed;
           break;
         case 'error':
           failed = true;
@@ -83,19 +93,21 @@ export async function collectStream(stream: ReadableStream<LanguageModelV4Stream
           // tool-call, tool-result, tool-approval-request, file, source, custom, reasoning-file
           content.push(part);
       }
+      if (finished) break;
     }
   } catch (error) {
-    return { ok: false, parts, thrown: { error } };
-  } finally {
     reader.releaseLock();
+    return { ok: false, parts, thrown: { error } };
   }
 
-  if (failed || response.finishReason === undefined || response.usage === undefined) {
+  if (!finished || response.finishReason === undefined || response.usage === undefined) {
+    reader.releaseLock();
     return { ok: false, parts, thrown: undefined };
   }
   return {
     ok: true,
     parts,
+    rest: reader,
     response: {
       content,
       finishReason: response.finishReason,

@@ -109,10 +109,13 @@ function decideCalls(
 }
 
 /**
- * A step held whole: each attempt's stream is collected (its parts kept),
- * the hooks and handlers decide, then the kept attempt is released: verbatim
- * when nothing changed it, with only the changed items synthesized otherwise.
- * A stream that errored or did not finish is replayed as it came.
+ * A step held whole: each attempt's stream is collected up to the
+ * provider's finish (its parts kept, its content built as they come), the
+ * hooks and handlers decide, then the kept attempt is released (all its
+ * parts queued at once): verbatim when nothing changed it, with only the
+ * changed items synthesized otherwise, followed by whatever the provider
+ * still sends. A stream that errored or did not finish is replayed as it
+ * came.
  */
 async function streamHeldStep(
   run: Run,
@@ -124,19 +127,31 @@ async function streamHeldStep(
   let collected: Extract<CollectedStream, { ok: true }> | undefined;
   try {
     const { raw, final } = await respond(run, model, first, async (request) => {
+      // a retry: the attempt a guide discarded is not read further
+      collected?.rest.cancel().catch(() => {});
+      collected = undefined;
       const { stream, ...rest } = await open(request);
       meta = rest;
       const result = await collectStream(
-        run.streamTimeouts === undefined ? stream : watchStreamTimeouts(stream, run.streamTimeouts, { held: true }),
+        run.streamTimeouts === undefined
+          ? stream
+          : watchStreamTimeouts(stream, run.streamTimeouts, { held: true, toolChoice: request.toolChoice }),
       );
       if (!result.ok) throw new FailedStream(result);
       collected = result;
       return result.response;
     });
     const decided = await decideCalls(run, final);
-    const parts = collected !== undefined && raw === collected.response ? releaseParts(collected, decided) : responseToParts(decided);
-    return { ...meta, stream: replayParts(withoutRawChunks(run, parts)) };
+    const kept = collected !== undefined && raw === collected.response ? collected : undefined;
+    if (kept === undefined) {
+      collected?.rest.cancel().catch(() => {});
+      return { ...meta, stream: replayParts(withoutRawChunks(run, responseToParts(decided))) };
+    }
+    const keep = run.snapshot.redactors.length === 0 ? undefined : isNotRaw;
+    const end = { rest: kept.rest, keep, failed: run.streamFailed };
+    return { ...meta, stream: replayParts(withoutRawChunks(run, releaseParts(kept, decided)), end) };
   } catch (error) {
+    collected?.rest.cancel().catch(() => {});
     if (!(error instanceof FailedStream)) throw error;
     const { parts, thrown } = error.collected;
     const timeouts = run.streamTimeouts;
@@ -156,13 +171,15 @@ async function streamHeldStep(
   }
 }
 
+const isNotRaw = (part: LanguageModelV4StreamPart): boolean => part.type !== 'raw';
+
 /**
  * The parts a held step releases: raw chunks (`includeRawChunks`) carry the
  * provider's unredacted text, so while redactors are registered none is
  * passed on, as on the live path (`redactStream`).
  */
 function withoutRawChunks(run: Run, parts: readonly LanguageModelV4StreamPart[]): readonly LanguageModelV4StreamPart[] {
-  return run.snapshot.redactors.length === 0 ? parts : parts.filter((part) => part.type !== 'raw');
+  return run.snapshot.redactors.length === 0 ? parts : parts.filter(isNotRaw);
 }
 
 /**
@@ -196,7 +213,7 @@ async function streamLive(
   if (redactors.length > 0) stream = stream.pipeThrough(redactStream(redactors, (block) => run.redactedOriginals.note(block)));
   if (decidesInModelLayer(run)) {
     stream = stream.pipeThrough(uniqueToolCallIdsStream());
-    if (run.streamTimeouts !== undefined) stream = watchStreamTimeouts(stream, run.streamTimeouts);
+    if (run.streamTimeouts !== undefined) stream = watchStreamTimeouts(stream, run.streamTimeouts, { toolChoice: request.toolChoice });
     stream = holdToolCalls(stream, async (response) => decideToolCalls(run, response));
   }
   return stream === result.stream ? result : { ...result, stream };

@@ -566,6 +566,17 @@ export const CASES: readonly ConformanceCase[] = [
     },
   },
   {
+    id: 'chunk-timeout-stall-after-finish',
+    about:
+      'found by the random property (seed 20250710): timeout.chunkMs and stepMs, the provider stalls after its finish part without closing (the step timeout ends it, not the chunk timeout)',
+    modes: ['streamText'],
+    script: {
+      turns: [{ parts: [start(), ...text('m', 'Hello'), finish('stop')], fault: { kind: 'stall', at: 5 } }],
+      tools: [],
+      options: { stop: { kind: 'default' }, callbacks: true, timeout: { chunkMs: 40, firstChunkMs: 40, stepMs: 300 } },
+    },
+  },
+  {
     id: 'chunk-timeout-after-tool-call',
     about: 'timeout.chunkMs and firstChunkMs: the provider stalls right after a tool call',
     modes: ['streamText'],
