@@ -1,7 +1,5 @@
 import type { LanguageModelV4GenerateResult, LanguageModelV4StreamPart, LanguageModelV4ToolCall } from '@ai-sdk/provider';
 
-type Part = LanguageModelV4StreamPart;
-
 /**
  * Gives every tool call of a response an id of its own. Providers may send
  * two calls with one id in a response (a hostile or broken endpoint does),
@@ -9,10 +7,13 @@ type Part = LanguageModelV4StreamPart;
  * a denial of one would land on the other. The first call keeps the
  * provider's id; each later call repeating it gets a new one (`<id>-2`,
  * `<id>-3`, … unused in the response), which the history, the results and
- * the next request carry. The same response comes back when no id repeats.
+ * the next request carry. The same response comes back, and nothing is
+ * allocated, when no id repeats. (A streamed step gets the same ids as its
+ * parts come: {@link StreamedCallIds}.)
  */
 export function uniqueToolCallIds(response: LanguageModelV4GenerateResult): LanguageModelV4GenerateResult {
-  const ids = new CallIds(idsOf(response.content));
+  if (!repeatsAnId(response.content)) return response;
+  const ids = new CallIds(response.content);
   let content = response.content;
   response.content.forEach((part, index) => {
     if (part.type !== 'tool-call' || part.providerExecuted === true) return;
@@ -24,68 +25,37 @@ export function uniqueToolCallIds(response: LanguageModelV4GenerateResult): Lang
   return content === response.content ? response : { ...response, content };
 }
 
+/** Whether a client call repeats the id of a call before it (a response has few calls: no set). */
+function repeatsAnId(content: LanguageModelV4GenerateResult['content']): boolean {
+  for (let index = 0; index < content.length; index++) {
+    const part = content[index];
+    if (part?.type !== 'tool-call' || part.providerExecuted === true) continue;
+    for (let before = 0; before < index; before++) {
+      const earlier = content[before];
+      if (earlier?.type === 'tool-call' && earlier.toolCallId === part.toolCallId) return true;
+    }
+  }
+  return false;
+}
+
 /**
- * {@link uniqueToolCallIds} for a stream: a call's argument parts
- * (`tool-input-start` / `-delta` / `-end`) and its `tool-call` get the id
- * the call is given. A part passes unchanged unless its id repeats.
+ * Hands out call ids: the provider's the first time it is seen, a new one
+ * (`<id>-2`, …) after. A new id is never one the response uses (`content`,
+ * when the whole response is known) or one handed out so far (a stream's
+ * ids are known only as they come). Nothing is allocated while at most one
+ * id has been handed out (a streamed step with one call, the common case).
  */
-export function uniqueToolCallIdsStream(): TransformStream<Part, Part> {
-  // the ids of a stream are known only as they come: a new id is checked against those seen so far
-  const ids = new CallIds(new Set());
-  // the id given to each call whose arguments are streaming, by the provider's id
-  const open = new Map<string, string>();
-  return new TransformStream<Part, Part>({
-    transform(part, controller) {
-      switch (part.type) {
-        case 'tool-input-start': {
-          if (part.providerExecuted === true) {
-            ids.note(part.id);
-            break;
-          }
-          const id = ids.assign(part.id);
-          open.set(part.id, id);
-          controller.enqueue(id === part.id ? part : { ...part, id });
-          return;
-        }
-        case 'tool-input-delta':
-        case 'tool-input-end': {
-          const id = open.get(part.id) ?? part.id;
-          controller.enqueue(id === part.id ? part : { ...part, id });
-          return;
-        }
-        case 'tool-call': {
-          if (part.providerExecuted === true) {
-            ids.note(part.toolCallId);
-            break;
-          }
-          const streamed = open.get(part.toolCallId);
-          open.delete(part.toolCallId);
-          const id = streamed ?? ids.assign(part.toolCallId);
-          controller.enqueue(id === part.toolCallId ? part : { ...part, toolCallId: id });
-          return;
-        }
-        default:
-          break;
-      }
-      controller.enqueue(part);
-    },
-  });
-}
+export class CallIds {
+  private readonly given = new Ids();
+  private readonly taken: Ids;
 
-/** The ids a response already uses (a new id must not be one of them). */
-function idsOf(content: LanguageModelV4GenerateResult['content']): Set<string> {
-  const taken = new Set<string>();
-  for (const part of content) if (part.type === 'tool-call') taken.add(part.toolCallId);
-  return taken;
-}
-
-/** Hands out call ids: the provider's the first time it is seen, a new one after. */
-class CallIds {
-  private readonly given = new Set<string>();
-  private readonly taken: Set<string>;
-
-  constructor(taken: Set<string>) {
-    this.taken = taken;
+  constructor(content?: LanguageModelV4GenerateResult['content']) {
+    if (content === undefined) {
+      this.taken = this.given;
+      return;
+    }
+    this.taken = new Ids();
+    for (const part of content) if (part.type === 'tool-call') this.taken.add(part.toolCallId);
   }
 
   /** Notes an id used by a call that is not renamed (provider-executed). */
@@ -100,9 +70,76 @@ class CallIds {
       return id;
     }
     let n = 2;
-    while (this.taken.has(`${id}-${n}`)) n++;
+    while (this.taken.has(`${id}-${n}`) || this.given.has(`${id}-${n}`)) n++;
     const fresh = `${id}-${n}`;
     this.note(fresh);
     return fresh;
+  }
+}
+
+/**
+ * {@link uniqueToolCallIds} for a stream, part by part: a call's argument
+ * parts (`tool-input-start` / `-delta` / `-end`) and its `tool-call` get the
+ * id the call is given. A part passes unchanged unless its id repeats. It
+ * also counts the calls whose arguments are streaming (`open`).
+ */
+export class StreamedCallIds {
+  private readonly ids = new CallIds();
+  /** The id given to each call whose arguments are streaming, by the provider's id (made at the first `tool-input-start`). */
+  private streaming: Map<string, string> | undefined;
+  /** Calls whose arguments started and whose `tool-call` has not come yet. */
+  open = 0;
+
+  name(part: LanguageModelV4StreamPart): LanguageModelV4StreamPart {
+    switch (part.type) {
+      case 'tool-input-start': {
+        if (part.providerExecuted === true) {
+          this.ids.note(part.id);
+          return part;
+        }
+        const id = this.ids.assign(part.id);
+        (this.streaming ??= new Map()).set(part.id, id);
+        this.open++;
+        return id === part.id ? part : { ...part, id };
+      }
+      case 'tool-input-delta':
+      case 'tool-input-end': {
+        const id = this.streaming?.get(part.id) ?? part.id;
+        return id === part.id ? part : { ...part, id };
+      }
+      case 'tool-call': {
+        if (part.providerExecuted === true) {
+          this.ids.note(part.toolCallId);
+          return part;
+        }
+        // a call whose arguments streamed has its id already; any other is given one now
+        const streamed = this.streaming?.get(part.toolCallId);
+        let id: string;
+        if (streamed === undefined) id = this.ids.assign(part.toolCallId);
+        else {
+          this.streaming?.delete(part.toolCallId);
+          this.open--;
+          id = streamed;
+        }
+        return id === part.toolCallId ? part : { ...part, toolCallId: id };
+      }
+      default:
+        return part;
+    }
+  }
+}
+
+/** A set of ids that allocates nothing until it holds two. */
+class Ids {
+  private first: string | undefined;
+  private rest: Set<string> | undefined;
+
+  has(id: string): boolean {
+    return this.first === id || (this.rest?.has(id) ?? false);
+  }
+
+  add(id: string): void {
+    if (this.first === undefined) this.first = id;
+    else if (this.first !== id) (this.rest ??= new Set()).add(id);
   }
 }

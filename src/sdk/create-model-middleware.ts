@@ -14,15 +14,15 @@ import { releaseParts } from '../model/release-parts.ts';
 import { replayParts } from '../model/replay-parts.ts';
 import { responseToParts } from '../model/response-to-parts.ts';
 import { isLateChunk, watchStreamTimeouts } from '../model/stream-timeouts.ts';
-import { uniqueToolCallIds, uniqueToolCallIdsStream } from '../model/unique-tool-call-ids.ts';
+import { uniqueToolCallIds } from '../model/unique-tool-call-ids.ts';
 import { watchStreamErrors } from '../model/watch-stream-errors.ts';
 import { redactResponse, redactStream } from '../redaction/redact-model-output.ts';
 import { withInvocationChanges } from '../run/before-invocation.ts';
 import { modelHookContext, respond } from '../run/respond.ts';
 import type { Run } from '../run/run.ts';
 import { ensureStarted } from '../run/start-run.ts';
-import { decideToolCalls } from '../tool-call/decide-turn.ts';
-import { decidesInModelLayer } from '../tool-call/decision-point.ts';
+import { decideStreamedCalls, decideTurn } from '../tool-call/decide-turn.ts';
+import { decidesInModelLayer, decidesWithTurn } from '../tool-call/decision-point.ts';
 
 /** A provider stream that did not end well: replayed as it came. */
 class FailedStream {
@@ -39,9 +39,10 @@ class FailedStream {
  *
  * Streams pass through untouched unless something can change them. A step
  * is held whole only when something must see the whole response (`onResponse`
- * hooks, `afterModelCall` handlers); the tool calls (and what follows them)
- * are held until the provider finishes when they are decided; redactors hold
- * back at most their look-ahead. Held parts are released as the provider
+ * hooks, `afterModelCall` handlers); a tool call (and what follows it) is
+ * held until it is decided, as it comes (the turn until the provider
+ * finishes when gates must see it whole); redactors hold back at most their
+ * look-ahead. Held parts are released as the provider
  * sent them, except what a decision changed. `beforeCall` checks each call
  * first (the runtime's own middleware refuses what it cannot enforce).
  */
@@ -105,7 +106,7 @@ function decideCalls(
   run: Run,
   response: LanguageModelV4GenerateResult,
 ): Promise<LanguageModelV4GenerateResult> | LanguageModelV4GenerateResult {
-  return decidesInModelLayer(run) ? decideToolCalls(run, uniqueToolCallIds(response)) : response;
+  return decidesInModelLayer(run) ? decideTurn(run, uniqueToolCallIds(response)) : response;
 }
 
 /**
@@ -212,9 +213,8 @@ async function streamLive(
   if (run.streamFailed !== undefined) stream = watchStreamErrors(stream, run.streamFailed);
   if (redactors.length > 0) stream = stream.pipeThrough(redactStream(redactors, (block) => run.redactedOriginals.note(block)));
   if (decidesInModelLayer(run)) {
-    stream = stream.pipeThrough(uniqueToolCallIdsStream());
     if (run.streamTimeouts !== undefined) stream = watchStreamTimeouts(stream, run.streamTimeouts, { toolChoice: request.toolChoice });
-    stream = holdToolCalls(stream, async (response) => decideToolCalls(run, response));
+    stream = holdToolCalls(stream, { together: decidesWithTurn(run), decide: (calls) => decideStreamedCalls(run, calls) });
   }
   return stream === result.stream ? result : { ...result, stream };
 }

@@ -12,24 +12,7 @@ import { type Parsed, parseToolCall } from './parse-tool-call.ts';
 const NO_GATES = Object.freeze({});
 
 type Response = LanguageModelV4GenerateResult;
-
-/**
- * The model layer's decisions on a response's tool calls: {@link decideTurn},
- * a throw ending the run. Synchronous when every parse and decision is.
- */
-export function decideToolCalls(run: Run, response: Response): Response | Promise<Response> {
-  const failed = (error: unknown): never => {
-    run.fail(error);
-    throw error;
-  };
-  let decided: Response | Promise<Response>;
-  try {
-    decided = decideTurn(run, response);
-  } catch (error) {
-    return failed(error);
-  }
-  return isThenable(decided) ? decided.then(undefined, failed) : decided;
-}
+type Content = Response['content'];
 
 /**
  * Decides the client tool calls of one model response, before the SDK sees
@@ -41,51 +24,88 @@ export function decideToolCalls(run: Run, response: Response): Response | Promis
  * so the history shows the arguments that run, the SDK validates them again,
  * and an approval asked about them records them as the model's input (a
  * resumed approval is checked against it): the human approves what runs.
- * Synchronous while the parses, gates and handlers are.
+ * Synchronous while the parses, gates and handlers are; a throw ends the
+ * run.
  */
 export function decideTurn(run: Run, response: Response): Response | Promise<Response> {
-  return new Turn(run, response).parseFrom(0);
+  const decided = decideContent(run, response.content);
+  if (!isThenable(decided)) return decided === response.content ? response : { ...response, content: decided };
+  return decided.then((content) => (content === response.content ? response : { ...response, content }));
 }
 
-/** One response's tool calls on their way to their decisions. */
+/**
+ * The model layer's decisions on some tool calls of a streamed response,
+ * as they come (`holdToolCalls`): the calls as decided, index-aligned (the
+ * same array when nothing changed), a throw ending the run.
+ */
+export function decideStreamedCalls(
+  run: Run,
+  calls: readonly LanguageModelV4ToolCall[],
+): readonly LanguageModelV4ToolCall[] | Promise<readonly LanguageModelV4ToolCall[]> {
+  return decideContent(run, calls as Content) as readonly LanguageModelV4ToolCall[] | Promise<readonly LanguageModelV4ToolCall[]>;
+}
+
+function decideContent(run: Run, content: Content): Content | Promise<Content> {
+  let decided: Content | Promise<Content>;
+  try {
+    decided = new Turn(run, content).parseFrom(0);
+  } catch (error) {
+    run.fail(error);
+    throw error;
+  }
+  return isThenable(decided) ? failing(run, decided) : decided;
+}
+
+/** A decision under way whose throw ends the run (apart: the synchronous path allocates no closure). */
+function failing(run: Run, deciding: Promise<Content>): Promise<Content> {
+  return deciding.then(undefined, (error: unknown) => {
+    run.fail(error);
+    throw error;
+  });
+}
+
+/** Some tool calls of one response (all of them, or those of a streamed response as they come) on their way to their decisions. */
 class Turn {
   private readonly run: Run;
-  private readonly response: Response;
+  /** The response's content (or part of it), as the model sent it. */
+  private readonly parts: Content;
   private readonly step: Step;
-  /** Where each well-formed call sits in the response's content. */
+  /** Where each well-formed call sits in the content. */
   private readonly indexes: number[] = [];
   private readonly calls: ToolCallInfo[] = [];
   private gates: RegisteredHandler[][] | undefined;
-  private content: Response['content'];
+  /** The content as decided (a copy once a decision changes a call). */
+  private content: Content;
 
-  constructor(run: Run, response: Response) {
+  constructor(run: Run, parts: Content) {
     this.run = run;
-    this.response = response;
+    this.parts = parts;
     this.step = run.step;
-    this.content = response.content;
+    this.content = parts;
   }
 
   /** Parses the calls from `index` on, then gates and decides them. */
-  parseFrom(index: number): Response | Promise<Response> {
-    const parts = this.response.content;
+  parseFrom(index: number): Content | Promise<Content> {
+    const { parts } = this;
     for (; index < parts.length; index++) {
-      const part = parts[index] as Response['content'][number];
+      const part = parts[index] as Content[number];
       if (part.type !== 'tool-call' || part.providerExecuted === true) continue;
       const parsing = parseToolCall(part, this.run.tools, this.step.activeTools);
-      if (isThenable(parsing)) {
-        const at = index;
-        return parsing.then((parsed) => {
-          this.add(at, part, parsed);
-          return this.parseFrom(at + 1);
-        });
-      }
+      if (isThenable(parsing)) return this.parsedLater(index, part, parsing);
       this.add(index, part, parsing);
     }
-    if (this.calls.length === 0) return this.response;
+    if (this.calls.length === 0) return parts;
     if (this.run.snapshot.hooks.gateToolCalls.length === 0) return this.decideFrom(0);
     return gateToolCalls(this.run, this.step, this.calls).then((gates) => {
       this.gates = gates;
       return this.decideFrom(0);
+    });
+  }
+
+  private parsedLater(index: number, part: LanguageModelV4ToolCall, parsing: Promise<Parsed | undefined>): Promise<Content> {
+    return parsing.then((parsed) => {
+      this.add(index, part, parsed);
+      return this.parseFrom(index + 1);
     });
   }
 
@@ -96,21 +116,22 @@ class Turn {
   }
 
   /** Decides the calls from `position` on, in the model's order, writing each decision into the step. */
-  private decideFrom(position: number): Response | Promise<Response> {
+  private decideFrom(position: number): Content | Promise<Content> {
     for (; position < this.calls.length; position++) {
       const call = this.calls[position] as ToolCallInfo;
       const gates = this.gates?.[position];
       const deciding = decideToolCall(this.run, this.step, call, gates === undefined ? NO_GATES : { gates });
-      if (isThenable(deciding)) {
-        const at = position;
-        return deciding.then((decision) => {
-          this.write(at, call, decision);
-          return this.decideFrom(at + 1);
-        });
-      }
+      if (isThenable(deciding)) return this.decidedLater(position, call, deciding);
       this.write(position, call, deciding);
     }
-    return this.content === this.response.content ? this.response : { ...this.response, content: this.content };
+    return this.content;
+  }
+
+  private decidedLater(position: number, call: ToolCallInfo, deciding: Promise<ToolCallDecision>): Promise<Content> {
+    return deciding.then((decision) => {
+      this.write(position, call, decision);
+      return this.decideFrom(position + 1);
+    });
   }
 
   /**
@@ -126,7 +147,7 @@ class Turn {
     if (text === JSON.stringify(call.input)) text = undefined;
     if (text === undefined && label === undefined) return;
     const index = this.indexes[position] as number;
-    if (this.content === this.response.content) this.content = [...this.content];
+    if (this.content === this.parts) this.content = [...this.content];
     const part = this.content[index] as LanguageModelV4ToolCall;
     this.content[index] = {
       ...part,

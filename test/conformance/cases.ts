@@ -43,6 +43,16 @@ function turn(...parts: Part[]): Turn {
   return { parts: [start(), ...parts, finish(calls ? 'tool-calls' : 'stop')] };
 }
 
+/** A provider-executed (dynamic) search call, as random scripts make them. */
+const providerSearchCall: Part = {
+  type: 'tool-call',
+  toolCallId: 'call-0-0',
+  toolName: 'web_search',
+  input: '{"q":"alpha"}',
+  providerExecuted: true,
+  dynamic: true,
+};
+
 const answer = turn(...text('final', 'All ', 'done.'));
 const fn = (name: string, extra: Partial<ToolSpec> = {}): ToolSpec => ({ name, kind: 'function', behavior: 'ok', ...extra });
 const loop = { stop: { kind: 'count', steps: 4 }, callbacks: true } as const;
@@ -147,14 +157,7 @@ export const CASES: readonly ConformanceCase[] = [
               type: 'text-end',
               id: 'txt-0',
             },
-            {
-              type: 'tool-call',
-              toolCallId: 'call-0-0',
-              toolName: 'web_search',
-              input: '{"q":"alpha"}',
-              providerExecuted: true,
-              dynamic: true,
-            },
+            providerSearchCall,
             {
               type: 'tool-result',
               toolCallId: 'call-0-0',
@@ -544,6 +547,28 @@ export const CASES: readonly ConformanceCase[] = [
       ],
       tools: [fn('a', { inputCallbacks: true })],
       options: loop,
+    },
+  },
+  {
+    id: 'abort-after-provider-executed-call',
+    about:
+      'found by the random property (seed 20250710): the caller aborts once the provider has sent a step with a provider-executed call and its result',
+    modes: ['streamText'],
+    script: {
+      turns: [
+        {
+          parts: [
+            start(),
+            { type: 'response-metadata', id: 'resp-x', modelId: 'mock-model-v2', timestamp: new Date('2023-11-14T22:13:20.000Z') },
+            providerSearchCall,
+            { type: 'tool-result', toolCallId: 'call-0-0', toolName: 'web_search', result: { hits: ['alpha'] }, dynamic: true },
+            finish('stop'),
+          ],
+          fault: { kind: 'abort', at: 5 },
+        },
+      ],
+      tools: [fn('t0')],
+      options: { stop: { kind: 'count', steps: 1 }, callbacks: true },
     },
   },
   {

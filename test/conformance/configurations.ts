@@ -6,10 +6,10 @@
 import { generateText, streamText } from 'ai';
 import { createInterventions, InterventionActions, type InterventionHandlerLike, type InterventionHooks } from '../../src/index.ts';
 
-export const CONFIGURATIONS = ['raw', 'idle', 'noop', 'handler', 'tools'] as const;
+export const CONFIGURATIONS = ['raw', 'idle', 'noop', 'handler', 'decides', 'tools'] as const;
 export type Configuration = (typeof CONFIGURATIONS)[number];
 /** The configurations compared against `raw`. */
-export const WRAPPED = ['idle', 'noop', 'handler', 'tools'] as const;
+export const WRAPPED = ['idle', 'noop', 'handler', 'decides', 'tools'] as const;
 export type Wrapped = (typeof WRAPPED)[number];
 
 export const DESCRIPTIONS: Readonly<Record<Configuration, string>> = {
@@ -17,6 +17,8 @@ export const DESCRIPTIONS: Readonly<Record<Configuration, string>> = {
   idle: 'createInterventions() with nothing registered',
   noop: 'one no-op handler (all five lifecycle methods) and every hook registered as a no-op',
   handler: 'one no-op handler (all five lifecycle methods), no hooks',
+  decides:
+    "one no-op handler with beforeToolCall only (the most common guard): the model layer decides each tool call, a streamed step's calls are held each until decided, and nothing else is",
   tools:
     "only the tool-level hooks as no-ops (gateToolCalls proceeding, preToolCall, onToolCallResult, onToolCallError): tools are guarded and a streamed step's tool calls are held, but the step itself is not",
 };
@@ -81,6 +83,10 @@ export function runnerFor(configuration: Configuration): Runner {
       return loosen(createInterventions({ handlers: [noopHandler()], hooks: noopHooks() }));
     case 'handler':
       return loosen(createInterventions({ handlers: [noopHandler()] }));
+    case 'decides':
+      return loosen(
+        createInterventions({ handlers: [{ name: 'conformance-decides', beforeToolCall: () => InterventionActions.proceed() }] }),
+      );
     case 'tools': {
       const { gateToolCalls, preToolCall, onToolCallResult, onToolCallError } = noopHooks();
       return loosen(createInterventions({ hooks: { gateToolCalls, preToolCall, onToolCallResult, onToolCallError } }));

@@ -21,49 +21,50 @@ export interface KnownDifference extends DifferencePattern {
 }
 
 /**
- * A stream aborted while the runtime holds a turn's tool calls for their
- * decision: the calls were never decided, so they are never handed to the SDK.
+ * A stream aborted while the runtime holds a step whole, or a turn's tool
+ * calls, for their decision: the calls were never decided, so they are never
+ * handed to the SDK.
  */
 const ABORT_DROPS_UNDECIDED_CALLS = {
   configurations: ['noop', 'handler', 'tools'],
   cases: ['abort-after-tool-call'],
   excludes: ['abort'],
   reason:
-    "streamText, the caller aborting after a tool call streamed but before the step finished, when handlers or gates decide tool calls: the runtime holds a turn's calls until the provider finishes the step and they are decided together, so a call no handler has seen is never handed to the SDK. The raw SDK has already parsed it and calls its tool's onInputAvailable, repairToolCall and toolApproval / needsApproval (with the aborted signal) before onAbort; the wrappers call none of them for the dropped call, and onAbort (exactly once) comes when the SDK sees the abort. Nothing executes in either.",
+    "streamText, the caller aborting after a tool call streamed but before the step finished, when the runtime holds the step whole until the provider finishes (afterModelCall handlers, onResponse hooks) or the turn's calls (gateToolCalls hooks see them together): a call no handler has seen is never handed to the SDK. (With beforeToolCall handlers alone, each call is released once decided, as it comes.) The raw SDK has already parsed it and calls its tool's onInputAvailable, repairToolCall and toolApproval / needsApproval (with the aborted signal) before onAbort; the wrappers call none of them for the dropped call, and onAbort (exactly once) comes when the SDK sees the abort. Nothing executes in either.",
 } as const satisfies Omit<KnownDifference, 'id' | 'observable'>;
 
 export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
   {
     id: 'stream-timed-callbacks',
-    configurations: ['noop', 'handler', 'tools'],
+    configurations: ['noop', 'handler', 'decides', 'tools'],
     observable: 'log order with stream timing',
     reason:
       "In streamText, where the callbacks the SDK calls as parts flow through its pipeline (onChunk, onLanguageModelCallEnd, onError, the tools' onInputStart / onInputDelta / onInputAvailable, toolApproval) fall among the others depends on when each part is delivered (microtask timing), across the calls of a step too. Any model middleware that adds one stream layer moves them: an identity `wrapLanguageModel` middleware piping through an empty TransformStream does, as measured against these scripts. Each callback's own calls (`log:<callback>`), the stream itself in order (`stream`), and the order of every other callback (`log order`) are still compared exactly; in generateText the whole order is.",
   },
   {
     id: 'stream-timed-chunk-order',
-    configurations: ['noop', 'handler', 'tools'],
+    configurations: ['noop', 'handler', 'decides', 'tools'],
     observable: 'log:onChunk order',
     reason:
       "The order of the onChunk calls where the SDK interleaves chunks it makes itself (such as its own error chunks) with the provider's: that follows delivery timing too (the raw SDK's own onChunk order can differ from its stream's). The same chunks are reported (`log:onChunk`), and the stream keeps the raw order (`stream`).",
   },
   {
     id: 'result-interventions',
-    configurations: ['idle', 'noop', 'handler', 'tools'],
+    configurations: ['idle', 'noop', 'handler', 'decides', 'tools'],
     observable: 'result.(hidden) interventions',
     reason:
       'The wrappers add `result.interventions` (the decision records) to a generateText result: the one addition of the API. It is not enumerable, so spreading or serialising the result leaves it out.',
   },
   {
     id: 'stream-result-interventions',
-    configurations: ['idle', 'noop', 'handler', 'tools'],
+    configurations: ['idle', 'noop', 'handler', 'decides', 'tools'],
     observable: 'result.ownProperties',
     path: /^\.interventions$/,
     reason: 'The same `result.interventions` on a streamText result (not enumerable).',
   },
   {
     id: 'stream-result-ui-decisions',
-    configurations: ['noop', 'handler', 'tools'],
+    configurations: ['noop', 'handler', 'decides', 'tools'],
     observable: 'result.ownProperties',
     path: /^\.toUIMessageStream$/,
     reason:
@@ -71,7 +72,7 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
   },
   {
     id: 'guarded-tool-identity',
-    configurations: ['noop', 'handler', 'tools'],
+    configurations: ['noop', 'handler', 'decides', 'tools'],
     observable: 'log:*',
     path: /\.tools\.[^.]+\.(\$tool|same)$/,
     reason:
@@ -79,7 +80,7 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
   },
   {
     id: 'replayed-approval-executes-once',
-    configurations: ['noop', 'handler', 'tools'],
+    configurations: ['noop', 'handler', 'decides', 'tools'],
     observable: 'log:execute',
     cases: ['resume-regenerate'],
     excludes: ['resume-replay'],
@@ -88,7 +89,7 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
   },
   {
     id: 'replayed-approval-ui-decision',
-    configurations: ['noop', 'handler', 'tools'],
+    configurations: ['noop', 'handler', 'decides', 'tools'],
     observable: 'uiStream',
     cases: ['resume-regenerate'],
     excludes: ['resume-replay'],
@@ -111,25 +112,25 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
   },
   {
     id: 'iterable-after-preparing',
-    configurations: ['noop', 'tools'],
+    configurations: ['noop', 'handler', 'decides', 'tools'],
     observable: '*',
     cases: ['class-generator-tool'],
     excludes: ['class-iterable-tools'],
     reason:
-      'A tool whose execute is a plain function that returns an async iterable (not an async generator function) can only be told apart once it was called; when preToolCall or onStatus hooks must run first, the guarded execute has already returned a promise, so such a tool gives its final value without the preliminary ones. Async generator functions, and every tool when no hook must run first, keep streaming their preliminary results.',
+      'A tool whose execute is a plain function that returns an async iterable (not an async generator function) can only be told apart once it was called; when preToolCall or onStatus hooks must run first, or the approval ledger (a resumed approval: the ledger claims it before the tool runs once), the guarded execute has already returned a promise, so such a tool gives its final value without the preliminary ones. Async generator functions, and every tool when no hook must run first, keep streaming their preliminary results.',
   },
   {
     id: 'late-chunk-drops-undecided-calls',
-    configurations: ['noop', 'handler', 'tools'],
+    configurations: ['decides', 'tools'],
     observable: '*',
     cases: ['chunk-timeout-after-tool-call'],
     excludes: ['chunk-timeout'],
     reason:
-      "timeout.chunkMs / firstChunkMs firing after a tool call streamed but before the step finished, when handlers or gates decide tool calls: as with the caller aborting there (see abort-drops-undecided-calls), the runtime holds the turn's calls until the step finishes, so a call no handler has decided is never handed to the SDK, and the step ends with the same `abort` part and onAbort as raw, without it (and without the `start-step` that only its release would have brought). Nothing executes in either.",
+      'timeout.chunkMs / firstChunkMs firing while the runtime holds tool calls undecided: a call whose arguments are still streaming (beforeToolCall handlers hold each call until its arguments are complete and it is decided), or, with gateToolCalls hooks, every call of the turn until the step finishes (the gates see them together; as with the caller aborting there, see abort-drops-undecided-calls). A call no handler has decided is never handed to the SDK, and the step ends with the same `abort` part and onAbort as raw, without it (and without the `start-step` that only its release would have brought). Nothing executes in either.',
   },
   {
     id: 'held-stream-chunk-timeout-options',
-    configurations: ['noop', 'handler', 'tools'],
+    configurations: ['noop', 'handler', 'decides', 'tools'],
     observable: 'log:onStart',
     path: /\.timeout\.(firstChunkMs|chunkMs)$/,
     reason:
@@ -143,6 +144,15 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
     excludes: ['parallel-streaming-calls'],
     reason:
       "When onToolCallResult hooks or afterToolCall handlers run, each value a streaming (async generator) tool yields passes through them before the SDK gets it (the client sees preliminary results, so they are transformed and redacted too): each value arrives a microtask or more later, so the results of tools running in parallel with it may interleave differently. Each tool's own values keep their order and content.",
+  },
+  {
+    id: 'abort-in-flight-parts',
+    configurations: ['noop', 'handler', 'decides', 'tools'],
+    observable: '*',
+    cases: ['abort-after-provider-executed-call'],
+    excludes: ['abort'],
+    reason:
+      "Which of the provider's parts reach the stream before the caller's abort depends on delivery timing: the SDK drops the parts still in flight in its pipeline when it sees the abort, and any stream layer in front of it moves that by a part or so (an identity `wrapLanguageModel` middleware piping through an empty TransformStream does, as measured against this case). What reaches the stream is the provider's, in order, then the same `abort` part; nothing runs that raw would not run.",
   },
   ...['onInputAvailable', 'repairToolCall', 'toolApproval', 'needsApproval'].map((callback) => ({
     id: `abort-drops-undecided-calls:${callback}`,
