@@ -201,7 +201,7 @@ type PathCapabilities = {
 /**
  * For every entry path and every kind of guard: enforced, or refused when
  * registered (or when the path is used while it is registered). The one
- * place that says it is the table behind {@link capabilityOf}: `use`,
+ * place that says it is the table behind `capabilityOf` (internal): `use`,
  * `addHook`, `wrapTools`, `agentSettings`, the middleware and the agent UI
  * streams check against it, and the Guarantees page shows it (generated from
  * this table and tested against it).

@@ -14,7 +14,7 @@ import { agentUIStream } from './agent-ui-stream.ts';
 import type { CallOptions } from './call-options.ts';
 import { composeAgentSettings } from './compose-agent-settings.ts';
 import { createModelMiddleware } from './create-model-middleware.ts';
-import { INTERVENTIONS_OPTIONS, type Interventions, type InterventionsOptions } from './interventions.ts';
+import { INTERVENTIONS_OPTIONS, type Interventions, type InterventionsOptions, WRAP_TOOLS_OPTIONS } from './interventions.ts';
 import { isIdle } from './is-idle.ts';
 import { runGenerateText } from './run-generate-text.ts';
 import { runStreamText } from './run-stream-text.ts';
@@ -149,6 +149,7 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
     use: (handler) => use(handler),
     addHook,
     wrapTools: (tools, wrapOptions) => {
+      WRAP_TOOLS_OPTIONS.check(wrapOptions, 'wrapTools');
       paths.enter('plain-tools');
       scopes.check(tools, registered);
       return wrappedTools.wrap(tools, snapshot, approvalLedger, wrapOptions?.runtimeContext);

@@ -374,3 +374,6 @@ export interface WrapToolsOptions {
   /** The trusted runtime context of the request the tools serve (your server sets it, never the conversation). */
   readonly runtimeContext?: Context;
 }
+
+/** The keys of {@link WrapToolsOptions}: `wrapTools` checks its options against them. */
+export const WRAP_TOOLS_OPTIONS = knownOptions<WrapToolsOptions>({ runtimeContext: true });

@@ -76,7 +76,11 @@ describe('knownOptions', () => {
   });
 
   describe('when tools are guarded with an unknown option', () => {
-    it('should throw from guardTools and guardTool', () => {
+    it('should throw from guardTools, guardTool and wrapTools', () => {
+      expect(thrownBy(() => createInterventions().wrapTools({ search }, { runtimeContxt: {} } as never))).toMatchObject({
+        owner: 'wrapTools',
+        suggestion: 'runtimeContext',
+      });
       expect(thrownBy(() => guardTools({ search }, { handler: [] } as never))).toMatchObject({
         owner: 'guardTools',
         suggestion: 'handlers',
