@@ -1,6 +1,7 @@
 import type { ConfirmTerms } from '../actions/confirm-terms.ts';
 import type { Approvers } from '../actions/intervention-actions.ts';
 import { fromBase64, toBase64 } from '../util/base64.ts';
+import { sha256 } from '../util/stable-json.ts';
 import { canonicalJson } from './approval-signature.ts';
 import type { ApprovalSecret } from './approval-state.ts';
 
@@ -31,9 +32,6 @@ export interface PinnedCall {
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const INFO = encoder.encode('ai-interventions approval pin v1');
-/** Between the SDK's signature and the pin in a request's `signature` (base64url has no `.`). */
-const SEPARATOR = '.';
-
 /**
  * Seals a pin to a call with AES-GCM under a key derived (HKDF-SHA256) from
  * the approval secret: nobody without the secret can read it, change it or
@@ -97,17 +95,6 @@ export function parsePin(json: string | undefined): ApprovalPin | undefined {
   }
 }
 
-/** A request's signature with the pin after the SDK's own. */
-export function withPin(signature: string, token: string): string {
-  return `${signature}${SEPARATOR}${token}`;
-}
-
-/** A request's signature split into the SDK's own and the pin after it, if any. */
-export function splitPin(signature: string): { readonly signature: string; readonly token: string | undefined } {
-  const at = signature.indexOf(SEPARATOR);
-  return at < 0 ? { signature, token: undefined } : { signature: signature.slice(0, at), token: signature.slice(at + 1) };
-}
-
 async function keyOf(secret: ApprovalSecret): Promise<CryptoKey> {
   const raw = typeof secret === 'string' ? encoder.encode(secret) : (secret as Uint8Array<ArrayBuffer>);
   const base = await crypto.subtle.importKey('raw', raw, 'HKDF', false, ['deriveKey']);
@@ -138,4 +125,9 @@ function asJson(context: Readonly<Record<string, unknown>>): unknown {
       return value;
     }) ?? '{}',
   );
+}
+
+/** The name a call's asker is kept under in the ledger: its id, tool and arguments, hashed. */
+export function callKey({ toolCallId, toolName, input }: PinnedCall): Promise<string> {
+  return sha256(canonicalJson([toolCallId, toolName, input]));
 }

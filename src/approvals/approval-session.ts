@@ -3,18 +3,15 @@ import type { ConfirmTerms } from '../actions/confirm-terms.ts';
 import type { DecisionRecord } from '../actions/decision-record.ts';
 import type { ToolCallInfo } from '../actions/intervention-events.ts';
 import type { Wording } from '../handlers/wording.ts';
-import { sha256 } from '../util/stable-json.ts';
-import { applyApprovalEdits } from './apply-approval-edits.ts';
 import type { ApprovalLedger } from './approval-ledger.ts';
-import { type ApprovalPin, type PinnedCall, parsePin, pinJson, sealPin } from './approval-pin.ts';
-import { canonicalJson } from './approval-signature.ts';
+import type { ApprovalPin, PinnedCall } from './approval-pin.ts';
 import type { ApprovalSecret, ApprovalState, DecideResumed, HeldAnswer, RuntimeContext } from './approval-state.ts';
 import { ANSWER_HANDLER, unreadable } from './decode-answers.ts';
 import type { DroppedApproval } from './drop-stale-approvals.ts';
+import { editableHistory } from './editable-history.ts';
 import { finishRequest, finishRequests, finishRequestsIn } from './own-approval-requests.ts';
 import { type Resume, type ResumedApproval, readResume } from './read-resume.ts';
-import { editableHistory, replaysOverriddenAnswer } from './replay-used-approvals.ts';
-import { askedCall, type SettledAnswer, settleAnswer, takeAnswers, takePins } from './take-answers.ts';
+import type { SettledAnswer } from './take-answers.ts';
 
 /** What an approval session is opened with. */
 export interface ApprovalSessionOptions {
@@ -85,9 +82,15 @@ export class ApprovalSession {
     return !this.state.resume.unverified.has(approval.approvalId);
   }
 
-  /** Whether a used approval is answered otherwise now: its call is not decided again (see `replayUsedApprovals`). */
+  /**
+   * Whether a used approval is answered otherwise now (another edit, a
+   * refusal, an answer that cannot be read; see `replayUsedApprovals`): its
+   * call is not decided again (no handler can change what already ran), the
+   * model reads the first resume's result. A plain approval sent again is
+   * decided again, as every resume is (its records say so).
+   */
   replaysOverriddenAnswer(approvalId: string): boolean {
-    return replaysOverriddenAnswer(this.state, approvalId);
+    return this.state.replays?.get(approvalId) === true;
   }
 
   /** Notes who asked a call's approval request in this run: a handler's `confirm` (`own`), or the app or the SDK alone. */
@@ -102,7 +105,9 @@ export class ApprovalSession {
    */
   async ask(call: PinnedCall, asker: RuntimeContext, terms: ConfirmTerms | undefined): Promise<void> {
     this.asked(call.toolCallId, true);
-    this.state.pins.set(call.toolCallId, await sealPin(this.state.runtimeSecret, { asker, askedAt: Date.now(), terms }, call));
+    const pin = { asker, askedAt: Date.now(), terms };
+    const { sealPin } = await import('./approval-pin.ts');
+    this.state.pins.set(call.toolCallId, await sealPin(this.state.runtimeSecret, pin, call));
   }
 
   /**
@@ -118,6 +123,7 @@ export class ApprovalSession {
    * a run); the call then runs with the asker's runtime context.
    */
   async askerOfCall(approval: ResumedApproval): Promise<ApprovalPin | undefined> {
+    const [{ callKey, parsePin }, { askedCall }] = await Promise.all([import('./approval-pin.ts'), import('./take-answers.ts')]);
     const pin = parsePin(await this.state.ledger?.askerOf?.(await callKey(askedCall(approval))));
     if (pin !== undefined) this.state.askers.set(approval.toolCallId, pin.asker);
     return pin;
@@ -131,7 +137,8 @@ export class ApprovalSession {
   settle(approval: ResumedApproval, terms: ConfirmTerms, approver: RuntimeContext, pin: ApprovalPin | undefined): Promise<SettledAnswer> {
     this.state.approver = approver;
     // a plain call's pin lives in the ledger: without one that keeps it, a confirm that asks nothing of people still runs
-    return settleAnswer(this.state, approval, terms, pin, { pinRequired: this.state.ledger?.askerOf !== undefined });
+    const pinRequired = this.state.ledger?.askerOf !== undefined;
+    return import('./take-answers.ts').then(({ settleAnswer }) => settleAnswer(this.state, approval, terms, pin, { pinRequired }));
   }
 
   /** The runtime context a resumed call runs with: its asker's, as its answer's pin says (`undefined`: none). */
@@ -180,6 +187,11 @@ export class ApprovalSession {
     if (state.resume.answers.length === 0 && state.resume.edits.length === 0) return undefined;
     return () => {
       state.prepared ??= (async () => {
+        // the work of a resume loads with the first request that carries answers
+        const [{ takeAnswers, takePins }, { applyApprovalEdits }] = await Promise.all([
+          import('./take-answers.ts'),
+          import('./apply-approval-edits.ts'),
+        ]);
         const tokens = takePins(state);
         await applyApprovalEdits(state);
         await takeAnswers(state, tokens);
@@ -264,11 +276,6 @@ export class ApprovalSession {
   }
 }
 
-/** The name a call's asker is kept under in the ledger: its id, tool and arguments, hashed. */
-function callKey({ toolCallId, toolName, input }: PinnedCall): Promise<string> {
-  return sha256(canonicalJson([toolCallId, toolName, input]));
-}
-
 /** Keeps who asked a call, and when, in `ledger` (tools guarded without a run: their requests carry no pin). */
 export async function keepAsker(
   ledger: ApprovalLedger | undefined,
@@ -277,5 +284,6 @@ export async function keepAsker(
   terms: ConfirmTerms | undefined,
 ): Promise<void> {
   if (ledger?.keepAsker === undefined) return;
+  const { callKey, pinJson } = await import('./approval-pin.ts');
   await ledger.keepAsker(await callKey(call), pinJson({ asker, askedAt: Date.now(), terms }));
 }

@@ -145,3 +145,6 @@ function replayedError(text: string): Error {
   error.toString = () => text;
   return error;
 }
+
+/** What {@link executeApproved} is given: the approved call, how it is decided and run, and where its outcome is kept. */
+export type ApprovedCall = Parameters<typeof executeApproved>[0];

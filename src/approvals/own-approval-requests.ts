@@ -1,5 +1,5 @@
-import { withPin } from './approval-pin.ts';
 import type { ApprovalState } from './approval-state.ts';
+import { withPin } from './pinned-signature.ts';
 
 /**
  * The requests a run asked, as everyone reads them. A handler's confirm

@@ -18,30 +18,6 @@ export function isReplay(state: ApprovalState, approvalId: string): boolean {
 }
 
 /**
- * Whether a used approval's answer now says something else than a plain
- * approval (another edit, a refusal, an answer that cannot be read): its
- * call is not decided again (no handler can change what already ran), the
- * model reads the first resume's result. A plain approval sent again is
- * decided again, as every resume is (its records say so).
- */
-export function replaysOverriddenAnswer(state: ApprovalState, approvalId: string): boolean {
-  return state.replays?.get(approvalId) === true;
-}
-
-/**
- * The history the SDK is given for a run that looks its answers up: the
- * input, with every message that has parts copied (message and content
- * array), so the answers of used approvals can be rewritten in it before the
- * SDK reads them, and the caller's messages are never changed.
- */
-export function editableHistory(state: ApprovalState): ModelMessage[] {
-  state.history ??= state.resume.messages.map((message) =>
-    Array.isArray(message.content) ? ({ ...message, content: [...message.content] } as ModelMessage) : message,
-  );
-  return state.history;
-}
-
-/**
  * A replay shows what ran: for each answer of the input whose approval the
  * ledger says was executed, whatever the answer says now (another edit, a
  * refusal), the history the SDK reads is rewritten to the answer that ran:

@@ -1,6 +1,6 @@
 import { createUIMessageStreamResponse } from 'ai';
-import { createApprovalLedger } from '../approvals/approval-ledger.ts';
 import { approvalKeysOf, generateApprovalSecret } from '../approvals/approval-secret.ts';
+import { defaultApprovalLedger } from '../approvals/default-approval-ledger.ts';
 import { InvalidHandlerError } from '../errors/invalid-handler-error.ts';
 import { InvalidOptionError } from '../errors/invalid-option-error.ts';
 import type { InterventionHandlerLike } from '../handlers/intervention-handler.ts';
@@ -51,7 +51,7 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
   const wording: Wording = { ...defaultWording, ...options.wording };
   const maxGuideRetries = options.maxGuideRetries ?? 2;
   const redactors = options.redactors ?? [];
-  const approvalLedger = options.approvalLedger === false ? undefined : (options.approvalLedger ?? createApprovalLedger());
+  const approvalLedger = options.approvalLedger === false ? undefined : (options.approvalLedger ?? defaultApprovalLedger());
   if (!Number.isInteger(maxGuideRetries) || maxGuideRetries < 0) {
     throw new TypeError(`maxGuideRetries must be a non-negative integer, received ${String(options.maxGuideRetries)}.`);
   }

@@ -1,7 +1,7 @@
 import type { Context } from '@ai-sdk/provider-utils';
 import type { GenericToolApprovalFunction, Tool, ToolApprovalConfiguration, ToolSet } from 'ai';
-import { UNVERIFIABLE_REASON, unverifiedDenial } from '../approvals/check-approvals.ts';
 import type { ResumedApproval } from '../approvals/read-resume.ts';
+import { UNVERIFIABLE_REASON, unverifiedDenial } from '../approvals/unverified-denial.ts';
 import type { Run } from '../run/run.ts';
 import { ensureStarted } from '../run/start-run.ts';
 import { type ApprovalStatus, approvalStatusOf, decidedInput, type ToolCallDecision } from '../run/tool-call-decision.ts';

@@ -2,7 +2,7 @@ import type { Context } from '@ai-sdk/provider-utils';
 import type { Tool, ToolExecutionOptions } from 'ai';
 import type { ToolCallInfo } from '../actions/intervention-events.ts';
 import type { ApprovalSession } from '../approvals/approval-session.ts';
-import { executeApproved } from '../approvals/execute-approved.ts';
+import type { ApprovedCall } from '../approvals/execute-approved.ts';
 import type { ResumedApproval } from '../approvals/read-resume.ts';
 import type { Run } from '../run/run.ts';
 import { isAsyncIterable, lastOf } from '../util/async-iterable.ts';
@@ -97,7 +97,7 @@ export function guardExecute({
     };
     const ledger = approved?.session.state.ledger;
     if (approved === undefined || ledger === undefined) return pipeline(call, decide);
-    return executeApproved({
+    const approvedCall: ApprovedCall = {
       record: approved.session.state.record,
       expiry: approved.session.state.expiries.get(approved.approval.approvalId),
       ledger,
@@ -107,7 +107,10 @@ export function guardExecute({
       streams,
       decide: decide === undefined ? undefined : (start: ToolCallInfo) => decide(run, { tool, call: start, options }),
       execute: (decided: ToolCallInfo) => pipeline(decided, undefined),
-    });
+    };
+    // the ledger's execute-once loads with the first approved call a request resumes (the call is async either way)
+    const executing = import('../approvals/execute-approved.ts').then(({ executeApproved }) => executeApproved(approvedCall));
+    return streams ? streamOf(executing) : executing;
   } as Execute;
 }
 
@@ -146,4 +149,9 @@ async function* streamResults(execution: ToolExecution, call: ToolCallInfo, iter
 /** A call that `prepareToolCall` answered without running the tool, as the result pipeline takes it. */
 function shortCircuit(prepared: { type: 'result'; result: unknown } | { type: 'error'; error: unknown }): Settled {
   return prepared.type === 'result' ? { ok: true, value: prepared.result } : { ok: false, error: prepared.error };
+}
+
+/** The values of an async iterable that is yet to come (a streaming tool's approved execution, once loaded). */
+async function* streamOf(iterable: Promise<unknown>): AsyncGenerator<unknown> {
+  yield* (await iterable) as AsyncIterable<unknown>;
 }
