@@ -9,7 +9,8 @@ import {
 import type { InterventionUIMessage } from '../client/intervention-data.ts';
 import type { InterventionsReport } from '../run/interventions-report.ts';
 import { asyncIterable } from '../util/async-iterable.ts';
-import { type DecisionSource, decisionConversion } from './inject-decisions.ts';
+import type { DecisionSource } from './decision-source.ts';
+import { decisionConversion } from './inject-decisions.ts';
 
 const sources = new WeakMap<InterventionsReport, DecisionSource>();
 
