@@ -3,7 +3,7 @@ import type { LanguageModel, PrepareStepFunction, PrepareStepResult, ToolSet, Us
 import type { ModelCallSettings } from '../actions/intervention-events.ts';
 import type { HeldAnswer } from '../approvals/approval-state.ts';
 import { runTransformContext } from '../hooks/run-hooks.ts';
-import { beforeModelCall } from '../run/before-model-call.ts';
+import { beforeModelCall, type ModelCallOutcome } from '../run/before-model-call.ts';
 import { deniedModel, heldModel } from '../run/denied-model.ts';
 import type { Run } from '../run/run.ts';
 import { SETTING_KEYS } from '../run/setting-keys.ts';
@@ -46,8 +46,64 @@ export function createRunPrepareStep({
   let toolNames: readonly string[] | undefined;
   const allTools = () => (toolNames ??= Object.freeze(Object.keys(run.tools ?? {})));
 
-  return async (options: StepOptions) => {
-    const starting = ensureStarted(run);
+  /**
+   * The step's tools, the `beforeModelCall` handlers, then the step itself
+   * and what the SDK is told: synchronous while the handlers are.
+   */
+  const decide = (options: StepOptions, start: StepStart): StepResult | undefined | Promise<StepResult | undefined> => {
+    const { user } = start;
+    let { messages, instructions, result } = start;
+    let stepActiveTools = (user?.activeTools as readonly string[] | undefined) ?? activeTools;
+    const removed = run.invocation?.removedTools;
+    if (removed !== undefined && removed.size > 0) {
+      stepActiveTools = (stepActiveTools ?? allTools()).filter((name) => !removed.has(name));
+      (result ??= {}).activeTools = stepActiveTools as StepResult['activeTools'];
+    }
+    const made = (outcome: ModelCallOutcome | undefined): StepResult | undefined => {
+      if (outcome?.type === 'denied') {
+        run.step = new Step(options.stepNumber, messages, stepActiveTools);
+        return { ...result, model: deniedModel(outcome.reason) };
+      }
+      if (outcome?.type === 'changed') {
+        messages = outcome.messages;
+        instructions = outcome.instructions;
+        if (outcome.activeTools !== undefined) {
+          stepActiveTools = outcome.activeTools;
+          (result ??= {}).activeTools = outcome.activeTools as StepResult['activeTools'];
+        }
+        if (outcome.settings !== undefined) Object.assign((result ??= {}), outcome.settings);
+      }
+      run.step = new Step(options.stepNumber, messages, stepActiveTools);
+      if (messages !== options.messages) (result ??= {}).messages = messages;
+      else if (result !== undefined) delete result.messages;
+      if (instructions !== options.instructions) {
+        (result ??= {}).instructions = instructions;
+        delete result.system;
+      }
+      if (user?.model !== undefined) (result ??= {}).model = wrapModel(user.model);
+      return result;
+    };
+    if (handlers.beforeModelCall.length === 0) return made(undefined);
+    let stepSettings = settings;
+    for (const key of SETTING_KEYS) {
+      if (user?.[key] !== undefined) {
+        if (stepSettings === settings) stepSettings = { ...settings };
+        (stepSettings as Record<string, unknown>)[key] = user[key];
+      }
+    }
+    const evaluated = beforeModelCall(run, {
+      stepNumber: options.stepNumber,
+      steps: options.steps,
+      messages,
+      instructions,
+      activeTools: stepActiveTools ?? allTools(),
+      settings: stepSettings,
+    });
+    return isThenable(evaluated) ? evaluated.then(made) : made(evaluated);
+  };
+
+  /** What comes before {@link decide} when something must be awaited or changed first. */
+  const begin = async (options: StepOptions, starting: Promise<void> | undefined): Promise<StepResult | undefined> => {
     if (starting !== undefined) await starting;
     // a hook that failed where the SDK swallows errors ends the run here
     if (run.failed !== undefined) await run.throwIfFailed();
@@ -81,7 +137,7 @@ export function createRunPrepareStep({
       prepareStep === undefined
         ? undefined
         : ((await prepareStep({ ...options, model: unwrapModel(options.model), messages, instructions })) ?? undefined);
-    let result: StepResult | undefined = user === undefined ? undefined : { ...user };
+    const result: StepResult | undefined = user === undefined ? undefined : { ...user };
     if (user?.messages !== undefined) messages = user.messages;
     const userInstructions = user?.instructions ?? user?.system;
     if (userInstructions !== undefined) instructions = userInstructions;
@@ -103,56 +159,35 @@ export function createRunPrepareStep({
       // a window that cut a tool call must not leave its result behind
       if (transformed !== messages) messages = keepToolPairs(transformed);
     }
-
-    let stepActiveTools = (user?.activeTools as readonly string[] | undefined) ?? activeTools;
-    const removed = run.invocation?.removedTools;
-    if (removed !== undefined && removed.size > 0) {
-      stepActiveTools = (stepActiveTools ?? allTools()).filter((name) => !removed.has(name));
-      (result ??= {}).activeTools = stepActiveTools as StepResult['activeTools'];
-    }
-
-    if (handlers.beforeModelCall.length > 0) {
-      let stepSettings = settings;
-      for (const key of SETTING_KEYS) {
-        if (user?.[key] !== undefined) {
-          if (stepSettings === settings) stepSettings = { ...settings };
-          (stepSettings as Record<string, unknown>)[key] = user[key];
-        }
-      }
-      const evaluated = beforeModelCall(run, {
-        stepNumber: options.stepNumber,
-        steps: options.steps,
-        messages,
-        instructions,
-        activeTools: stepActiveTools ?? allTools(),
-        settings: stepSettings,
-      });
-      const outcome = isThenable(evaluated) ? await evaluated : evaluated;
-      if (outcome.type === 'denied') {
-        run.step = new Step(options.stepNumber, messages, stepActiveTools);
-        return { ...result, model: deniedModel(outcome.reason) };
-      }
-      if (outcome.type === 'changed') {
-        messages = outcome.messages;
-        instructions = outcome.instructions;
-        if (outcome.activeTools !== undefined) {
-          stepActiveTools = outcome.activeTools;
-          (result ??= {}).activeTools = outcome.activeTools as StepResult['activeTools'];
-        }
-        if (outcome.settings !== undefined) Object.assign((result ??= {}), outcome.settings);
-      }
-    }
-
-    run.step = new Step(options.stepNumber, messages, stepActiveTools);
-    if (messages !== options.messages) (result ??= {}).messages = messages;
-    else if (result !== undefined) delete result.messages;
-    if (instructions !== options.instructions) {
-      (result ??= {}).instructions = instructions;
-      delete result.system;
-    }
-    if (user?.model !== undefined) (result ??= {}).model = wrapModel(user.model);
-    return result;
+    return decide(options, { messages, instructions, user, result });
   };
+
+  // a later step of a started run with no prepareStep or transformContext of its own: nothing to await first
+  return (options: StepOptions) => {
+    const starting = ensureStarted(run);
+    if (
+      starting !== undefined ||
+      run.failed !== undefined ||
+      options.stepNumber === 0 ||
+      prepareStep !== undefined ||
+      hooks.transformContext.length > 0
+    ) {
+      return begin(options, starting);
+    }
+    run.runtimeContext = options.runtimeContext;
+    run.approvals?.finishMessages(options.messages, run.messages.length);
+    return decide(options, { messages: options.messages, instructions: options.instructions, user: undefined, result: undefined });
+  };
+}
+
+/** What a step starts {@link createRunPrepareStep}'s `decide` with. */
+interface StepStart {
+  readonly messages: StepOptions['messages'];
+  readonly instructions: StepOptions['instructions'];
+  /** What the caller's own `prepareStep` returned. */
+  readonly user: StepResult | undefined;
+  /** What the SDK is told so far. */
+  readonly result: StepResult | undefined;
 }
 
 /**

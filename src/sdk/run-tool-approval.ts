@@ -48,13 +48,20 @@ export function createRunToolApproval({
   run: Run;
   toolApproval: ToolApprovalConfiguration<ToolSet, Context> | undefined;
 }): GenericToolApprovalFunction<ToolSet, Record<string, never>, Context> {
-  return async (options) => {
-    const starting = ensureStarted(run);
-    if (starting !== undefined) await starting;
+  type Options = Parameters<GenericToolApprovalFunction<ToolSet, Record<string, never>, Context>>[0];
+  // the common case, at once: the model layer decided the call, and nothing else asks about it
+  const approve = (options: Options): ApprovalStatus | Promise<ApprovalStatus> => {
+    const taken = run.step.take(options.toolCall);
+    if (taken !== undefined && taken !== 'ambiguous' && run.approvals === undefined && !hasCallerApproval(toolApproval, options)) {
+      const ours = approvalStatusOf(taken);
+      if (ours.type !== 'user-approval') return ours;
+    }
+    return resolve(options, taken);
+  };
+  const resolve = async (options: Options, taken: ToolCallDecision | 'ambiguous' | undefined): Promise<ApprovalStatus> => {
     const { toolCall } = options;
     const step = run.step;
     const call = { toolCallId: toolCall.toolCallId, toolName: toolCall.toolName, input: toolCall.input };
-    const taken = step.take(call);
     // fail closed: a decision that cannot be told to be this call's is no decision for it
     if (taken === 'ambiguous') return approvalStatusOf(await denyCall(run, call, AMBIGUOUS_CALL_ID));
     let decision: ToolCallDecision | undefined = taken;
@@ -114,6 +121,10 @@ export function createRunToolApproval({
       session?.asked(toolCall.toolCallId, false);
     }
     return status;
+  };
+  return (options) => {
+    const starting = ensureStarted(run);
+    return starting === undefined ? approve(options) : starting.then(() => approve(options));
   };
 }
 

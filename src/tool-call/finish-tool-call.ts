@@ -1,4 +1,5 @@
 import type { AfterToolCallEvent, ToolCallInfo } from '../actions/intervention-events.ts';
+import type { Verdict } from '../handlers/evaluate-interventions.ts';
 import { runOnToolCallError, runOnToolCallResult } from '../hooks/run-hooks.ts';
 import { redactsToolErrors, redactToolError } from '../redaction/redact-tool-error.ts';
 import { evaluate } from '../run/evaluate-and-report.ts';
@@ -17,11 +18,37 @@ export type Settled = { readonly ok: true; readonly value: unknown } | { readonl
  * or handler that throws is recorded on the run and rethrown.
  */
 export function finishToolCall(execution: ToolExecution, call: ToolCallInfo, settled: Settled): unknown {
-  const { hooks, handlers } = execution.run.snapshot;
-  // nothing to run: the outcome as it is, at once (a throw stays a throw)
-  if (settled.ok && hooks.onToolCallResult.length === 0 && handlers.afterToolCall.length === 0) return settled.value;
-  if (!settled.ok && hooks.onToolCallError.length === 0 && !redactsToolErrors(execution.run.snapshot)) throw settled.error;
+  if (settled.ok) return finishResult(execution, call, settled.value);
+  const { hooks } = execution.run.snapshot;
+  // nothing to run: the throw stays a throw, at once
+  if (hooks.onToolCallError.length === 0 && !redactsToolErrors(execution.run.snapshot)) throw settled.error;
   return finishAsync(execution, call, settled);
+}
+
+/**
+ * {@link finishToolCall} for a result: as it is, at once, when nothing runs;
+ * through the `afterToolCall` handlers alone synchronously while they are.
+ */
+export function finishResult(execution: ToolExecution, call: ToolCallInfo, value: unknown): unknown {
+  const { hooks, handlers } = execution.run.snapshot;
+  if (hooks.onToolCallResult.length > 0) return finishAsync(execution, call, { ok: true, value });
+  if (handlers.afterToolCall.length === 0) return value;
+  let evaluated: unknown;
+  try {
+    evaluated = afterToolCall(execution, call, value);
+  } catch (error) {
+    execution.run.fail(error);
+    throw error;
+  }
+  return isThenable(evaluated) ? failing(execution, evaluated) : evaluated;
+}
+
+/** A result under way whose throw ends the run (apart: the synchronous path allocates no closure). */
+function failing(execution: ToolExecution, pending: PromiseLike<unknown>): Promise<unknown> {
+  return Promise.resolve(pending).then(undefined, (error: unknown) => {
+    execution.run.fail(error);
+    throw error;
+  });
 }
 
 /** Whether a result passes through anything (hooks or handlers that may replace it). */
@@ -55,29 +82,40 @@ async function finishAsync(execution: ToolExecution, call: ToolCallInfo, settled
     if (hooks.onToolCallResult.length > 0) {
       result = await runOnToolCallResult(hooks.onToolCallResult, { ...toolHookContext(execution), call, tool, result });
     }
-    if (handlers.afterToolCall.length > 0) {
-      const evaluation = evaluate<AfterToolCallEvent>(run, {
-        event: {
-          lifecycle: 'afterToolCall',
-          messages: options.messages,
-          runtimeContext: execution.runtimeContext,
-          runId: run.runId,
-          stepNumber: run.stepNumber,
-          abortSignal: options.abortSignal,
-          toolCall: call,
-          tool,
-          result,
-        },
-        makeDraft: draftResult,
-      });
-      const verdict = isThenable(evaluation) ? await evaluation : evaluation;
-      if (verdict.type !== 'deny' && verdict.type !== 'proceed') result = verdict.event.result;
-    }
+    if (handlers.afterToolCall.length > 0) result = await afterToolCall(execution, call, result);
     return result;
   } catch (error) {
     run.fail(error);
     throw error;
   }
+}
+
+/** The `afterToolCall` handlers on a result: the result they leave (a transform's), synchronously while they answer at once. */
+function afterToolCall(execution: ToolExecution, call: ToolCallInfo, result: unknown): unknown {
+  const { run, tool, options } = execution;
+  const evaluation = evaluate<AfterToolCallEvent>(run, {
+    event: {
+      lifecycle: 'afterToolCall',
+      messages: options.messages,
+      runtimeContext: execution.runtimeContext,
+      runId: run.runId,
+      stepNumber: run.stepNumber,
+      abortSignal: options.abortSignal,
+      toolCall: call,
+      tool,
+      result,
+    },
+    makeDraft: draftResult,
+  });
+  return isThenable(evaluation) ? resultLater(evaluation, result) : resultOf(evaluation, result);
+}
+
+function resultLater(evaluation: Promise<Verdict<AfterToolCallEvent>>, result: unknown): Promise<unknown> {
+  return evaluation.then((verdict) => resultOf(verdict, result));
+}
+
+function resultOf(verdict: Verdict<AfterToolCallEvent>, result: unknown): unknown {
+  return verdict.type === 'deny' || verdict.type === 'proceed' ? result : verdict.event.result;
 }
 
 /** An afterToolCall draft: the result is copied, so a transform never edits the tool's own object. */

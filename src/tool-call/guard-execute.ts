@@ -7,7 +7,7 @@ import type { ResumedApproval } from '../approvals/read-resume.ts';
 import type { Run } from '../run/run.ts';
 import { isAsyncIterable, lastOf } from '../util/async-iterable.ts';
 import { isThenable } from '../util/is-thenable.ts';
-import { finishToolCall, hasResultPipeline, type Settled } from './finish-tool-call.ts';
+import { finishResult, finishToolCall, hasResultPipeline, type Settled } from './finish-tool-call.ts';
 import { type DecideInExecute, needsPreparing, prepareToolCall, type ToolExecution } from './prepare-tool-call.ts';
 
 export type { DecideInExecute } from './prepare-tool-call.ts';
@@ -73,63 +73,82 @@ export function guardExecute({
     const runtimeContext = approved?.session.askerOf(options.toolCallId) ?? run.runtimeContext;
     const execution: ToolExecution = { run, tool, options, runtimeContext };
     const call: ToolCallInfo = { toolCallId: options.toolCallId, toolName, input };
-    const streams = Object.prototype.toString.call(perform) === '[object AsyncGeneratorFunction]';
-    const runTool = (prepared: ToolCallInfo) => invoke(execution, prepared, () => perform.call(target, prepared.input, options));
-    const pipeline = (start: ToolCallInfo, decideFirst: DecideInExecute | undefined): unknown => {
-      if (!needsPreparing(run, decideFirst)) return runTool(start);
-      const preparing = prepareToolCall(execution, start, decideFirst);
-      if (!isThenable(preparing)) {
-        // prepared at once: the tool is called now, as without hooks
-        return preparing.type === 'call' ? runTool(preparing.call) : finishToolCall(execution, preparing.call, shortCircuit(preparing));
-      }
-      if (streams) {
-        return (async function* () {
-          const prepared = await preparing;
-          if (prepared.type !== 'call') yield await finishToolCall(execution, prepared.call, shortCircuit(prepared));
-          else yield* runTool(prepared.call) as AsyncIterable<unknown>;
-        })();
-      }
-      return Promise.resolve(preparing).then(async (prepared) => {
-        if (prepared.type !== 'call') return finishToolCall(execution, prepared.call, shortCircuit(prepared));
-        const result = runTool(prepared.call);
-        return isAsyncIterable(result) ? lastOf(result) : result;
-      });
-    };
-    const ledger = approved?.session.state.ledger;
-    if (approved === undefined || ledger === undefined) return pipeline(call, decide);
-    const approvedCall: ApprovedCall = {
-      record: approved.session.state.record,
-      expiry: approved.session.state.expiries.get(approved.approval.approvalId),
-      ledger,
-      approval: approved.approval,
-      call,
-      abortSignal: options.abortSignal,
-      streams,
-      decide: decide === undefined ? undefined : (start: ToolCallInfo) => decide(run, { tool, call: start, options }),
-      execute: (decided: ToolCallInfo) => pipeline(decided, undefined),
-    };
-    // the ledger's execute-once loads with the first approved call a request resumes (the call is async either way)
-    const executing = import('../approvals/execute-approved.ts').then(({ executeApproved }) => executeApproved(approvedCall));
-    return streams ? streamOf(executing) : executing;
+    // nothing first (no ledger, no decision, no hooks): the tool is called at once, then its result pipeline
+    if (approved === undefined && !needsPreparing(run, decide)) return invoke(execution, call, target, perform);
+    return prepared(execution, call, { target, perform, approved, decide });
   } as Execute;
 }
 
-/** Calls the tool and routes what it gives through the result pipeline, keeping its shape. */
-function invoke(execution: ToolExecution, call: ToolCallInfo, perform: () => unknown): unknown {
+/** The guarded execution of a call something must run before (a decision, hooks, the approval ledger). */
+function prepared(
+  execution: ToolExecution,
+  call: ToolCallInfo,
+  {
+    target,
+    perform,
+    approved,
+    decide,
+  }: { target: Tool; perform: Execute; approved: ReturnType<ApprovalOf>; decide: DecideInExecute | undefined },
+): unknown {
+  const { run, tool, options } = execution;
+  const streams = Object.prototype.toString.call(perform) === '[object AsyncGeneratorFunction]';
+  const runTool = (prepared: ToolCallInfo) => invoke(execution, prepared, target, perform);
+  const pipeline = (start: ToolCallInfo, decideFirst: DecideInExecute | undefined): unknown => {
+    if (!needsPreparing(run, decideFirst)) return runTool(start);
+    const preparing = prepareToolCall(execution, start, decideFirst);
+    if (!isThenable(preparing)) {
+      // prepared at once: the tool is called now, as without hooks
+      return preparing.type === 'call' ? runTool(preparing.call) : finishToolCall(execution, preparing.call, shortCircuit(preparing));
+    }
+    if (streams) {
+      return (async function* () {
+        const prepared = await preparing;
+        if (prepared.type !== 'call') yield await finishToolCall(execution, prepared.call, shortCircuit(prepared));
+        else yield* runTool(prepared.call) as AsyncIterable<unknown>;
+      })();
+    }
+    return Promise.resolve(preparing).then(async (prepared) => {
+      if (prepared.type !== 'call') return finishToolCall(execution, prepared.call, shortCircuit(prepared));
+      const result = runTool(prepared.call);
+      return isAsyncIterable(result) ? lastOf(result) : result;
+    });
+  };
+  const ledger = approved?.session.state.ledger;
+  if (approved === undefined || ledger === undefined) return pipeline(call, decide);
+  const approvedCall: ApprovedCall = {
+    record: approved.session.state.record,
+    expiry: approved.session.state.expiries.get(approved.approval.approvalId),
+    ledger,
+    approval: approved.approval,
+    call,
+    abortSignal: options.abortSignal,
+    streams,
+    decide: decide === undefined ? undefined : (start: ToolCallInfo) => decide(run, { tool, call: start, options }),
+    execute: (decided: ToolCallInfo) => pipeline(decided, undefined),
+  };
+  // the ledger's execute-once loads with the first approved call a request resumes (the call is async either way)
+  const executing = import('../approvals/execute-approved.ts').then(({ executeApproved }) => executeApproved(approvedCall));
+  return streams ? streamOf(executing) : executing;
+}
+
+/** Calls the tool (`perform`, on `target`) and routes what it gives through the result pipeline, keeping its shape. */
+function invoke(execution: ToolExecution, call: ToolCallInfo, target: Tool, perform: Execute): unknown {
   let value: unknown;
   try {
-    value = perform();
+    value = perform.call(target, call.input as never, execution.options);
   } catch (error) {
     return finishToolCall(execution, call, { ok: false, error });
   }
   if (isAsyncIterable(value)) return hasResultPipeline(execution.run.snapshot) ? streamResults(execution, call, value) : value;
-  if (isThenable(value)) {
-    return Promise.resolve(value).then(
-      (resolved) => finishToolCall(execution, call, { ok: true, value: resolved }),
-      (error: unknown) => finishToolCall(execution, call, { ok: false, error }),
-    );
-  }
-  return finishToolCall(execution, call, { ok: true, value });
+  if (isThenable(value)) return settledLater(execution, call, value);
+  return finishResult(execution, call, value);
+}
+
+function settledLater(execution: ToolExecution, call: ToolCallInfo, value: PromiseLike<unknown>): Promise<unknown> {
+  return Promise.resolve(value).then(
+    (resolved) => finishResult(execution, call, resolved),
+    (error: unknown) => finishToolCall(execution, call, { ok: false, error }),
+  );
 }
 
 /**
