@@ -37,6 +37,7 @@ export function decisionParts<TOOLS extends ToolSet>(
   };
   const answered = new Set<ResumedApproval>();
   let resuming = true;
+  let heldStep = false;
   let sequence = 0;
   const add = (controller: TransformStreamDefaultController<TextStreamPart<TOOLS>>, part: object) => {
     injected.add(part);
@@ -60,11 +61,19 @@ export function decisionParts<TOOLS extends ToolSet>(
   };
   return {
     transform(part, controller) {
+      // a held turn calls no model: its step is no step for people, whose last step stays the one the request is in
+      // (useChat's lastAssistantMessageIsCompleteWithApprovalResponses reads that step)
+      if (part.type === 'finish-step' && heldStep) {
+        heldStep = false;
+        return;
+      }
       if (part.type === 'start-step' && resuming) {
         resuming = false;
-        controller.enqueue(part);
+        const held = source.approvals?.held ?? [];
+        heldStep = held.length > 0;
+        if (!heldStep) controller.enqueue(part);
         // an answer held for the right person: its request is pending again, with what it waits for
-        for (const { request, call } of source.approvals?.held ?? []) {
+        for (const { request, call } of held) {
           add(controller, {
             type: 'tool-approval-request',
             approvalId: request.approvalId,

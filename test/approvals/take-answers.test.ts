@@ -7,7 +7,17 @@
  * in one process; across processes sharing Redis in
  * `people-across-instances.test.ts`.
  */
-import { generateText, isStepCount, type ModelMessage, readUIMessageStream, streamText, ToolLoopAgent, tool, type UIMessage } from 'ai';
+import {
+  generateText,
+  isStepCount,
+  lastAssistantMessageIsCompleteWithApprovalResponses,
+  type ModelMessage,
+  readUIMessageStream,
+  streamText,
+  ToolLoopAgent,
+  tool,
+  type UIMessage,
+} from 'ai';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import {
@@ -312,6 +322,17 @@ describe('a UI round trip of a held approval', () => {
     for await (const message of readUIMessageStream({ message: before, stream: result.toUIMessageStream() })) last = message;
     expect(executions).toEqual([]);
     expect(last?.parts).toContainEqual(expect.objectContaining({ type: 'tool-refund', toolCallId: 'r1', state: 'approval-requested' }));
+    // the held turn adds no step: once the manager answers, useChat sends the conversation back on its own
+    expect(last?.parts.filter((part) => part.type === 'step-start')).toEqual([]);
+    const answeredByManager = {
+      ...(last as UIMessage),
+      parts: (last as UIMessage).parts.map((part) =>
+        part.type === 'tool-refund' && part.state === 'approval-requested'
+          ? { ...part, state: 'approval-responded' as const, approval: { ...part.approval, approved: true } }
+          : part,
+      ),
+    } as UIMessage;
+    expect(lastAssistantMessageIsCompleteWithApprovalResponses({ messages: [answeredByManager] })).toBe(true);
   });
 });
 

@@ -21,6 +21,7 @@ const next = join(example, 'node_modules/next/dist/bin/next');
 export interface Locator {
   click(): Promise<void>;
   fill(value: string): Promise<void>;
+  selectOption(value: string): Promise<unknown>;
   getAttribute(name: string): Promise<string | null>;
   innerText(): Promise<string>;
   waitFor(options?: { state?: 'attached' | 'visible'; timeout?: number }): Promise<void>;

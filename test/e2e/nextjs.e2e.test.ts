@@ -435,4 +435,41 @@ describe('the Next.js example in Chromium', () => {
     expect(await executions(chatId)).toEqual([expect.objectContaining({ tool: 'delete_file', input: { path: '/tmp/build-cache' } })]);
     timings.push(['test 6 (forged and replayed approvals, HTTP)', performance.now() - started]);
   });
+
+  it("lets only a manager approve the deployment: the requester's own approval runs nothing and leaves it waiting, the manager's runs it once", async () => {
+    const started = performance.now();
+    const errors: Error[] = [];
+    const { page, chatId } = await openChat(errors);
+    await say(page, 'Deploy the build to production');
+    const asking = page.locator('[data-testid="tool-deploy"][data-state="approval-requested"]');
+    await asking.waitFor();
+    expect(await asking.getByTestId('approval-prompt').innerText()).toBe('Approve deploying to production?');
+    expect(await asking.getByTestId('approval-who').innerText()).toBe('Only a manager may approve this.');
+    await settled(page);
+
+    // Sam (a developer) approves: nothing runs, and the request waits for a manager, saying so
+    await asking.getByTestId('approve-button').click();
+    const waiting = page.locator('[data-testid="tool-deploy"][data-state="approval-requested"] [data-testid="approval-waiting"]');
+    await waiting.waitFor();
+    expect(await waiting.innerText()).toBe('Only a manager may approve this. It is still waiting.');
+    await settled(page);
+    expect(await executions(chatId)).toEqual([]);
+    expect((await decisionLog(page)).at(-1)).toEqual(
+      expect.objectContaining({ tool: 'deploy', action: 'confirm', handler: 'approval-approvers' }),
+    );
+    await page.screenshot({ path: join(results, 'waiting-for-a-manager.png'), fullPage: true });
+
+    // Morgan (a manager) signs in on the same chat and approves: the deployment runs, once
+    await page.getByTestId('user-select').selectOption('morgan');
+    await page.locator('[data-testid="tool-deploy"][data-state="approval-requested"]').getByTestId('approve-button').click();
+    const ran = page.locator('[data-testid="tool-deploy"][data-state="output-available"]');
+    await ran.waitFor();
+    expect(await ran.getByTestId('tool-output').innerText()).toBe('deployed to production');
+    expect(await lastAnswer(page, 'deploy reported: "deployed to production"')).toContain('Done.');
+    await settled(page);
+    expect(await executions(chatId)).toEqual([expect.objectContaining({ tool: 'deploy', input: { environment: 'production' } })]);
+    expect(errors).toEqual([]);
+    await page.close();
+    timings.push(['test 7 (a manager approves)', performance.now() - started]);
+  });
 });

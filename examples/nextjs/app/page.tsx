@@ -2,6 +2,7 @@
 
 import { useChat } from '@ai-sdk/react';
 import {
+  DefaultChatTransport,
   type DynamicToolUIPart,
   getToolName,
   isToolUIPart,
@@ -10,15 +11,27 @@ import {
 } from 'ai';
 // the client entry: typed answers and the message type, with no runtime in the browser bundle
 import { type ApprovalAnswer, approvalAnswer, type InterventionData, type InterventionUIMessage } from 'ai-interventions/client';
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 
-const SUGGESTIONS = ['Clean up /tmp/build-cache', 'Email the team that the build is green'];
+const SUGGESTIONS = ['Clean up /tmp/build-cache', 'Email the team that the build is green', 'Deploy the build to production'];
+
+/** The demo's people: the server reads who is signed in from the request (a real app, from its session). */
+const USERS = [
+  { key: 'sam', label: 'Sam (developer)' },
+  { key: 'morgan', label: 'Morgan (manager)' },
+] as const;
 
 type ToolPart = ToolUIPart | DynamicToolUIPart;
 type Answer = (approvalId: string, answer: ApprovalAnswer) => void;
 
 export default function ChatPage() {
+  // who is signed in: every request says it, so who may answer an approval is the server's to check
+  const [user, setUser] = useState<string>('sam');
+  const signedIn = useRef(user);
+  signedIn.current = user;
+  const [transport] = useState(() => new DefaultChatTransport<InterventionUIMessage>({ body: () => ({ user: signedIn.current }) }));
   const { id, messages, sendMessage, status, error, addToolApprovalResponse } = useChat<InterventionUIMessage>({
+    transport,
     // once every pending approval is answered, send the conversation back: the run resumes
     sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
   });
@@ -49,8 +62,18 @@ export default function ChatPage() {
         <p>
           A chat whose tool calls go through intervention handlers: <code>run_shell</code> is <b>denied</b>, <code>send_email</code> without
           a subject is <b>guided</b>, <code>delete_file</code> waits for your <b>approval</b> (approve, approve for this chat, deny with a
-          reason, or edit the path first).
+          reason, or edit the path first), and <code>deploy</code> waits for a <b>manager</b>'s approval.
         </p>
+        <label className="user">
+          Signed in as{' '}
+          <select data-testid="user-select" value={user} onChange={(event) => setUser(event.currentTarget.value)}>
+            {USERS.map(({ key, label }) => (
+              <option key={key} value={key}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
       </header>
 
       <section className="messages" data-testid="messages">
@@ -188,6 +211,10 @@ function ToolCall({ part, decision, onAnswer }: { part: ToolPart; decision: Inte
         <Approval
           prompt={part.approval.requestReason ?? `Run ${name}?`}
           input={part.input}
+          mayAnswer={decision?.approval?.mayAnswer}
+          waiting={
+            decision?.approval?.status === 'not-allowed' || decision?.approval?.status === 'awaiting-quorum' ? decision.reason : undefined
+          }
           onAnswer={(answer) => onAnswer(part.approval.id, answer)}
         />
       )}
@@ -211,7 +238,21 @@ function ToolCall({ part, decision, onAnswer }: { part: ToolPart; decision: Inte
 }
 
 /** Approve, approve for this chat, deny with a reason, or edit the arguments and approve them. */
-function Approval({ prompt, input, onAnswer }: { prompt: string; input: unknown; onAnswer: (answer: ApprovalAnswer) => void }) {
+function Approval({
+  prompt,
+  input,
+  mayAnswer,
+  waiting,
+  onAnswer,
+}: {
+  prompt: string;
+  input: unknown;
+  /** Who may answer, as the server says (its data-intervention part). */
+  mayAnswer: string | undefined;
+  /** Why an answer given before is still waiting (the wrong person, or more approvals needed). */
+  waiting: string | undefined;
+  onAnswer: (answer: ApprovalAnswer) => void;
+}) {
   const [reason, setReason] = useState('');
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(() => JSON.stringify(input));
@@ -224,6 +265,12 @@ function Approval({ prompt, input, onAnswer }: { prompt: string; input: unknown;
   return (
     <div className="approval" data-testid="approval">
       <p data-testid="approval-prompt">{prompt}</p>
+      {mayAnswer !== undefined && <p data-testid="approval-who">Only {mayAnswer} may approve this.</p>}
+      {waiting !== undefined && (
+        <p className="tool-why" data-testid="approval-waiting">
+          {waiting}
+        </p>
+      )}
       <button type="button" data-testid="approve-button" onClick={() => onAnswer({ approved: true })}>
         Approve
       </button>

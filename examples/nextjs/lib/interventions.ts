@@ -12,6 +12,9 @@
  * - humanApproval CONFIRMS `delete_file`: the run pauses for a person
  *   (approve, approve for this chat, deny with a reason, edit then approve)
  *   and the next request resumes it.
+ * - humanApproval CONFIRMS `deploy` for a MANAGER only: the requester's own
+ *   approval runs nothing and leaves the request waiting for a manager, and
+ *   the approved deployment runs on behalf of the requester.
  */
 import { randomBytes } from 'node:crypto';
 import { type BeforeToolCallEvent, createInterventions, humanApproval, InterventionActions, InterventionHandler } from 'ai-interventions';
@@ -93,9 +96,24 @@ export function interventions() {
         tools: 'delete_file',
         prompt: ({ toolCall }) => `Approve deleting "${(toolCall.input as { path: string }).path}"?`,
       }),
+      humanApproval({
+        name: 'deploy-approval',
+        tools: 'deploy',
+        prompt: ({ toolCall }) => `Approve deploying to ${(toolCall.input as { environment: string }).environment}?`,
+        // who may answer: from the trusted runtimeContext of the request that carries the answer
+        approvers: { roles: ['manager'], label: 'a manager' },
+      }),
     ],
     // the page shows a decision log of every call, proceed included, and the person's answers
     decisionParts: 'all',
     approvalSecret: approvalSecret(),
   }));
 }
+
+/** The demo's people (a real app reads the signed-in user from its session, never from the conversation). */
+export const USERS = {
+  sam: { userId: 'sam', name: 'Sam', role: 'developer' },
+  morgan: { userId: 'morgan', name: 'Morgan', role: 'manager' },
+} as const;
+
+export type UserKey = keyof typeof USERS;

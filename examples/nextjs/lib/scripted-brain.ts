@@ -8,6 +8,8 @@
  *   the result, or the human's refusal → a final answer saying what happened.
  * - "email …" → `send_email` without a subject; once it reads the feedback →
  *   `send_email` again with a subject; once it reads the result → a final answer.
+ * - "deploy …" → `deploy` (which needs a manager's approval); once it reads the
+ *   result → a final answer.
  */
 import type { ConversationItem, Turn } from './scripted-openai-server';
 
@@ -35,6 +37,7 @@ export function respond(conversation: readonly ConversationItem[]): Turn {
 
   if (/\b(clean|delete|remove|wipe|tidy)\b/i.test(prompt)) return cleanUp(prompt, calls, resultOf);
   if (/\b(e-?mail|mail|write to)\b/i.test(prompt)) return email(prompt, calls, resultOf);
+  if (/\bdeploy\b/i.test(prompt)) return deploy(prompt, calls, resultOf);
   return { text: HELP };
 }
 
@@ -69,6 +72,17 @@ function cleanUp(prompt: string, calls: Calls, resultOf: ResultOf): Turn {
     ? `you did not approve the deletion${theirReason ? ` (your reason: "${theirReason}")` : ''}`
     : `the deletion was not carried out ("${oneLine(deletionResult)}")`;
   return { text: `Understood, I did not delete ${path}: ${refused}. Nothing was removed.` };
+}
+
+function deploy(prompt: string, calls: Calls, resultOf: ResultOf): Turn {
+  const environment = /\b(production|staging)\b/i.exec(prompt)?.[1]?.toLowerCase() ?? 'production';
+  const call = calls('deploy').at(-1);
+  if (call === undefined) {
+    return { text: `Deploying the build to ${environment}.`, toolCalls: [{ name: 'deploy', input: { environment } }] };
+  }
+  const result = resultOf(call) ?? '';
+  if (/^deployed /i.test(result)) return { text: `Done. deploy reported: "${result}".` };
+  return { text: `I did not deploy: "${oneLine(result)}".` };
 }
 
 function email(prompt: string, calls: Calls, resultOf: ResultOf): Turn {

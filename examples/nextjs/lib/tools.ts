@@ -25,6 +25,14 @@ export function createTools(chatId: string) {
         return `deleted ${path}`;
       },
     }),
+    deploy: tool({
+      description: 'Deploy the current build to an environment (simulated).',
+      inputSchema: z.object({ environment: z.enum(['staging', 'production']).describe('Where to deploy') }),
+      execute: async ({ environment }) => {
+        recordExecution(chatId, 'deploy', { environment });
+        return `deployed to ${environment}`;
+      },
+    }),
     send_email: tool({
       description: 'Send an email (simulated).',
       inputSchema: z.object({
