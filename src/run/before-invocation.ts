@@ -1,4 +1,3 @@
-import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import type { Tool, ToolSet } from 'ai';
 import { answeredApproval } from '../approvals/read-resume.ts';
 import { InvalidActionError } from '../errors/invalid-action-error.ts';
@@ -73,27 +72,6 @@ const UNCHANGED: InvocationChanges = Object.freeze({
   removedTools: new Set<string>(),
   replacedTools: new Map<string, Tool>(),
 });
-
-/**
- * The provider request with what `beforeInvocation` changed in the tools
- * (descriptions of replaced tools), or the request itself.
- */
-export function withInvocationChanges(
-  invocation: InvocationChanges | undefined,
-  request: LanguageModelV4CallOptions,
-): LanguageModelV4CallOptions {
-  const replaced = invocation?.replacedTools;
-  if (replaced === undefined || replaced.size === 0 || request.tools === undefined) return request;
-  let changed = false;
-  const tools = request.tools.map((definition) => {
-    if (definition.type !== 'function') return definition;
-    const description = replaced.get(definition.name)?.description;
-    if (typeof description !== 'string' || description === definition.description) return definition;
-    changed = true;
-    return { ...definition, description };
-  });
-  return changed ? { ...request, tools } : request;
-}
 
 function addedToolError(run: Run, tools: ToolSet, name: string): InvalidActionError {
   const handler = run.decisions.findLast((record) => record.lifecycle === 'beforeInvocation' && record.action === 'transform')?.handler;

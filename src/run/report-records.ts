@@ -1,6 +1,5 @@
 import type { Context } from '@ai-sdk/provider-utils';
 import type { DecisionRecord } from '../actions/decision-record.ts';
-import { actionDigestOf } from '../handlers/action-digest.ts';
 import type { PendingRecord } from '../handlers/report-outcome.ts';
 import { runObservers } from '../hooks/run-hooks.ts';
 import type { RuntimeSnapshot } from './runtime-snapshot.ts';
@@ -38,7 +37,11 @@ export async function reportRecords(snapshot: RuntimeSnapshot, records: readonly
   const decisionHooks = snapshot.hooks.onDecision;
   const chain = trail?.keyOf(context);
   for (const record of records as readonly PendingRecord[]) {
-    if (snapshot.actionDigests) record.actionDigest ??= await actionDigestOf(record, context.input);
+    if (snapshot.actionDigests && record.actionDigest === undefined) {
+      // the digest's code loads with the first record a runtime with a trail or actionDigests reports
+      const { actionDigestOf } = await import('../handlers/action-digest.ts');
+      record.actionDigest ??= await actionDigestOf(record, context.input);
+    }
     if (trail !== undefined && chain !== undefined) {
       const link = await trail.append(chain, record, { runId: context.runId });
       record.trail = { key: link.key, index: link.index, hash: link.hash, prev: link.prev };

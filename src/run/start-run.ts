@@ -1,6 +1,5 @@
 import type { ModelMessage } from 'ai';
 import { runObservers } from '../hooks/run-hooks.ts';
-import { beforeInvocation } from './before-invocation.ts';
 import type { Run } from './run.ts';
 
 /**
@@ -52,7 +51,11 @@ export async function startRun(run: Run): Promise<void> {
     });
   }
   await run.commitMessages(newTurnOf(run.messages));
-  if (handlers.beforeInvocation.length > 0) run.invocation = await beforeInvocation(run);
+  if (handlers.beforeInvocation.length > 0) {
+    // the beforeInvocation phase loads with the first run that has such handlers
+    const { beforeInvocation } = await import('./before-invocation.ts');
+    run.invocation = await beforeInvocation(run);
+  }
 }
 
 /** Whether starting the run does anything at all. */

@@ -17,7 +17,7 @@ import { isLateChunk, watchStreamTimeouts } from '../model/stream-timeouts.ts';
 import { uniqueToolCallIds } from '../model/unique-tool-call-ids.ts';
 import { watchStreamErrors } from '../model/watch-stream-errors.ts';
 import { redactResponse, redactStream } from '../redaction/redact-model-output.ts';
-import { withInvocationChanges } from '../run/before-invocation.ts';
+import { withInvocationChanges } from '../run/invocation-changes.ts';
 import { modelHookContext, respond } from '../run/respond.ts';
 import type { Run } from '../run/run.ts';
 import { ensureStarted } from '../run/start-run.ts';
