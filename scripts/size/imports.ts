@@ -16,15 +16,17 @@ export interface MeasuredImport {
  * Raise one only with the reason in the commit message.
  *
  * The smallest import: issue 25 asked for 36.0 kB or less (it was 42.3). What it carried without
- * needing it is gone (45.0 -> 36.4 kB at d958fd1), and the same import bundled from src/ module by
- * module, which no layout of dist/ beats, is 36.3 kB: the rest is the runtime itself, grown by the
- * features that landed meanwhile. The budget is 37.0 kB until the runtime is trimmed back under 36.
+ * needing it is gone (45.0 -> 36.4 kB at d958fd1); since then the issues of the same round grew the
+ * runtime (who may approve, quorum and expiry, the decision trail, key rotation, labels that stay
+ * put, the capability table), and what only some runs need moved to code loaded on demand
+ * (47.4 -> 40.2 kB). The budget is what loads at once today with a margin for the build's
+ * chunking, 40.5 kB, so that growth fails CI; the issue's 36 kB is not reached.
  */
 export const IMPORTS: readonly MeasuredImport[] = [
   {
     name: "{ createInterventions } from 'ai-interventions'",
     source: "export { createInterventions } from 'ai-interventions';",
-    budgetGzipBytes: 37_000,
+    budgetGzipBytes: 40_500,
   },
   { name: "* from 'ai-interventions'", source: "export * from 'ai-interventions';" },
   { name: "* from 'ai-interventions/client'", source: "export * from 'ai-interventions/client';" },
