@@ -91,6 +91,8 @@ const figures = {
   approvalFunctions: sum(functionsIn, inApprovals),
   approvalFiles: files.filter(inApprovals).length,
   approvalCalls: sum(callsIn, inApprovals),
+  /** The functions entered in src/approvals/, as `file: name`. */
+  approvalEntered: files.filter(inApprovals).flatMap((file) => (entered.get(file) ?? []).map((name) => `${file}: ${name}`)),
 };
 
 if (json) console.log(JSON.stringify(figures));
