@@ -1,7 +1,7 @@
 import type { LanguageModelV4GenerateResult, LanguageModelV4StreamPart, SharedV4ProviderMetadata } from '@ai-sdk/provider';
 import type { Redactor } from './create-redactor.ts';
 import { redactData } from './redact-data.ts';
-import type { RedactedBlock } from './redacted-originals.ts';
+import { originalsOf, type RedactedBlock, type RedactedOriginals } from './redacted-originals.ts';
 import type { RedactionStream } from './redaction-stream.ts';
 
 /** `text` redacted by every redactor in order. */
@@ -139,4 +139,9 @@ export function redactStream(
       blocks.clear();
     },
   });
+}
+
+/** What `onChange` of {@link redactResponse} / {@link redactStream} is for a run: each changed block kept in `holder` (`run.redactedOriginals`). */
+export function keepOriginalsIn(holder: { redactedOriginals: RedactedOriginals | undefined }): (block: RedactedBlock) => void {
+  return (block) => originalsOf(holder).note(block);
 }

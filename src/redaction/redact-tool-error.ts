@@ -1,11 +1,12 @@
 import type { Context } from '@ai-sdk/provider-utils';
-import type { Tool, ToolSet } from 'ai';
+import type { ToolSet } from 'ai';
 import type { ToolCallInfo } from '../actions/intervention-events.ts';
 import type { RegisteredHandler } from '../handlers/registered-handler.ts';
 import type { Awaitable } from '../util/awaitable.ts';
 import { getOwn } from '../util/get-own.ts';
 import type { Redactor } from './create-redactor.ts';
 import { redactData } from './redact-data.ts';
+import { redactsErrors } from './redacts-tool-errors.ts';
 
 /**
  * What a handler's `redactToolError` is told about the failed call.
@@ -58,11 +59,6 @@ export interface ToolErrorScope {
 /** The error that replaces one a redacting handler failed on: fail closed. */
 export const WITHHELD_TOOL_ERROR = 'The tool failed; its error message was withheld because it could not be redacted.';
 
-/** Whether {@link redactToolError} has anything to do for this runtime. */
-export function redactsToolErrors(snapshot: ToolErrorScope['snapshot']): boolean {
-  return snapshot.redactors.length > 0 || snapshot.handlers.all.some((registered) => redactsErrors(registered, undefined, undefined));
-}
-
 /**
  * The error a tool threw (or a hook put in its place), as the model, the
  * response messages and the UI may read it: redacted by every enforced
@@ -86,11 +82,4 @@ export async function redactToolError(scope: ToolErrorScope, toolCall: ToolCallI
   }
   if (redactors.length === 0) return redacted;
   return redactData(redacted, (text) => redactors.reduce((value, redactor) => redactor.redact(value), text));
-}
-
-/** Whether a registered handler redacts tool errors (for `toolName`, or for some tool). */
-function redactsErrors(registered: RegisteredHandler, toolName: string | undefined, tool: Tool | undefined): boolean {
-  if (registered.mode === 'shadow') return false;
-  if (toolName !== undefined && registered.inScope?.(toolName, tool) === false) return false;
-  return typeof (registered.handler as Partial<ToolErrorRedacting>).redactToolError === 'function';
 }

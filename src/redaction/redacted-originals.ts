@@ -97,3 +97,9 @@ export class RedactedOriginals {
 function isRestorable(part: AssistantPart): part is Extract<AssistantPart, { type: 'reasoning' }> {
   return part.type === 'reasoning' && part.providerOptions === undefined;
 }
+
+/** Where a run keeps the blocks redaction changed (`run.redactedOriginals`), made at the first. */
+export function originalsOf(holder: { redactedOriginals: RedactedOriginals | undefined }): RedactedOriginals {
+  holder.redactedOriginals ??= new RedactedOriginals();
+  return holder.redactedOriginals;
+}

@@ -3,7 +3,6 @@ import type { AfterModelCallEvent } from '../actions/intervention-events.ts';
 import { cloneResponseEvent } from '../handlers/drafts.ts';
 import type { Verdict } from '../handlers/evaluate-interventions.ts';
 import { runOnResponse, runPreRequest } from '../hooks/run-hooks.ts';
-import { redactResponse } from '../redaction/redact-model-output.ts';
 import type { RedactedBlock } from '../redaction/redacted-originals.ts';
 import { isThenable } from '../util/is-thenable.ts';
 import { evaluate } from './evaluate-and-report.ts';
@@ -48,7 +47,10 @@ interface Try<RESPONSE extends LanguageModelV4GenerateResult> {
 function attempt<RESPONSE extends LanguageModelV4GenerateResult>(attempt: Try<RESPONSE>): Promise<Responded<RESPONSE>> {
   const { preRequest, onStatus, onResponse } = attempt.run.snapshot.hooks;
   if (preRequest.length > 0 || onStatus.length > 0 || onResponse.length > 0) return attemptWithHooks(attempt);
-  return Promise.resolve(attempt.call(attempt.request)).then((raw) => judge(attempt, raw, redacted(attempt.run, raw)));
+  return Promise.resolve(attempt.call(attempt.request)).then((raw) => {
+    const response = redacted(attempt.run, raw);
+    return isThenable(response) ? response.then((done) => judge(attempt, raw, done)) : judge(attempt, raw, response);
+  });
 }
 
 /** An attempt with model hooks around the call: `preRequest`, the `model-call` status, `onResponse`. */
@@ -66,7 +68,8 @@ async function attemptWithHooks<RESPONSE extends LanguageModelV4GenerateResult>(
     await run.status({ type: 'model-call', stepNumber: run.stepNumber, attempt: attempt.number });
   }
   const raw = cached ?? (await attempt.call(sent));
-  const response = redacted(run, raw);
+  const redacting = redacted(run, raw);
+  const response = isThenable(redacting) ? await redacting : redacting;
   if (hooks.onResponse.length === 0) return judge(attempt, raw, response);
   const context = { ...modelHookContext(run, sent, model), request: sent, response: response.response };
   return judge(attempt, raw, { response: await runOnResponse(hooks.onResponse, context), changed: response.changed });
@@ -75,15 +78,24 @@ async function attemptWithHooks<RESPONSE extends LanguageModelV4GenerateResult>(
 /** A response as redaction left it, and the blocks it changed (given back to the provider if the run keeps the response). */
 interface Redacted {
   readonly response: LanguageModelV4GenerateResult;
-  readonly changed: readonly RedactedBlock[] | undefined;
+  /** The blocks it changed, and what keeps them in the run. */
+  readonly changed: { readonly blocks: readonly RedactedBlock[]; keep(): void } | undefined;
 }
 
-/** Redaction first: nothing downstream (hooks, handlers, caches, the client) sees what it removes. */
-function redacted(run: Run, raw: LanguageModelV4GenerateResult): Redacted {
+/**
+ * Redaction first: nothing downstream (hooks, handlers, caches, the client)
+ * sees what it removes. The redactors' code loads with the first response a
+ * runtime with redactors gets.
+ */
+function redacted(run: Run, raw: LanguageModelV4GenerateResult): Redacted | Promise<Redacted> {
   const { redactors } = run.snapshot;
   if (redactors.length === 0) return { response: raw, changed: undefined };
-  const changed: RedactedBlock[] = [];
-  return { response: redactResponse(redactors, raw, (block) => changed.push(block)), changed };
+  return import('../redaction/redact-model-output.ts').then(({ redactResponse, keepOriginalsIn }) => {
+    const blocks: RedactedBlock[] = [];
+    const response = redactResponse(redactors, raw, (block) => blocks.push(block));
+    const keep = keepOriginalsIn(run);
+    return { response, changed: { blocks, keep: () => blocks.forEach(keep) } };
+  });
 }
 
 /** An attempt once the provider answered: its response, redacted (`Redacted`), and the provider's own. */
@@ -103,7 +115,7 @@ function judge<RESPONSE extends LanguageModelV4GenerateResult>(
 ): Responded<RESPONSE> | Promise<Responded<RESPONSE>> {
   const { run, request, number } = attempt;
   const { handlers, maxGuideRetries } = run.snapshot;
-  if (handlers.afterModelCall.length === 0) return kept(run, raw, response, changed, attempt.discarded);
+  if (handlers.afterModelCall.length === 0) return kept(raw, response, changed, attempt.discarded);
   const event: AfterModelCallEvent = {
     lifecycle: 'afterModelCall',
     runtimeContext: run.runtimeContext ?? {},
@@ -135,7 +147,7 @@ function decided<RESPONSE extends LanguageModelV4GenerateResult>(
   const { run, request, response, number } = answered;
   if (verdict.type !== 'guide') {
     const final = verdict.type === 'deny' || verdict.type === 'proceed' ? response : verdict.event.response;
-    return kept(run, answered.raw, final, answered.changed, answered.discarded);
+    return kept(answered.raw, final, answered.changed, answered.discarded);
   }
   const feedback = run.snapshot.wording.modelGuidance({ guidance: verdict.guidance });
   const next: Try<RESPONSE> = {
@@ -151,13 +163,12 @@ function decided<RESPONSE extends LanguageModelV4GenerateResult>(
 
 /** The response the run keeps; the provider gets back its blocks redaction changed (not those of a response a guide discards). */
 function kept<RESPONSE extends LanguageModelV4GenerateResult>(
-  run: Run,
   raw: RESPONSE | LanguageModelV4GenerateResult,
   final: LanguageModelV4GenerateResult,
-  changed: readonly RedactedBlock[] | undefined,
+  changed: Redacted['changed'],
   discarded: readonly LanguageModelV4Usage[] | undefined,
 ): Responded<RESPONSE> {
-  if (changed !== undefined) for (const block of changed) run.redactedOriginals.note(block);
+  changed?.keep();
   return { raw, final: withUsage(forgetChangedItems(raw, final), discarded) };
 }
 

@@ -9,7 +9,7 @@ import type { EvaluationSinks } from '../handlers/evaluate-interventions.ts';
 import type { ChatResponse, RunStatus } from '../hooks/hook-types.ts';
 import { notifyObservers, runObservers } from '../hooks/run-hooks.ts';
 import type { StreamTimeouts } from '../model/stream-timeouts.ts';
-import { RedactedOriginals } from '../redaction/redacted-originals.ts';
+import type { RedactedOriginals } from '../redaction/redacted-originals.ts';
 import type { ToolListings } from '../tools/trusted-annotations.ts';
 import { userMessage } from '../util/user-message.ts';
 import { HistoryPatch } from './history-patch.ts';
@@ -56,8 +56,8 @@ export class Run {
   approvals: ApprovalSession | undefined;
   /** What the run adds to the history the SDK keeps (injected messages). */
   readonly patch = new HistoryPatch();
-  /** The blocks redaction changed, given back to the provider as it sent them in the run's later requests. */
-  readonly redactedOriginals = new RedactedOriginals();
+  /** The blocks redaction changed, given back to the provider as it sent them in the run's later requests (made at the first). */
+  redactedOriginals: RedactedOriginals | undefined = undefined;
   /** Told when a provider stream throws, which the SDK reports to no callback; set only when an end observer listens. */
   readonly streamFailed: ((error: unknown) => Promise<void>) | undefined;
   runtimeContext: Context;

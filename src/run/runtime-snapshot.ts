@@ -3,7 +3,7 @@ import { handles, type RegisteredHandler } from '../handlers/registered-handler.
 import type { Wording } from '../handlers/wording.ts';
 import type { HookSnapshot } from '../hooks/hook-registry.ts';
 import type { Redactor } from '../redaction/create-redactor.ts';
-import { redactsToolErrors } from '../redaction/redact-tool-error.ts';
+import { redactsToolErrors } from '../redaction/redacts-tool-errors.ts';
 import type { DecisionTrail } from '../trail/create-decision-trail.ts';
 
 /** The registered handlers, and per lifecycle point the ones that define it. */

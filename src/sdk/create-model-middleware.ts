@@ -16,7 +16,6 @@ import { responseToParts } from '../model/response-to-parts.ts';
 import { isLateChunk, watchStreamTimeouts } from '../model/stream-timeouts.ts';
 import { uniqueToolCallIds } from '../model/unique-tool-call-ids.ts';
 import { watchStreamErrors } from '../model/watch-stream-errors.ts';
-import { redactResponse, redactStream } from '../redaction/redact-model-output.ts';
 import { withInvocationChanges } from '../run/invocation-changes.ts';
 import { modelHookContext, respond } from '../run/respond.ts';
 import type { Run } from '../run/run.ts';
@@ -62,7 +61,7 @@ export function createModelMiddleware(
         const first = withInvocationChanges(run.invocation, promptOf(run, params));
         const { final } = await respond(run, model, first, (request) => {
           // the provider gets back what it sent (signed reasoning, stored items), though redaction changed it for everyone else
-          const sent = run.redactedOriginals.restore(request);
+          const sent = run.redactedOriginals?.restore(request) ?? request;
           return sent === params ? doGenerate() : model.doGenerate(sent);
         });
         return decideCalls(run, final);
@@ -81,7 +80,7 @@ export function createModelMiddleware(
         if (starting !== undefined) await starting;
         const first = withInvocationChanges(run.invocation, promptOf(run, params));
         const open = (request: LanguageModelV4CallOptions) => {
-          const sent = run.redactedOriginals.restore(request);
+          const sent = run.redactedOriginals?.restore(request) ?? request;
           return sent === params ? doStream() : model.doStream(sent);
         };
         const { hooks, handlers } = run.snapshot;
@@ -199,9 +198,10 @@ async function streamLive(
   if (hooks.preRequest.length > 0) {
     const pre = await runPreRequest(hooks.preRequest, { ...modelHookContext(run, first, model), request: first });
     if (pre.response !== undefined) {
+      const redaction = redactors.length === 0 ? undefined : await import('../redaction/redact-model-output.ts');
       const decided = await decideCalls(
         run,
-        redactResponse(redactors, pre.response, (block) => run.redactedOriginals.note(block)),
+        redaction === undefined ? pre.response : redaction.redactResponse(redactors, pre.response, redaction.keepOriginalsIn(run)),
       );
       return { stream: replayParts(responseToParts(decided)) };
     }
@@ -211,7 +211,11 @@ async function streamLive(
   const result = await open(request);
   let stream = result.stream;
   if (run.streamFailed !== undefined) stream = watchStreamErrors(stream, run.streamFailed);
-  if (redactors.length > 0) stream = stream.pipeThrough(redactStream(redactors, (block) => run.redactedOriginals.note(block)));
+  if (redactors.length > 0) {
+    // the redactors' code loads with the first stream a runtime with redactors gets
+    const { redactStream, keepOriginalsIn } = await import('../redaction/redact-model-output.ts');
+    stream = stream.pipeThrough(redactStream(redactors, keepOriginalsIn(run)));
+  }
   if (decidesInModelLayer(run)) {
     if (run.streamTimeouts !== undefined) stream = watchStreamTimeouts(stream, run.streamTimeouts, { toolChoice: request.toolChoice });
     stream = holdToolCalls(stream, { together: decidesWithTurn(run), decide: (calls) => decideStreamedCalls(run, calls) });

@@ -1,7 +1,7 @@
 import type { AfterToolCallEvent, ToolCallInfo } from '../actions/intervention-events.ts';
 import type { Verdict } from '../handlers/evaluate-interventions.ts';
 import { runOnToolCallError, runOnToolCallResult } from '../hooks/run-hooks.ts';
-import { redactsToolErrors, redactToolError } from '../redaction/redact-tool-error.ts';
+import { redactsToolErrors } from '../redaction/redacts-tool-errors.ts';
 import { evaluate } from '../run/evaluate-and-report.ts';
 import { copyData } from '../util/copy-data.ts';
 import { isThenable } from '../util/is-thenable.ts';
@@ -61,7 +61,7 @@ async function finishAsync(execution: ToolExecution, call: ToolCallInfo, settled
   const { hooks, handlers } = run.snapshot;
   if (!settled.ok) {
     // the error's text reaches the next request, the response messages and the UI: redacted
-    if (options.abortSignal?.aborted || hooks.onToolCallError.length === 0) throw await redactToolError(run, call, settled.error);
+    if (options.abortSignal?.aborted || hooks.onToolCallError.length === 0) throw await redactedError(run, call, settled.error);
     let replaced: unknown;
     try {
       replaced = await runOnToolCallError(hooks.onToolCallError, {
@@ -74,7 +74,7 @@ async function finishAsync(execution: ToolExecution, call: ToolCallInfo, settled
       run.fail(error);
       throw error;
     }
-    throw await redactToolError(run, call, replaced);
+    throw await redactedError(run, call, replaced);
   }
   if (hooks.onToolCallResult.length === 0 && handlers.afterToolCall.length === 0) return settled.value;
   try {
@@ -121,4 +121,11 @@ function resultOf(verdict: Verdict<AfterToolCallEvent>, result: unknown): unknow
 /** An afterToolCall draft: the result is copied, so a transform never edits the tool's own object. */
 function draftResult(event: AfterToolCallEvent): AfterToolCallEvent {
   return { ...event, result: copyData(event.result) };
+}
+
+/** An error as the model reads it: redacted, by the code that loads with the first error a redacting runtime redacts. */
+async function redactedError(run: ToolExecution['run'], call: ToolCallInfo, error: unknown): Promise<unknown> {
+  if (!redactsToolErrors(run.snapshot)) return error;
+  const { redactToolError } = await import('../redaction/redact-tool-error.ts');
+  return redactToolError(run, call, error);
 }
