@@ -79,6 +79,8 @@ class Hold {
   /** A read of the provider's stream is under way; `again`: the reader asked for more meanwhile. */
   private reading = false;
   private again = false;
+  /** The reader cancelled the stream (the caller aborted): a decision that settles later passes nothing on. */
+  private cancelled = false;
   private readonly onRead = (next: ReadableStreamReadResult<Part>): void | Promise<void> => this.take(next);
   private readonly onThrow = (error: unknown): void => this.failed(error);
 
@@ -114,6 +116,7 @@ class Hold {
   }
 
   cancel(reason: unknown): Promise<void> {
+    this.cancelled = true;
     return this.reader.cancel(reason);
   }
 
@@ -211,10 +214,10 @@ class Hold {
     }
     return Promise.resolve(deciding).then(
       (decided) => {
-        then(decided);
+        if (!this.cancelled) then(decided);
         return true;
       },
-      (error: unknown) => this.decisionFailed(error),
+      (error: unknown) => this.cancelled || this.decisionFailed(error),
     );
   }
 
