@@ -1,13 +1,5 @@
 import type { Approvers, Confirm } from './intervention-actions.ts';
 
-type RuntimeContext = Readonly<Record<string, unknown>>;
-
-/** A person's id in a trusted runtime context: `runtimeContext.userId`, as a string (`undefined`: none). */
-export function userIdOf(runtimeContext: RuntimeContext | undefined): string | undefined {
-  const userId = runtimeContext?.userId;
-  return typeof userId === 'string' || typeof userId === 'number' ? String(userId) : undefined;
-}
-
 /**
  * What the confirms of one call ask of its answer, merged: every handler's
  * `approvers` (each must admit the person), the largest `quorum`, the

@@ -1,6 +1,7 @@
 import type { ConfirmTerms } from '../actions/confirm-terms.ts';
 import type { Approvers } from '../actions/intervention-actions.ts';
-import { fromBase64, toBase64 } from '../util/base64.ts';
+import { toBase64 } from '../util/base64.ts';
+import { fromBase64 } from '../util/from-base64.ts';
 import { sha256 } from '../util/stable-json.ts';
 import { canonicalJson } from './approval-signature.ts';
 import type { ApprovalSecret } from './approval-state.ts';

@@ -1,5 +1,6 @@
-import { type ConfirmTerms, userIdOf } from '../actions/confirm-terms.ts';
+import type { ConfirmTerms } from '../actions/confirm-terms.ts';
 import type { Approvers } from '../actions/intervention-actions.ts';
+import { userIdOf } from '../actions/user-id-of.ts';
 
 type RuntimeContext = Readonly<Record<string, unknown>>;
 

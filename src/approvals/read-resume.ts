@@ -1,5 +1,5 @@
 import type { ModelMessage } from 'ai';
-import type { AnsweredApproval, ApprovalAnswerInfo, ToolCallInfo } from '../actions/intervention-events.ts';
+import type { ApprovalAnswerInfo, ToolCallInfo } from '../actions/intervention-events.ts';
 import type { ApprovalRemember } from '../client/approval-answer.ts';
 import type { Wording } from '../handlers/wording.ts';
 import { type AnswerEdit, decodeAnswers, type EditTarget, type TypedAnswer } from './decode-answers.ts';
@@ -141,10 +141,4 @@ function answeredCalls(
 export function answerInfo(approval: ResumedApproval): ApprovalAnswerInfo {
   const { approvalId, reason, remember, typed, edit } = approval;
   return { approvalId, reason, remember, typed, edited: edit === undefined ? undefined : { input: edit.value, original: edit.original } };
-}
-
-/** A resumed answer with its call, as `beforeInvocation` handlers read it. */
-export function answeredApproval(approval: ResumedApproval): AnsweredApproval {
-  const { toolCallId, toolName, input, approved } = approval;
-  return { ...answerInfo(approval), approved, toolCall: { toolCallId, toolName, input } };
 }

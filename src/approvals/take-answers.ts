@@ -1,15 +1,17 @@
 import type { ToolApprovalResponse } from 'ai';
-import { ANYONE_ONCE, type ConfirmTerms, userIdOf, whoMayAnswer } from '../actions/confirm-terms.ts';
+import { ANYONE_ONCE, type ConfirmTerms, whoMayAnswer } from '../actions/confirm-terms.ts';
 import type { ApprovalRecord, DecisionRecord } from '../actions/decision-record.ts';
+import { userIdOf } from '../actions/user-id-of.ts';
 import { durationOf } from '../util/duration-of.ts';
 import { type ApprovalPin, openPin, type PinnedCall } from './approval-pin.ts';
 import type { ApprovalState } from './approval-state.ts';
 import { findApprovalRequest, findToolCall } from './find-in-history.ts';
 import { mayAnswer } from './may-answer.ts';
-import { splitPin, withPin } from './pinned-signature.ts';
+import { withPin } from './pinned-signature.ts';
 import type { ResumedApproval } from './read-resume.ts';
 import { isReplay } from './replay-used-approvals.ts';
 import { setSignature } from './set-signature.ts';
+import { splitPin } from './split-pin.ts';
 import { unverifiedDenial } from './unverified-denial.ts';
 
 /** The handler names of the records the runtime writes for what became of a person's answer. */

@@ -1,5 +1,5 @@
 import type { Context } from '@ai-sdk/provider-utils';
-import { userIdOf } from '../actions/confirm-terms.ts';
+import { userIdOf } from '../actions/user-id-of.ts';
 
 /** The run's user for the per-user built-ins: `runtimeContext.userId`, as a string. */
 export function defaultUser(runtimeContext: Context): string | undefined {

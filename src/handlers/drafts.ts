@@ -1,9 +1,4 @@
-import type {
-  AfterModelCallEvent,
-  BeforeInvocationEvent,
-  BeforeModelCallEvent,
-  BeforeToolCallEvent,
-} from '../actions/intervention-events.ts';
+import type { AfterModelCallEvent, BeforeModelCallEvent, BeforeToolCallEvent } from '../actions/intervention-events.ts';
 import { copyData } from '../util/copy-data.ts';
 
 /*
@@ -13,15 +8,6 @@ import { copyData } from '../util/copy-data.ts';
 
 export function cloneToolCallEvent(event: BeforeToolCallEvent): BeforeToolCallEvent {
   return { ...event, toolCall: { ...event.toolCall, input: copyData(event.toolCall.input) } };
-}
-
-export function cloneInvocationEvent(event: BeforeInvocationEvent): BeforeInvocationEvent {
-  return {
-    ...event,
-    messages: copyData(event.messages),
-    instructions: copyData(event.instructions),
-    tools: { ...event.tools },
-  };
 }
 
 export function cloneModelCallEvent(event: BeforeModelCallEvent): BeforeModelCallEvent {

@@ -1,8 +1,8 @@
 import type { Tool, ToolSet } from 'ai';
-import { answeredApproval } from '../approvals/read-resume.ts';
+import { answeredApproval } from '../approvals/answered-approval.ts';
 import { InvalidActionError } from '../errors/invalid-action-error.ts';
 import { InvocationDeniedError } from '../errors/invocation-denied-error.ts';
-import { cloneInvocationEvent } from '../handlers/drafts.ts';
+import { cloneInvocationEvent } from '../handlers/clone-invocation-event.ts';
 import { getOwn } from '../util/get-own.ts';
 import { injectedMessage } from '../util/injected-text.ts';
 import { userMessage } from '../util/user-message.ts';

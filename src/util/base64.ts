@@ -1,7 +1,8 @@
 /**
  * Base64 as the AI SDK writes and reads it (`convertUint8ArrayToBase64` /
  * `convertBase64ToUint8Array` of `@ai-sdk/provider-utils`), on `btoa` / `atob`
- * so it runs wherever the SDK does. Written here because `ai` does not
+ * so it runs wherever the SDK does (reading it: `from-base64.ts`, a module of its
+ * own so that only the code that reads base64 loads it). Written here because `ai` does not
  * re-export them, and importing them from `@ai-sdk/provider-utils` puts that
  * package's module-level code into every bundle of this library
  * (scripts/size.ts).
@@ -17,12 +18,4 @@ export function toBase64(bytes: Uint8Array): string {
     binary += String.fromCharCode(...bytes.subarray(start, start + CHUNK));
   }
   return btoa(binary);
-}
-
-/** The bytes of base64 or base64url text; throws what `atob` throws on anything else. */
-export function fromBase64(text: string): Uint8Array {
-  const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
-  const bytes = new Uint8Array(binary.length);
-  for (let index = 0; index < binary.length; index++) bytes[index] = binary.charCodeAt(index);
-  return bytes;
 }
