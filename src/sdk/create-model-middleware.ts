@@ -1,35 +1,18 @@
-import type {
-  LanguageModelV4,
-  LanguageModelV4CallOptions,
-  LanguageModelV4GenerateResult,
-  LanguageModelV4Middleware,
-  LanguageModelV4StreamPart,
-  LanguageModelV4StreamResult,
-} from '@ai-sdk/provider';
+import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4Middleware, LanguageModelV4StreamResult } from '@ai-sdk/provider';
 import { decodePromptAnswers } from '../approvals/decode-prompt-answers.ts';
 import { runPreRequest } from '../hooks/run-hooks.ts';
-import { type CollectedStream, collectStream } from '../model/collect-stream.ts';
 import { holdToolCalls } from '../model/hold-tool-calls.ts';
-import { releaseParts } from '../model/release-parts.ts';
 import { replayParts } from '../model/replay-parts.ts';
 import { responseToParts } from '../model/response-to-parts.ts';
-import { isLateChunk, watchStreamTimeouts } from '../model/stream-timeouts.ts';
-import { uniqueToolCallIds } from '../model/unique-tool-call-ids.ts';
+import { watchStreamTimeouts } from '../model/stream-timeouts.ts';
 import { watchStreamErrors } from '../model/watch-stream-errors.ts';
 import { withInvocationChanges } from '../run/invocation-changes.ts';
 import { modelHookContext, respond } from '../run/respond.ts';
 import type { Run } from '../run/run.ts';
 import { ensureStarted } from '../run/start-run.ts';
-import { decideStreamedCalls, decideTurn } from '../tool-call/decide-turn.ts';
+import { decideStreamedCalls } from '../tool-call/decide-turn.ts';
 import { decidesInModelLayer, decidesWithTurn } from '../tool-call/decision-point.ts';
-
-/** A provider stream that did not end well: replayed as it came. */
-class FailedStream {
-  readonly collected: Extract<CollectedStream, { ok: false }>;
-  constructor(collected: Extract<CollectedStream, { ok: false }>) {
-    this.collected = collected;
-  }
-}
+import { decideCalls } from './decide-calls.ts';
 
 /**
  * The model layer as a `LanguageModelV4Middleware`: `respond` (the
@@ -84,102 +67,16 @@ export function createModelMiddleware(
           return sent === params ? doStream() : model.doStream(sent);
         };
         const { hooks, handlers } = run.snapshot;
-        return hooks.onResponse.length > 0 || handlers.afterModelCall.length > 0
-          ? await streamHeldStep(run, model, first, open)
-          : await streamLive(run, model, first, open);
+        if (hooks.onResponse.length === 0 && handlers.afterModelCall.length === 0) return await streamLive(run, model, first, open);
+        // the held step's code loads with the first step a runtime that holds steps streams
+        const { streamHeldStep } = await import('./stream-held-step.ts');
+        return await streamHeldStep(run, model, first, open);
       } catch (error) {
         run.noteError(error);
         throw error;
       }
     },
   };
-}
-
-/**
- * The tool-call decisions of a whole response, when the run takes them
- * (`generateText` and streams alike: a transform is written into the
- * response before the SDK parses it). Each call gets an id of its own
- * first: its decision is then found by that id and by nothing else.
- */
-function decideCalls(
-  run: Run,
-  response: LanguageModelV4GenerateResult,
-): Promise<LanguageModelV4GenerateResult> | LanguageModelV4GenerateResult {
-  return decidesInModelLayer(run) ? decideTurn(run, uniqueToolCallIds(response)) : response;
-}
-
-/**
- * A step held whole: each attempt's stream is collected up to the
- * provider's finish (its parts kept, its content built as they come), the
- * hooks and handlers decide, then the kept attempt is released (all its
- * parts queued at once): verbatim when nothing changed it, with only the
- * changed items synthesized otherwise, followed by whatever the provider
- * still sends. A stream that errored or did not finish is replayed as it
- * came.
- */
-async function streamHeldStep(
-  run: Run,
-  model: LanguageModelV4,
-  first: LanguageModelV4CallOptions,
-  open: (request: LanguageModelV4CallOptions) => PromiseLike<LanguageModelV4StreamResult>,
-): Promise<LanguageModelV4StreamResult> {
-  let meta: Omit<LanguageModelV4StreamResult, 'stream'> = {};
-  let collected: Extract<CollectedStream, { ok: true }> | undefined;
-  try {
-    const { raw, final } = await respond(run, model, first, async (request) => {
-      // a retry: the attempt a guide discarded is not read further
-      collected?.rest.cancel().catch(() => {});
-      collected = undefined;
-      const { stream, ...rest } = await open(request);
-      meta = rest;
-      const result = await collectStream(
-        run.streamTimeouts === undefined
-          ? stream
-          : watchStreamTimeouts(stream, run.streamTimeouts, { held: true, toolChoice: request.toolChoice }),
-      );
-      if (!result.ok) throw new FailedStream(result);
-      collected = result;
-      return result.response;
-    });
-    const decided = await decideCalls(run, final);
-    const kept = collected !== undefined && raw === collected.response ? collected : undefined;
-    if (kept === undefined) {
-      collected?.rest.cancel().catch(() => {});
-      return { ...meta, stream: replayParts(withoutRawChunks(run, responseToParts(decided))) };
-    }
-    const keep = run.snapshot.redactors.length === 0 ? undefined : isNotRaw;
-    const end = { rest: kept.rest, keep, failed: run.streamFailed };
-    return { ...meta, stream: replayParts(withoutRawChunks(run, releaseParts(kept, decided)), end) };
-  } catch (error) {
-    collected?.rest.cancel().catch(() => {});
-    if (!(error instanceof FailedStream)) throw error;
-    const { parts, thrown } = error.collected;
-    const timeouts = run.streamTimeouts;
-    if (thrown !== undefined && timeouts !== undefined && isLateChunk(thrown.error)) {
-      // a late chunk: what came before it is released, then the SDK's step is aborted, as its own timer aborts it
-      const late = thrown.error;
-      const abortOnceReleased = async (cancelled: () => boolean) => {
-        // the SDK reads the released parts through its own queues first: the abort comes after them, as it would raw;
-        // a step stream the SDK cancelled meanwhile (a transform's stopStream()) had its chunk timers cleared, raw
-        await new Promise((resolve) => setTimeout(resolve, 0));
-        if (!cancelled()) timeouts.abort(late);
-      };
-      return { ...meta, stream: replayParts(withoutRawChunks(run, parts), { error: late, before: abortOnceReleased }) };
-    }
-    if (thrown !== undefined) await run.streamFailed?.(thrown.error);
-    return { ...meta, stream: replayParts(withoutRawChunks(run, parts), thrown) };
-  }
-}
-
-const isNotRaw = (part: LanguageModelV4StreamPart): boolean => part.type !== 'raw';
-
-/**
- * The parts a held step releases: raw chunks (`includeRawChunks`) carry the
- * provider's unredacted text, so while redactors are registered none is
- * passed on, as on the live path (`redactStream`).
- */
-function withoutRawChunks(run: Run, parts: readonly LanguageModelV4StreamPart[]): readonly LanguageModelV4StreamPart[] {
-  return run.snapshot.redactors.length === 0 ? parts : parts.filter(isNotRaw);
 }
 
 /**
