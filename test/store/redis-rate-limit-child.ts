@@ -1,12 +1,13 @@
 /**
  * One server instance for the Redis store test, run as its own process
- * (`spawnChild`, args `<port> <prefix> <runs> <limit>`).
+ * (`spawnChild`, args `<port> <prefix> <limit> <runs>...`).
  *
- * Connects and warms up, sends `ready`, waits for `go`, then makes `runs`
- * concurrent `interventions.generateText` calls of one tool call each
- * (arriving over 200 ms), all counted by one `rateLimit` under the same
- * Redis key. Sends a `report`: how many calls ran and how many were denied
- * (and why).
+ * Connects and warms up, sends `ready`; then for each number of `runs`, waits
+ * for `go`, makes that many concurrent `interventions.generateText` calls of
+ * one tool call each (arriving over 200 ms), all counted by one `rateLimit`
+ * under the same Redis key, and sends a `report` of that batch: how many
+ * calls ran and how many were denied (and why), and the counter's value
+ * each call that ran took (its slot under the limit).
  */
 import { isStepCount, tool } from 'ai';
 import { Redis } from 'ioredis';
@@ -26,12 +27,16 @@ export type RateLimitChildMessage =
       readonly denied: number;
       readonly errors: number;
       readonly reasons: readonly string[];
+      /** The counter's value after each take that was granted: the slots this batch's calls took. */
+      readonly slots: readonly number[];
     };
 
 const parent = connectParent<{ readonly type: 'go' }, RateLimitChildMessage>();
 
-const [port, prefix, runs, limit] = process.argv.slice(2);
+const [port, prefix, limit, ...batches] = process.argv.slice(2);
 const client = new Redis({ host: '127.0.0.1', port: Number(port), maxRetriesPerRequest: 1 });
+const store = createRedisStore({ client, prefix });
+let slots: number[] = [];
 const interventions = createInterventions({
   handlers: [
     rateLimit({
@@ -39,7 +44,15 @@ const interventions = createInterventions({
       limit: Number(limit),
       windowMs: 365 * 86_400_000, // one window for the whole test
       per: 'user',
-      store: createRedisStore({ client, prefix }),
+      // the store as it is, but each granted take's value noted
+      store: {
+        ...store,
+        take: async (key, options) => {
+          const taken = await store.take(key, options);
+          if (taken.taken) slots.push(taken.value);
+          return taken;
+        },
+      },
     }),
   ],
 });
@@ -62,35 +75,39 @@ await interventions.generateText({
   prompt: 'warm up',
   runtimeContext: { userId: `warm-up-${process.pid}` },
 });
-executed = 0;
 parent.send({ type: 'ready' });
-await parent.receive('go', { timeoutMs: Number.POSITIVE_INFINITY });
 
-// all runs in flight together, arriving over 200 ms (like requests), so the two processes' calls interleave at Redis
-const results = await Promise.all(
-  Array.from({ length: Number(runs) }, async (_, index) => {
-    await new Promise((resolve) => setTimeout(resolve, Math.random() * 200));
-    return interventions.generateText({
-      model: scriptedModel(step(toolCall(`c${index}`, 'search', { q: `q${index}` })), step(text('done'))),
-      tools,
-      stopWhen: isStepCount(3),
-      prompt: `search ${index}`,
-      runtimeContext: { userId: 'shared-user' },
-    });
-  }),
-);
-const records = results.flatMap((result) => result.interventions.decisions);
-parent.send({
-  type: 'report',
-  executed,
-  denied: records.filter((record) => record.action === 'deny').length,
-  errors: records.filter((record) => record.error !== undefined).length,
-  reasons: [
-    ...new Set(
-      records.flatMap((record) =>
-        record.reason === undefined ? [] : [record.reason.replace(/resets in \d+ \w+ \(at [^)]*\)/, 'resets in …')],
+for (const [batch, runs] of batches.entries()) {
+  await parent.receive('go', { timeoutMs: Number.POSITIVE_INFINITY });
+  executed = 0;
+  slots = [];
+  // all runs in flight together, arriving over 200 ms (like requests), so the two processes' calls race at Redis
+  const results = await Promise.all(
+    Array.from({ length: Number(runs) }, async (_, index) => {
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 200));
+      return interventions.generateText({
+        model: scriptedModel(step(toolCall(`c${batch}-${index}`, 'search', { q: `q${index}` })), step(text('done'))),
+        tools,
+        stopWhen: isStepCount(3),
+        prompt: `search ${index}`,
+        runtimeContext: { userId: 'shared-user' },
+      });
+    }),
+  );
+  const records = results.flatMap((result) => result.interventions.decisions);
+  parent.send({
+    type: 'report',
+    executed,
+    denied: records.filter((record) => record.action === 'deny').length,
+    errors: records.filter((record) => record.error !== undefined).length,
+    reasons: [
+      ...new Set(
+        records.flatMap((record) =>
+          record.reason === undefined ? [] : [record.reason.replace(/resets in \d+ \w+ \(at [^)]*\)/, 'resets in …')],
+        ),
       ),
-    ),
-  ],
-});
+    ],
+    slots,
+  });
+}
 await client.quit();

@@ -278,7 +278,9 @@ describe.skipIf(!hasRedisServer)(redisTitle('createDecisionTrail on a real redis
 
   it('should chain the records of two server processes appending to one chain at once, without a fork', async () => {
     const prefix = uniquePrefix();
-    const runs = 25;
+    // two batches per process, all of a batch's runs at once; both processes' batches race, and the second batches
+    // start once both first ones are done (a barrier), so the chain interleaves the processes whatever the scheduling
+    const runs = 13;
     const children = ['A', 'B'].map((name) =>
       spawnChild<TrailChildMessage, TrailChildCommand>(new URL('./decision-trail-child.ts', import.meta.url), {
         args: [redis.server.port, prefix, name],
@@ -288,9 +290,16 @@ describe.skipIf(!hasRedisServer)(redisTitle('createDecisionTrail on a real redis
       await Promise.all(children.map((child) => child.kill()));
     });
     await Promise.all(children.map((child) => child.receive('ready', { timeoutMs: 30_000 })));
-    for (const child of children) child.send({ type: 'run', runs, chatId: 'shared' });
-    const [a, b] = await Promise.all(children.map((child) => child.receive('ran', { timeoutMs: 60_000 })));
+    const batch = async () => {
+      for (const child of children) child.send({ type: 'run', runs, chatId: 'shared' });
+      return Promise.all(children.map((child) => child.receive('ran', { timeoutMs: 60_000 })));
+    };
+    const batches = [await batch(), await batch()];
     await Promise.all(children.map((child) => child.close()));
+    const [a, b] = [0, 1].map((child) => ({
+      runIds: batches.flatMap((reports) => reports[child]?.runIds ?? []),
+      positions: batches.flatMap((reports) => reports[child]?.positions ?? []),
+    }));
     if (a === undefined || b === undefined) throw new Error('no report');
 
     const trail = createDecisionTrail({ store: createRedisStore({ client: redis.client, prefix }), key: 'unused' });
@@ -298,11 +307,12 @@ describe.skipIf(!hasRedisServer)(redisTitle('createDecisionTrail on a real redis
     expect(check.valid, JSON.stringify(check.broken)).toBe(true);
     // every record of both processes is in the chain once, where its record says
     const positions = [...a.positions, ...b.positions];
-    expect(positions).toHaveLength(2 * runs * 3);
+    expect(positions).toHaveLength(2 * 2 * runs * 3);
+    expect(new Set([...a.runIds, ...b.runIds]).size).toBe(2 * 2 * runs);
     expect(check.links).toHaveLength(positions.length);
     for (const position of positions) expect(check.links[position.index]?.hash).toBe(position.hash);
     expect(new Set(positions.map((position) => position.index)).size).toBe(positions.length);
-    // interleaved: the chain holds runs of both processes between each other
+    // interleaved: the chain holds runs of both processes between each other (each batch holds both, one after the other)
     const owners = check.links.map((link) => (a.runIds.includes(link.runId ?? '') ? 'A' : 'B'));
     expect(owners.join('')).toMatch(/A+B+A+|B+A+B+/);
   }, 90_000);

@@ -2,10 +2,13 @@
  * One server instance for the decision trail's two-process test, run as its
  * own process (`spawnChild`, args `<redis port> <key prefix> <name>`).
  *
- * Sends `ready`; on `run`, makes `runs` calls of `interventions.generateText`
- * at once (arriving over 100 ms), each deciding three tool calls, with a
- * trail on a Redis store keyed by the chat. Sends `ran`: its runs' ids and
- * where each of its records was written (index and hash).
+ * Sends `ready`; on each `run`, makes `runs` calls of
+ * `interventions.generateText` at once (arriving over 100 ms), each deciding
+ * three tool calls, with a trail on a Redis store keyed by the chat, and
+ * sends `ran`: the ids of those runs and where each of their records was
+ * written (index and hash). The test sends `run` again once both processes
+ * have sent `ran` (a barrier): every record of a batch is then in the chain
+ * before any of the next, whatever the machine's scheduling.
  */
 import { isStepCount } from 'ai';
 import { Redis } from 'ioredis';
@@ -37,25 +40,38 @@ const { tools } = wipeAndLookupTools();
 await store.append(`warm-up-${process.pid}`, 'x', { length: 0 });
 parent.send({ type: 'ready' });
 
-const { runs, chatId } = await parent.receive('run', { timeoutMs: Number.POSITIVE_INFINITY });
-const positions: DecisionTrailPosition[] = [];
-await Promise.all(
-  Array.from({ length: runs }, async (_, index) => {
-    await new Promise((resolve) => setTimeout(resolve, Math.random() * 100));
-    const model = scriptedModel(
-      step(
-        toolCall('c1', 'wipe_disk', { disk: 'prod' }),
-        toolCall('c2', 'lookup', { q: `${name}-${index}` }),
-        toolCall('c3', 'lookup', { q: 'weather' }),
-      ),
-      step(text('done')),
-    );
-    const result = await interventions.generateText({ model, tools, prompt: 'go', stopWhen: isStepCount(3), runtimeContext: { chatId } });
-    for (const record of result.interventions.decisions) {
-      if (record.trail === undefined) throw new Error(`a record of ${record.handler} was not written to the trail`);
-      positions.push(record.trail);
-    }
-  }),
-);
-parent.send({ type: 'ran', runIds, positions });
+for (let batch = 0; ; batch++) {
+  let command: TrailChildCommand;
+  try {
+    command = await parent.receive('run', { timeoutMs: Number.POSITIVE_INFINITY });
+  } catch {
+    break; // the test closed the channel: no more batches
+  }
+  const positions = await runBatch(command, batch);
+  parent.send({ type: 'ran', runIds: runIds.splice(0), positions });
+}
 await client.quit();
+
+/** `runs` runs at once on the shared chat, each with its three decisions; where their records were written. */
+async function runBatch({ runs, chatId }: TrailChildCommand, batch: number): Promise<DecisionTrailPosition[]> {
+  const positions: DecisionTrailPosition[] = [];
+  await Promise.all(
+    Array.from({ length: runs }, async (_, index) => {
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 100));
+      const model = scriptedModel(
+        step(
+          toolCall('c1', 'wipe_disk', { disk: 'prod' }),
+          toolCall('c2', 'lookup', { q: `${name}-${batch}-${index}` }),
+          toolCall('c3', 'lookup', { q: 'weather' }),
+        ),
+        step(text('done')),
+      );
+      const result = await interventions.generateText({ model, tools, prompt: 'go', stopWhen: isStepCount(3), runtimeContext: { chatId } });
+      for (const record of result.interventions.decisions) {
+        if (record.trail === undefined) throw new Error(`a record of ${record.handler} was not written to the trail`);
+        positions.push(record.trail);
+      }
+    }),
+  );
+  return positions;
+}
