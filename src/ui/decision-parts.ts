@@ -36,6 +36,8 @@ export function decisionParts<TOOLS extends ToolSet>(
     return records;
   };
   const answered = new Set<ResumedApproval>();
+  // the calls whose input was streamed (their UI part exists before the call is complete)
+  const streamedInputs = new Set<string>();
   let resuming = true;
   let heldStep = false;
   let sequence = 0;
@@ -87,6 +89,7 @@ export function decisionParts<TOOLS extends ToolSet>(
       }
       if (part.type === 'start-step') resuming = false;
       if (part.type === 'tool-approval-request') source.approvals?.finishPart(part);
+      if (part.type === 'tool-input-start') streamedInputs.add(part.id);
       const toolCallId = toolCallIdOf(part);
       // a decision follows the call once its input is complete, never between its input's chunks
       if (toolCallId === undefined || isInputChunk(part)) {
@@ -110,8 +113,13 @@ export function decisionParts<TOOLS extends ToolSet>(
           ...(dynamic ? { dynamic } : {}),
         });
       }
-      controller.enqueue(part);
       const records = takeRecords(toolCallId);
+      if (part.type === 'tool-call' && stopped(records) && isClientCall(part, tools ?? source.tools)) {
+        // a stopped call to a tool the app's client runs: the client is shown its input, never asked to run it
+        for (const input of inputOnly(part, streamedInputs.has(toolCallId))) add(controller, input);
+      } else {
+        controller.enqueue(part);
+      }
       if (answer !== undefined) answered.add(answer);
       const shown = source.snapshot.decisionParts === 'all' ? records.length > 0 || answer !== undefined : acted(records, edited);
       if (!shown) return;
@@ -122,6 +130,44 @@ export function decisionParts<TOOLS extends ToolSet>(
       );
     },
   };
+}
+
+/** Whether a call's records stop it: an enforced deny or guide (a failure failing closed is a deny). */
+function stopped(records: readonly DecisionRecord[]): boolean {
+  return records.some((record) => record.enforced && (record.action === 'deny' || record.action === 'guide'));
+}
+
+/** Whether a call is one the app's client runs: a valid call of a tool without `execute` (provider-executed tools aside). */
+function isClientCall(part: Extract<TextStreamPart<ToolSet>, { type: 'tool-call' }>, tools: ToolSet | undefined): boolean {
+  const tool = getOwn(tools, part.toolName);
+  return (
+    tool !== undefined && tool.execute === undefined && tool.type !== 'provider' && part.providerExecuted !== true && part.invalid !== true
+  );
+}
+
+/**
+ * A call's input without the call: the UI chunk the SDK makes of a
+ * `tool-call` part (`tool-input-available`) is what a chat client runs a
+ * client-side tool on (`useChat`'s `onToolCall`), so a stopped call shows
+ * its input as streamed input instead (nothing more when it was streamed),
+ * and its tool part still ends with the denial.
+ */
+function inputOnly(part: Extract<TextStreamPart<ToolSet>, { type: 'tool-call' }>, streamed: boolean): object[] {
+  if (streamed) return [];
+  const { toolCallId: id, toolName } = part;
+  return [
+    {
+      type: 'tool-input-start',
+      id,
+      toolName,
+      ...(part.dynamic === true ? { dynamic: true } : {}),
+      ...(part.title === undefined ? {} : { title: part.title }),
+      ...(part.providerMetadata === undefined ? {} : { providerMetadata: part.providerMetadata }),
+      ...(part.toolMetadata === undefined ? {} : { toolMetadata: part.toolMetadata }),
+    },
+    { type: 'tool-input-delta', id, delta: JSON.stringify(part.input) },
+    { type: 'tool-input-end', id },
+  ];
 }
 
 /** Whether a part streams a call's input (its decision waits for the input to be complete). */

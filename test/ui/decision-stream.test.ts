@@ -1,16 +1,19 @@
 import { createOpenAI } from '@ai-sdk/openai';
+import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import {
   convertToModelMessages,
   isStepCount,
   type LanguageModel,
   readUIMessageStream,
   streamText,
+  ToolLoopAgent,
   tool,
   toUIMessageStream,
   type UIMessage,
   type UIMessageChunk,
   validateUIMessages,
 } from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
 import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -27,6 +30,7 @@ import {
   redactSecrets,
   toInterventionsUIMessageStream,
 } from '../../src/index.ts';
+import { TestChat } from '../helpers/chat.ts';
 import {
   type OpenAICompatibleServer,
   replyText,
@@ -34,7 +38,7 @@ import {
   startOpenAICompatibleServer,
   toolCall as wireToolCall,
 } from '../helpers/openai-compatible-server.ts';
-import { scriptedModel, step, text, toolCall } from '../helpers/scripted-model.ts';
+import { scriptedModel, step, text, toolCall, usage } from '../helpers/scripted-model.ts';
 
 /** wipe is denied, email guided, deploy confirmed; `ran` records what executed. */
 function setup() {
@@ -293,6 +297,120 @@ describe('decisions in the UI message stream', () => {
     const part = {} as InterventionUIMessage['parts'][number];
     if (part.type === 'data-intervention') expectTypeOf(part.data).toEqualTypeOf<InterventionData>();
     expectTypeOf<InterventionUIMessage>().toExtend<UIMessage>();
+  });
+});
+
+describe("a stopped call to a tool the app's client runs (no execute), in useChat", () => {
+  // getLocation runs in the browser: useChat's onToolCall runs it when the stream says its input is available
+  const clientTools = () => ({ getLocation: tool({ inputSchema: z.object({ precise: z.boolean() }) }) });
+  const noLocation = defineHandler({
+    name: 'no-location',
+    beforeToolCall: ({ toolCall: call }) =>
+      call.toolName === 'getLocation' ? InterventionActions.deny('Location is off for this workspace.') : InterventionActions.proceed(),
+  });
+  const streamOf = (parts: readonly LanguageModelV4StreamPart[]) => ({
+    stream: new ReadableStream<LanguageModelV4StreamPart>({
+      start(controller) {
+        for (const part of parts) controller.enqueue(part);
+        controller.close();
+      },
+    }),
+  });
+  /** The call with its input streamed first, as providers stream it, then text. */
+  const streamedInput = (): LanguageModel =>
+    new MockLanguageModelV4({
+      doStream: [
+        streamOf([
+          { type: 'stream-start', warnings: [] },
+          { type: 'tool-input-start', id: 'c1', toolName: 'getLocation' },
+          { type: 'tool-input-delta', id: 'c1', delta: '{"precise"' },
+          { type: 'tool-input-delta', id: 'c1', delta: ':true}' },
+          { type: 'tool-input-end', id: 'c1' },
+          { type: 'tool-call', toolCallId: 'c1', toolName: 'getLocation', input: '{"precise":true}' },
+          { type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage },
+        ]),
+        streamOf([
+          { type: 'stream-start', warnings: [] },
+          { type: 'text-start', id: 't1' },
+          { type: 'text-delta', id: 't1', delta: 'I cannot see your location.' },
+          { type: 'text-end', id: 't1' },
+          { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage },
+        ]),
+      ],
+    });
+  const wholeCall = () => scriptedModel(step(toolCall('c1', 'getLocation', { precise: true })), step(text('I cannot see your location.')));
+
+  /** One useChat turn answered by `respond`: what the chat's onToolCall was asked to run, and the chat's last message. */
+  async function chatTurn(
+    respond: (messages: InterventionUIMessage[]) => ReadableStream<UIMessageChunk> | Promise<ReadableStream<UIMessageChunk>>,
+  ) {
+    const asked: string[] = [];
+    const chat = new TestChat<InterventionUIMessage>({ respond, onToolCall: (call) => void asked.push(call.toolName) });
+    await chat.sendMessage({ text: 'Where am I?' });
+    return { asked, messages: chat.all, part: chat.all.at(-1)?.parts.find((part) => part.type === 'tool-getLocation') };
+  }
+
+  it('should be run by the client with the raw SDK (the reference: a denied call still asks the client)', async () => {
+    const { asked } = await chatTurn(() =>
+      streamText({
+        model: wholeCall(),
+        tools: clientTools(),
+        toolApproval: { getLocation: { type: 'denied', reason: 'off' } },
+        stopWhen: isStepCount(3),
+        prompt: 'Where am I?',
+      }).toUIMessageStream(),
+    );
+    expect(asked).toEqual(['getLocation']);
+  });
+
+  it.each([
+    ['whole', wholeCall],
+    ['streamed', streamedInput],
+  ] as const)('should never ask the client to run it through interventions.streamText (its input %s)', async (_, model) => {
+    const interventions = createInterventions({ handlers: [noLocation] });
+    const provider = model();
+    const { asked, part, messages } = await chatTurn(() =>
+      interventions
+        .streamText({ model: provider, tools: clientTools(), stopWhen: isStepCount(3), prompt: 'Where am I?' })
+        .toUIMessageStream(),
+    );
+    expect(asked).toEqual([]);
+    // the part shows the call's input, and that it was denied, with the runtime's wording
+    expect(part).toMatchObject({ state: 'output-denied', input: { precise: true }, approval: { approved: false } });
+    // the next request (useChat sends the messages back) gives the model the denial, not a pending call
+    const next = await convertToModelMessages(await validateUIMessages({ messages }), { tools: clientTools() });
+    const results = next.flatMap((message) => (message.role === 'tool' ? message.content : []));
+    const calls = next.flatMap((message) =>
+      message.role === 'assistant' && typeof message.content !== 'string'
+        ? message.content.filter((item) => item.type === 'tool-call')
+        : [],
+    );
+    expect(calls.map((call) => call.toolCallId)).toEqual(['c1']);
+    expect(results.filter((item) => item.type === 'tool-result').map((item) => item.toolCallId)).toEqual(['c1']);
+    expect(JSON.stringify(results)).toContain('Location is off for this workspace.');
+  });
+
+  it("should never ask the client to run it through an agent's UI stream", async () => {
+    const interventions = createInterventions({ handlers: [noLocation] });
+    const agent = new ToolLoopAgent(interventions.agentSettings({ model: wholeCall(), tools: clientTools(), stopWhen: isStepCount(3) }));
+    const { asked, part } = await chatTurn((messages) => interventions.createAgentUIStream({ agent, uiMessages: messages }));
+    expect(asked).toEqual([]);
+    expect(part).toMatchObject({ state: 'output-denied', input: { precise: true } });
+  });
+
+  it('should still ask the client to run a call nobody stopped', async () => {
+    const interventions = createInterventions({ handlers: [noLocation] });
+    const { asked } = await chatTurn(() =>
+      interventions
+        .streamText({
+          model: scriptedModel(step(toolCall('c1', 'getWeather', {}))),
+          tools: { getWeather: tool({ inputSchema: z.object({}) }) },
+          stopWhen: isStepCount(3),
+          prompt: 'Weather?',
+        })
+        .toUIMessageStream(),
+    );
+    expect(asked).toEqual(['getWeather']);
   });
 });
 
