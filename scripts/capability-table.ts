@@ -76,6 +76,7 @@ const KIND_LABELS: { readonly [KIND in GuardKind]: string } = {
   onDecision: '`onDecision` observer',
   onStatus: '`onStatus` observer',
   redactors: "the runtime's `redactors`",
+  perRun: "a count per run (`callBudget` / `rateLimit` with `per: 'run'`)",
 };
 
 const proceed = () => InterventionActions.proceed();
@@ -88,10 +89,12 @@ const BUILT_INS: ReadonlyArray<readonly [string, { handlers?: InterventionHandle
   ['`humanApproval` (its `beforeInvocation` only remembers refusals: optional)', { handlers: [humanApproval({ tools: '*' })] }],
   ['`flowPolicy`', { handlers: [flowPolicy({})] }],
   ['`rateLimit`', { handlers: [rateLimit({ limit: 1, windowMs: 1_000, per: 'tool' })] }],
+  ["`rateLimit` with `per: 'run'`", { handlers: [rateLimit({ limit: 1, windowMs: 1_000, per: ['run', 'tool'] })] }],
   ['`loopGuard`', { handlers: [loopGuard()] }],
   ['`truncateToolResult`', { handlers: [truncateToolResult({ maxChars: 1_000 })] }],
-  ['`callBudget` with `maxToolCalls`', { handlers: [callBudget({ per: 'run', maxToolCalls: 10 })] }],
-  ['`callBudget` with `maxTokens` / `maxCost`', { handlers: [callBudget({ per: 'run', maxTokens: 10 })] }],
+  ["`callBudget` with `maxToolCalls`, `per: 'user'`", { handlers: [callBudget({ per: 'user', maxToolCalls: 10 })] }],
+  ["`callBudget` with `maxToolCalls`, `per: 'run'`", { handlers: [callBudget({ per: 'run', maxToolCalls: 10 })] }],
+  ['`callBudget` with `maxTokens` / `maxCost`', { handlers: [callBudget({ per: 'user', maxTokens: 10 })] }],
   ["`llmSteering` (`on: ['beforeToolCall']`, the default)", { handlers: [llmSteering({ model, instructions: 'x' })] }],
   ["`llmSteering` with `on: ['afterModelCall']`", { handlers: [llmSteering({ model, instructions: 'x', on: ['afterModelCall'] })] }],
   ['`defineToolGate`', { handlers: [defineToolGate({ name: 'gate', gate: () => ({ allow: true }) })] }],

@@ -5,6 +5,7 @@ import { InterventionActions } from '../actions/intervention-actions.ts';
 import type { BeforeModelCallEvent, BeforeToolCallEvent } from '../actions/intervention-events.ts';
 import type { BeforeModelCallAction, BeforeToolCallAction } from '../actions/lifecycle.ts';
 import { InvalidHandlerError } from '../errors/invalid-handler-error.ts';
+import { markCountsPerRun } from '../handlers/counts-per-run.ts';
 import type { InterventionHandlerLike, OnError } from '../handlers/intervention-handler.ts';
 import { createMemoryStore } from '../store/create-memory-store.ts';
 import type { Store } from '../store/store.ts';
@@ -42,7 +43,9 @@ export interface CallBudgetOptions {
   /**
    * Whose budget: `'run'` (each `generateText` / `streamText` call) or
    * `'user'` (the run's user, shared by all their runs, on every server
-   * instance sharing the `store`).
+   * instance sharing the `store`). Tools guarded without a run (`wrapTools`,
+   * `guardTools`) and `interventions.middleware` have no run: a budget per
+   * run is a `GuardNotEnforcedError` there (count per user instead).
    */
   readonly per: 'run' | 'user';
   /**
@@ -264,7 +267,7 @@ export function callBudget(options: CallBudgetOptions): InterventionHandlerLike 
     return InterventionActions.deny(`${reason} No further model calls are made.`);
   };
 
-  return {
+  const handler: InterventionHandlerLike = {
     name,
     onError,
     timeoutMs,
@@ -273,6 +276,8 @@ export function callBudget(options: CallBudgetOptions): InterventionHandlerLike 
     ...(maxToolCalls === undefined && !(exit === 'guide' && (maxTokens !== undefined || maxCost !== undefined)) ? {} : { beforeToolCall }),
     ...(maxTokens === undefined && maxCost === undefined ? {} : { beforeModelCall }),
   };
+  // a budget per run needs a run: tools guarded without one refuse it (it would deny every call)
+  return per === 'run' ? markCountsPerRun(handler) : handler;
 }
 
 function tokensOf(usage: LanguageModelUsage): number {

@@ -5,6 +5,7 @@ import { InterventionActions } from '../actions/intervention-actions.ts';
 import type { BeforeToolCallEvent } from '../actions/intervention-events.ts';
 import type { BeforeToolCallAction } from '../actions/lifecycle.ts';
 import { InvalidHandlerError } from '../errors/invalid-handler-error.ts';
+import { markCountsPerRun } from '../handlers/counts-per-run.ts';
 import type { InterventionHandlerLike, OnError } from '../handlers/intervention-handler.ts';
 import { createMemoryStore } from '../store/create-memory-store.ts';
 import type { Store } from '../store/store.ts';
@@ -53,7 +54,9 @@ export interface RateLimitOptions<TOOLS extends ToolSet = ToolSet> {
   /**
    * What is counted separately: one {@link RateLimitKeyPart}, several (each
    * combination has its own counter), `[]` (one counter for every call), or a
-   * function returning the key (e.g. a tenant id).
+   * function returning the key (e.g. a tenant id). A key with `'run'` needs
+   * a run: tools guarded without one (`wrapTools`, `guardTools`) and
+   * `interventions.middleware` refuse it with a `GuardNotEnforcedError`.
    */
   readonly per: RateLimitKeyPart | readonly RateLimitKeyPart[] | ((event: BeforeToolCallEvent) => Awaitable<string>);
   /**
@@ -159,7 +162,7 @@ export function rateLimit<TOOLS extends ToolSet = ToolSet>(options: RateLimitOpt
   const parts: readonly RateLimitKeyPart[] | undefined = typeof per === 'function' ? undefined : typeof per === 'string' ? [per] : per;
 
   // its tools scope is checked against the runs' tools, like a handler's own
-  return declareScopes(
+  const handler = declareScopes<InterventionHandlerLike>(
     {
       name,
       onError,
@@ -200,6 +203,8 @@ export function rateLimit<TOOLS extends ToolSet = ToolSet>(options: RateLimitOpt
     },
     [scope],
   );
+  // a count per run needs a run: tools guarded without one refuse it (it would deny every call)
+  return parts?.includes('run') === true ? markCountsPerRun(handler) : handler;
 }
 
 async function keyPart(

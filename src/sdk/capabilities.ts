@@ -45,16 +45,17 @@ export type ObserverHook = 'onChatStart' | 'onChatDone' | 'onChatAbort' | 'onCha
 
 /**
  * Every kind of guard a runtime can hold: a handler's lifecycle method, a
- * redaction handler's `redactToolError`, a hook, or the runtime's
- * `redactors`. The built-ins are handlers and hook sets: a built-in is what
- * its methods and hooks are.
+ * redaction handler's `redactToolError`, a hook, the runtime's `redactors`,
+ * or `'perRun'`: a handler that keeps its count per run (`callBudget` /
+ * `rateLimit` with `per: 'run'`), which needs a run id. The built-ins are
+ * handlers and hook sets: a built-in is what its methods and hooks are.
  *
  * @example
  * ```ts
- * const kinds: GuardKind[] = ['beforeToolCall', 'gateToolCalls', 'redactors'];
+ * const kinds: GuardKind[] = ['beforeToolCall', 'gateToolCalls', 'redactors', 'perRun'];
  * ```
  */
-export type GuardKind = Lifecycle | 'redactToolError' | HookName | 'redactors';
+export type GuardKind = Lifecycle | 'redactToolError' | HookName | 'redactors' | 'perRun';
 
 /**
  * Where a layer of the runtime sits in an AI SDK call: the model
@@ -118,6 +119,10 @@ const AGENT_STEERING = 'a ToolLoopAgent takes its steering from whoever calls ge
 /** Why a path refuses a kind, and what to use instead. */
 const REFUSALS = {
   'no-run': { why: NO_RUN, instead: `${WRAPPERS}, or agentSettings` },
+  'per-run': {
+    why: `it keeps its count per run (per: 'run'), and ${NO_RUN}: with no run id, it would deny every call`,
+    instead: `per: 'user' (for rateLimit, or a key of your own: per: (event) => key), or ${WRAPPERS}, or agentSettings, where each call is a run`,
+  },
   'no-loop': { why: NO_RUN, instead: WRAPPERS },
   'agent-steering': { why: `${AGENT_STEERING} steer its loop`, instead: `${WRAPPERS} (with a steering queue or the drain hooks)` },
   'agent-follow-up': { why: `${AGENT_STEERING} continue its loop`, instead: `${WRAPPERS} (with a followUp queue or the drain hooks)` },
@@ -152,6 +157,7 @@ const TABLE: { readonly [KIND in GuardKind]: readonly [wrappers: Layers, middlew
   onDecision: ['', '', ''],
   onStatus: ['model tools', 'model', 'tools'],
   redactors: ['model tools', 'model', 'with-middleware: model tools'],
+  perRun: ['model prepareStep toolApproval', 'refused: per-run', 'refused: per-run'],
 };
 
 /** A `ToolLoopAgent` takes `experimental_steering` from whoever calls it: the drain hooks cannot reach its loop. */

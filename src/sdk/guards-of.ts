@@ -1,4 +1,5 @@
 import { LIFECYCLES } from '../actions/lifecycle.ts';
+import { countsPerRun } from '../handlers/counts-per-run.ts';
 import { isOptionalLifecycle } from '../handlers/optional-lifecycles.ts';
 import { handles, type RegisteredHandler } from '../handlers/registered-handler.ts';
 import { HOOK_NAMES, type HookSnapshot } from '../hooks/hook-registry.ts';
@@ -35,7 +36,8 @@ function mayApplyTo({ inScope, handler }: RegisteredHandler): ((toolName: string
 /**
  * Every guard of `guards` with its kind: each lifecycle method a handler
  * defines (but those a built-in marks optional), a redaction handler's
- * `redactToolError`, each hook, and the runtime's redactors.
+ * `redactToolError`, a count kept per run, each hook, and the runtime's
+ * redactors.
  */
 export function guardsOf({ handlers = [], hooks = {}, redactors = 0 }: Guards): RegisteredGuard[] {
   const guards: RegisteredGuard[] = [];
@@ -50,6 +52,9 @@ export function guardsOf({ handlers = [], hooks = {}, redactors = 0 }: Guards): 
         label: `redactToolError of handler "${registered.name}"`,
         mayApplyTo: mayApplyTo(registered),
       });
+    }
+    if (countsPerRun(registered.handler)) {
+      guards.push({ kind: 'perRun', label: `perRun (per: 'run') of handler "${registered.name}"`, mayApplyTo: mayApplyTo(registered) });
     }
   }
   for (const event of HOOK_NAMES) {

@@ -26,6 +26,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   CAPABILITIES,
+  callBudget,
   createInterventions,
   createRedactor,
   ENTRY_PATHS,
@@ -40,6 +41,7 @@ import {
   type InterventionsOptions,
   type InterventionUIMessage,
   type LIFECYCLES,
+  rateLimit,
   trustToolAnnotations,
 } from '../../src/index.ts';
 import { rejectionOf } from '../helpers/rejection-of.ts';
@@ -84,6 +86,24 @@ function hookProbe(kind: HookName, extra: readonly GuardKind[] = []): Probe {
   };
 }
 
+/** A count per run: a rateLimit counting per run (it never runs out here), called when its record is made. */
+function perRunProbe(): Probe {
+  const limit = () => rateLimit({ name: 'probe-per-run', limit: 100, windowMs: 60_000, per: 'run' });
+  const onDecision =
+    (hit: Hit) =>
+    ({ record }: { record: { handler: string } }) => {
+      if (record.handler === 'probe-per-run') hit('perRun');
+    };
+  return {
+    kinds: ['perRun', 'onDecision'],
+    options: (hit) => ({ handlers: [limit()], hooks: { onDecision: onDecision(hit) } }),
+    register: (interventions, hit) => {
+      interventions.use(limit());
+      interventions.addHook('onDecision', onDecision(hit));
+    },
+  };
+}
+
 const PROBES: { readonly [KIND in GuardKind]: Probe } = {
   beforeInvocation: handlerProbe('beforeInvocation'),
   beforeModelCall: handlerProbe('beforeModelCall'),
@@ -114,6 +134,7 @@ const PROBES: { readonly [KIND in GuardKind]: Probe } = {
   onMessage: hookProbe('onMessage'),
   onDecision: hookProbe('onDecision', ['afterToolCall']),
   onStatus: hookProbe('onStatus'),
+  perRun: perRunProbe(),
   redactors: {
     kinds: ['redactors'],
     options: (hit) => ({
@@ -318,6 +339,47 @@ describe('CAPABILITIES', () => {
         expect(JSON.stringify(toolResultsSent(model, 1).c1)).toContain('No shell access');
       },
     );
+  });
+
+  describe("a count per run (per: 'run') with tools guarded without a run", () => {
+    it.each([
+      ['callBudget', () => callBudget({ per: 'run', maxToolCalls: 5 }), 'call-budget'],
+      ['rateLimit', () => rateLimit({ per: ['run', 'tool'], limit: 5, windowMs: 60_000 }), 'rate-limit'],
+    ] as const)(
+      "should refuse %s with per: 'run' (it would deny every call), saying to count per user instead",
+      async (_, handler, name) => {
+        const ran: string[] = [];
+        const tools = { a: tool({ inputSchema: z.object({}), execute: async () => (ran.push('a'), 'ok') }) };
+        const error = await refusal(() => guardTools(tools, [handler()]));
+        expect(error).toMatchObject({ code: 'guard-not-enforced', path: 'plain-tools', kind: 'perRun' });
+        expect(error.guard).toBe(`perRun (per: 'run') of handler "${name}"`);
+        expect(error.message).toContain('it would deny every call');
+        expect(error.instead).toContain("per: 'user'");
+        // registered once the tools are wrapped: refused too
+        const interventions = createInterventions();
+        interventions.wrapTools(tools);
+        await refusal(() => interventions.use(handler()));
+        expect(interventions.handlers).toEqual([]);
+        // through the wrappers each call is a run: the budget counts
+        const counted = createInterventions({ handlers: [handler()] });
+        const model = scriptedModel(step(toolCall('c1', 'a', {})), step(text('done')));
+        await counted.generateText({ model, tools, stopWhen: isStepCount(3), prompt: 'go' });
+        expect(ran).toEqual(['a']);
+      },
+    );
+
+    it("should count per user on tools guarded without a run (per: 'user' with the request's runtimeContext)", async () => {
+      const ran: string[] = [];
+      const tools = { a: tool({ inputSchema: z.object({}), execute: async () => (ran.push('a'), 'ok') }) };
+      const interventions = createInterventions({ handlers: [callBudget({ per: 'user', maxToolCalls: 1 })] });
+      const guarded = interventions.wrapTools(tools, { runtimeContext: { userId: 'alice' } });
+      const model = scriptedModel(step(toolCall('c1', 'a', {}), toolCall('c2', 'a', {})), step(text('done')));
+      await generateText({ model, tools: guarded, stopWhen: isStepCount(3), prompt: 'go' });
+      expect(ran).toEqual(['a']);
+      expect(JSON.stringify(toolResultsSent(model, 1))).toContain(
+        'Tool-call budget exhausted: this user has used all of their 1 tool calls.',
+      );
+    });
   });
 
   it('should name a rejected model call through the middleware, with the tool that is not wrapped', async () => {
