@@ -48,15 +48,7 @@ export interface HeldCallsDecider {
  * layer Node's web streams have.
  */
 export function holdToolCalls(stream: ReadableStream<Part>, decider: HeldCallsDecider): ReadableStream<Part> {
-  const hold = new Hold(stream.getReader(), decider);
-  return new ReadableStream<Part>(
-    {
-      start: (controller) => hold.attach(controller),
-      pull: () => hold.pull(),
-      cancel: (reason) => hold.cancel(reason),
-    },
-    { highWaterMark: 0 },
-  );
+  return new ReadableStream<Part>(new Hold(stream.getReader(), decider), { highWaterMark: 0 });
 }
 
 /** A call a decision changed: the call as decided, and its new input text when the input changed. */
@@ -65,7 +57,8 @@ interface Changed {
   readonly input: string | undefined;
 }
 
-class Hold {
+/** The source of {@link holdToolCalls}' stream. */
+class Hold implements UnderlyingDefaultSource<Part> {
   private readonly reader: ReadableStreamDefaultReader<Part>;
   private readonly decider: HeldCallsDecider;
   private controller!: ReadableStreamDefaultController<Part>;
@@ -89,7 +82,7 @@ class Hold {
     this.decider = decider;
   }
 
-  attach(controller: ReadableStreamDefaultController<Part>): void {
+  start(controller: ReadableStreamDefaultController<Part>): void {
     this.controller = controller;
   }
 

@@ -35,10 +35,14 @@ export class Step {
 
   /** Records the decision for a call of this step. */
   write(call: CallKey, decision: ToolCallDecision): void {
-    const table = (this.decisions ??= []);
-    const at = indexOf(table, call);
-    if (at === -1) table.push(call.toolName, call.toolCallId, decision);
-    else table[at + 2] = AMBIGUOUS;
+    const table = this.decisions;
+    // a step's first call makes a table its size (a step has one call, as a rule)
+    if (table === undefined) this.decisions = [call.toolName, call.toolCallId, decision];
+    else {
+      const at = indexOf(table, call);
+      if (at === -1) table.push(call.toolName, call.toolCallId, decision);
+      else table[at + 2] = AMBIGUOUS;
+    }
   }
 
   /**

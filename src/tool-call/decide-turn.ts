@@ -70,9 +70,9 @@ class Turn {
   /** The response's content (or part of it), as the model sent it. */
   private readonly parts: Content;
   private readonly step: Step;
-  /** Where each well-formed call sits in the content. */
-  private readonly indexes: number[] = [];
-  private readonly calls: ToolCallInfo[] = [];
+  /** Where each well-formed call sits in the content (made at the first: one call needs a one-slot array). */
+  private indexes: number[] | undefined;
+  private calls: ToolCallInfo[] | undefined;
   private gates: RegisteredHandler[][] | undefined;
   /** The content as decided (a copy once a decision changes a call). */
   private content: Content;
@@ -94,9 +94,10 @@ class Turn {
       if (isThenable(parsing)) return this.parsedLater(index, part, parsing);
       this.add(index, part, parsing);
     }
-    if (this.calls.length === 0) return parts;
+    const { calls } = this;
+    if (calls === undefined) return parts;
     if (this.run.snapshot.hooks.gateToolCalls.length === 0) return this.decideFrom(0);
-    return gateToolCalls(this.run, this.step, this.calls).then((gates) => {
+    return gateToolCalls(this.run, this.step, calls).then((gates) => {
       this.gates = gates;
       return this.decideFrom(0);
     });
@@ -111,14 +112,21 @@ class Turn {
 
   private add(index: number, part: LanguageModelV4ToolCall, parsed: Parsed | undefined): void {
     if (parsed === undefined) return;
+    const call: ToolCallInfo = { toolCallId: part.toolCallId, toolName: part.toolName, input: parsed.input };
+    if (this.calls === undefined || this.indexes === undefined) {
+      this.calls = [call];
+      this.indexes = [index];
+      return;
+    }
+    this.calls.push(call);
     this.indexes.push(index);
-    this.calls.push({ toolCallId: part.toolCallId, toolName: part.toolName, input: parsed.input });
   }
 
   /** Decides the calls from `position` on, in the model's order, writing each decision into the step. */
   private decideFrom(position: number): Content | Promise<Content> {
-    for (; position < this.calls.length; position++) {
-      const call = this.calls[position] as ToolCallInfo;
+    const calls = this.calls ?? [];
+    for (; position < calls.length; position++) {
+      const call = calls[position] as ToolCallInfo;
       const gates = this.gates?.[position];
       const deciding = decideToolCall(this.run, this.step, call, gates === undefined ? NO_GATES : { gates });
       if (isThenable(deciding)) return this.decidedLater(position, call, deciding);
@@ -146,7 +154,7 @@ class Turn {
     let text = input === undefined ? undefined : JSON.stringify(input.value);
     if (text === JSON.stringify(call.input)) text = undefined;
     if (text === undefined && label === undefined) return;
-    const index = this.indexes[position] as number;
+    const index = this.indexes?.[position] as number;
     if (this.content === this.parts) this.content = [...this.content];
     const part = this.content[index] as LanguageModelV4ToolCall;
     this.content[index] = {
