@@ -4,7 +4,6 @@ import { runPreRequest } from '../hooks/run-hooks.ts';
 import { holdToolCalls } from '../model/hold-tool-calls.ts';
 import { replayParts } from '../model/replay-parts.ts';
 import { responseToParts } from '../model/response-to-parts.ts';
-import { watchStreamTimeouts } from '../model/stream-timeouts.ts';
 import { watchStreamErrors } from '../model/watch-stream-errors.ts';
 import { withInvocationChanges } from '../run/invocation-changes.ts';
 import { modelHookContext, respond } from '../run/respond.ts';
@@ -105,6 +104,8 @@ async function streamLive(
     request = pre.request;
   }
   if (hooks.onStatus.length > 0) await run.status({ type: 'model-call', stepNumber: run.stepNumber, attempt: 0 });
+  // the chunk timers' code loads with the first step a runtime times itself (before the provider is asked: the timers start with its stream)
+  const timers = run.streamTimeouts !== undefined && decidesInModelLayer(run) ? await import('../model/stream-timeouts.ts') : undefined;
   const result = await open(request);
   let stream = result.stream;
   if (run.streamFailed !== undefined) stream = watchStreamErrors(stream, run.streamFailed);
@@ -114,7 +115,9 @@ async function streamLive(
     stream = stream.pipeThrough(redactStream(redactors, keepOriginalsIn(run)));
   }
   if (decidesInModelLayer(run)) {
-    if (run.streamTimeouts !== undefined) stream = watchStreamTimeouts(stream, run.streamTimeouts, { toolChoice: request.toolChoice });
+    if (timers !== undefined && run.streamTimeouts !== undefined) {
+      stream = timers.watchStreamTimeouts(stream, run.streamTimeouts, { toolChoice: request.toolChoice });
+    }
     stream = holdToolCalls(stream, { together: decidesWithTurn(run), decide: (calls) => decideStreamedCalls(run, calls) });
   }
   return stream === result.stream ? result : { ...result, stream };
