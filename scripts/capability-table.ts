@@ -116,10 +116,17 @@ class Notes {
   }
 }
 
+/** The note of a kind enforced but for some tools. */
+function refusedFor(capability: Capability, notes: Notes): string {
+  if (capability.type !== 'enforced' || capability.refusedFor === undefined) return '';
+  const { why, instead } = capability.refusedFor;
+  return `, refused for a tool without \`execute\` in its scope ${notes.mark(`a tool without \`execute\` (the app's client runs it) is refused because ${why}; use ${instead}`)}`;
+}
+
 function cell(capability: Capability, notes: Notes): string {
   switch (capability.type) {
     case 'enforced':
-      return capability.note === undefined ? '✓' : `✓ ${notes.mark(`covers ${capability.note}`)}`;
+      return `${capability.note === undefined ? '✓' : `✓ ${notes.mark(`covers ${capability.note}`)}`}${refusedFor(capability, notes)}`;
     case 'with-middleware':
       return '✓ with `interventions.middleware` on the model, else refused';
     case 'with-wrapped-tools':
@@ -140,17 +147,18 @@ const RANK: { readonly [TYPE in Capability['type']]: number } = {
 };
 
 /** What a path does with a built-in: the strictest of what it does with each of its kinds. */
-function builtInCell(path: EntryPath, kinds: readonly GuardKind[]): string {
+function builtInCell(path: EntryPath, kinds: readonly GuardKind[], notes: Notes): string {
   let worst: { kind: GuardKind; capability: Capability } | undefined;
+  const rank = ({ type, ...capability }: Capability) => RANK[type] + ('refusedFor' in capability ? 0.5 : 0);
   for (const kind of kinds) {
     const capability = CAPABILITIES[path][kind];
-    if (worst === undefined || RANK[capability.type] > RANK[worst.capability.type]) worst = { kind, capability };
+    if (worst === undefined || rank(capability) > rank(worst.capability)) worst = { kind, capability };
   }
   if (worst === undefined) return '✓';
   switch (worst.capability.type) {
     case 'enforced':
     case 'no-event':
-      return '✓';
+      return `✓${refusedFor(worst.capability, notes)}`;
     case 'with-middleware':
       return '✓ with `interventions.middleware`, else refused';
     case 'with-wrapped-tools':
@@ -185,7 +193,7 @@ export function capabilityTable(): string {
   );
   const builtIns = BUILT_INS.map(([label, registered]) => {
     const kinds = kindsOf(registered);
-    return `| ${label}: ${kinds.map((kind) => `\`${kind}\``).join(', ')} | ${ENTRY_PATHS.map((path) => builtInCell(path, kinds)).join(' | ')} |`;
+    return `| ${label}: ${kinds.map((kind) => `\`${kind}\``).join(', ')} | ${ENTRY_PATHS.map((path) => builtInCell(path, kinds, notes)).join(' | ')} |`;
   });
   const paths = ENTRY_PATHS.map((path) => `${SHORT[path]}: ${PATH_LABELS[path]}`).join('; ');
   return [

@@ -202,6 +202,7 @@ export {
   type Layer,
   type ObserverHook,
   PATH_LABELS,
+  type ToolRefusal,
 } from './sdk/capabilities.ts';
 export { createInterventions } from './sdk/create-interventions.ts';
 // tools without the runtime

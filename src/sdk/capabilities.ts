@@ -72,10 +72,31 @@ export type GuardKind = Lifecycle | 'redactToolError' | HookName | 'redactors' |
 export type Layer = 'model' | 'prepareStep' | 'toolApproval' | 'tools' | 'needsApproval' | 'repairToolCall' | 'loop' | 'callbacks';
 
 /**
+ * The tools an entry path cannot enforce a kind of guard on, though it
+ * enforces it on the others: `'without-execute'`, a tool the app's client
+ * runs (no `execute`; provider-executed tools aside). Such a tool in the
+ * scope of such a guard is a `GuardNotEnforcedError` naming the tool (`why`,
+ * `instead`) when the tools are wrapped, or when the guard is registered
+ * once they are.
+ *
+ * @example
+ * ```ts
+ * const refusal = CAPABILITIES['plain-tools'].beforeToolCall;
+ * if (refusal.type === 'enforced' && refusal.refusedFor !== undefined) console.log(refusal.refusedFor.instead);
+ * ```
+ */
+export interface ToolRefusal {
+  readonly tools: 'without-execute';
+  readonly why: string;
+  readonly instead: string;
+}
+
+/**
  * What an entry path does with a kind of guard:
  *
  * - `'enforced'`: always, by these layers (`note` says what it covers
- *   where that is less than on the wrappers);
+ *   where that is less than on the wrappers; `refusedFor`, the tools it is
+ *   refused for instead);
  * - `'with-middleware'`: enforced when the call's model is wrapped with
  *   `interventions.middleware` (read before `wrapTools`), refused otherwise;
  * - `'with-wrapped-tools'`: enforced for the call's tools wrapped with
@@ -93,7 +114,7 @@ export type Layer = 'model' | 'prepareStep' | 'toolApproval' | 'tools' | 'needsA
  * ```
  */
 export type Capability =
-  | { readonly type: 'enforced'; readonly by: readonly Layer[]; readonly note?: string }
+  | { readonly type: 'enforced'; readonly by: readonly Layer[]; readonly note?: string; readonly refusedFor?: ToolRefusal }
   | { readonly type: 'with-middleware'; readonly by: readonly Layer[] }
   | { readonly type: 'with-wrapped-tools'; readonly by: readonly Layer[] }
   | { readonly type: 'refused'; readonly why: string; readonly instead: string }
@@ -120,8 +141,8 @@ const AGENT_STEERING = 'a ToolLoopAgent takes its steering from whoever calls ge
 const REFUSALS = {
   'no-run': { why: NO_RUN, instead: `${WRAPPERS}, or agentSettings` },
   'per-run': {
-    why: `it keeps its count per run (per: 'run'), and ${NO_RUN}: with no run id, it would deny every call`,
-    instead: `per: 'user' (for rateLimit, or a key of your own: per: (event) => key), or ${WRAPPERS}, or agentSettings, where each call is a run`,
+    why: `it counts per run, and ${NO_RUN}: it would deny every call`,
+    instead: `per: 'user' (or a key of your own), or ${WRAPPERS}, or agentSettings`,
   },
   'no-loop': { why: NO_RUN, instead: WRAPPERS },
   'agent-steering': { why: `${AGENT_STEERING} steer its loop`, instead: `${WRAPPERS} (with a steering queue or the drain hooks)` },
@@ -158,6 +179,18 @@ const TABLE: { readonly [KIND in GuardKind]: readonly [wrappers: Layers, middlew
   onStatus: ['model tools', 'model', 'tools'],
   redactors: ['model tools', 'model', 'with-middleware: model tools'],
   perRun: ['model prepareStep toolApproval', 'refused: per-run', 'refused: per-run'],
+};
+
+/**
+ * Tools guarded without a run decide a call in the tool's `needsApproval`
+ * and stop it in its `execute`: a tool without `execute` (the app's client
+ * runs it) cannot be stopped there, so the kinds of guard deciding calls
+ * (`kinds`) are refused for such a tool in their scope.
+ */
+export const CLIENT_TOOLS = {
+  kinds: ['beforeToolCall', 'gateToolCalls'] as readonly GuardKind[],
+  why: "its needsApproval can ask a person but never deny: the SDK hands the call to the client",
+  instead: `${WRAPPERS}, or agentSettings, or leave the tool out`,
 };
 
 /** A `ToolLoopAgent` takes `experimental_steering` from whoever calls it: the drain hooks cannot reach its loop. */
@@ -226,7 +259,11 @@ function capabilitiesOfEveryPath(): { readonly [PATH in EntryPath]: PathCapabili
       (Object.keys(TABLE) as GuardKind[]).map((kind) => {
         const capability = capabilityOf(path, kind);
         const note = NOTES[path]?.[kind];
-        return [kind, capability.type === 'enforced' && note !== undefined ? { ...capability, note } : capability];
+        if (capability.type !== 'enforced') return [kind, capability];
+        const { why, instead } = CLIENT_TOOLS;
+        const refusedFor =
+          path === 'plain-tools' && CLIENT_TOOLS.kinds.includes(kind) ? { tools: 'without-execute', why, instead } : undefined;
+        return [kind, { ...capability, ...(note === undefined ? {} : { note }), ...(refusedFor === undefined ? {} : { refusedFor }) }];
       }),
     ) as PathCapabilities;
   return Object.fromEntries(ENTRY_PATHS.map((path) => [path, ofPath(path)])) as { readonly [PATH in EntryPath]: PathCapabilities };

@@ -67,7 +67,7 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
   // the paths the runtime is used through refuse the guards they cannot enforce (CAPABILITIES)
   const paths = new RuntimePaths(
     () => ({ handlers: registered, hooks: hooks.snapshot(), redactors: redactors.length }),
-    (name) => wrappedTools.has(name),
+    () => wrappedTools.byName,
   );
   const scopes = createScopeReport({ strict: options.strictScopes === true, onStatus: () => hooks.snapshot().onStatus });
 
@@ -151,6 +151,7 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
     wrapTools: (tools, wrapOptions) => {
       WRAP_TOOLS_OPTIONS.check(wrapOptions, 'wrapTools');
       paths.enter('plain-tools');
+      paths.checkTools(tools);
       scopes.check(tools, registered);
       return wrappedTools.wrap(tools, snapshot, approvalLedger, wrapOptions?.runtimeContext);
     },

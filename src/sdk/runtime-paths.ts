@@ -1,6 +1,8 @@
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
+import type { Tool, ToolSet } from 'ai';
 import { GuardNotEnforcedError } from '../errors/guard-not-enforced-error.ts';
-import { capabilityOf, type EntryPath, MISSING_LAYER, PATH_LABELS } from './capabilities.ts';
+import { getOwn } from '../util/get-own.ts';
+import { CLIENT_TOOLS, capabilityOf, type EntryPath, MISSING_LAYER, PATH_LABELS } from './capabilities.ts';
 import { type Guards, guardsOf, type RegisteredGuard } from './guards-of.ts';
 
 /**
@@ -13,11 +15,11 @@ export class RuntimePaths {
   private readonly taken = new Set<EntryPath>();
   private middlewareRead = false;
   private readonly current: () => Guards;
-  private readonly wrapped: (name: string) => boolean;
+  private readonly wrapped: () => ToolSet;
   private toolGuards: { readonly of: unknown; readonly guards: readonly RegisteredGuard[] } | undefined;
 
-  /** `current`: what the runtime holds now (its handlers, hooks and redactors); `wrapped`: whether it wrapped a tool of that name. */
-  constructor(current: () => Guards, wrapped: (name: string) => boolean) {
+  /** `current`: what the runtime holds now (its handlers, hooks and redactors); `wrapped`: the tools it wrapped for plain calls, by name. */
+  constructor(current: () => Guards, wrapped: () => ToolSet) {
     this.current = current;
     this.wrapped = wrapped;
   }
@@ -68,11 +70,36 @@ export class RuntimePaths {
     });
   }
 
-  /** Guards about to be registered: refused if a path in use cannot enforce them. */
+  /** Guards about to be registered: refused if a path in use cannot enforce them (or the tools already wrapped). */
   register(guards: Guards): void {
     if (this.taken.size === 0) return;
     const registering = guardsOf(guards);
     for (const path of this.taken) this.refuse(path, registering);
+    if (this.taken.has('plain-tools')) this.checkTools(this.wrapped(), registering);
+  }
+
+  /**
+   * Tools about to be guarded without a run (`registering`: guards about to
+   * be registered on tools already wrapped): a tool without `execute` (the
+   * app's client runs it) in the scope of a kind of guard that path cannot
+   * stop its calls for ({@link CLIENT_TOOLS}) is a `GuardNotEnforcedError`
+   * naming the tool. Provider-executed tools are the provider's.
+   */
+  checkTools(tools: ToolSet, registering: readonly RegisteredGuard[] = guardsOf(this.current())): void {
+    for (const name of Object.keys(tools)) {
+      const tool: Tool | undefined = getOwn(tools, name);
+      if (tool === undefined || tool.execute !== undefined || tool.type === 'provider') continue;
+      const guard = registering.find(({ kind, mayApplyTo }) => CLIENT_TOOLS.kinds.includes(kind) && mayApplyTo?.(name) !== false);
+      if (guard === undefined) continue;
+      throw new GuardNotEnforcedError({
+        guard: guard.label,
+        kind: guard.kind,
+        path: 'plain-tools',
+        pathLabel: PATH_LABELS['plain-tools'],
+        why: `the tool "${name}" has no execute (the app's client runs it), and ${CLIENT_TOOLS.why}`,
+        instead: CLIENT_TOOLS.instead,
+      });
+    }
   }
 
   /**
@@ -87,7 +114,7 @@ export class RuntimePaths {
     const guards = this.guardsLeftToTools();
     if (guards.length === 0) return;
     for (const definition of tools) {
-      if (definition.type !== 'function' || this.wrapped(definition.name)) continue;
+      if (definition.type !== 'function' || Object.hasOwn(this.wrapped(), definition.name)) continue;
       const guard = guards.find((candidate) => candidate.mayApplyTo === undefined || candidate.mayApplyTo(definition.name));
       if (guard === undefined) continue;
       const { why, instead } = MISSING_LAYER['with-wrapped-tools'];

@@ -9,7 +9,8 @@ import { guardToolsStandalone } from './guard-tools-standalone.ts';
  * The tools a runtime wrapped for plain calls (`wrapTools`): it remembers
  * each wrapped tool's original, so a run of the runtime's own wrappers
  * given wrapped tools uses the originals (the run guards them itself), and
- * each name it wrapped (the middleware checks a call's tools by name).
+ * each tool it wrapped by name (the middleware checks a call's tools by name,
+ * a guard registered later is checked against them).
  */
 export class WrappedTools {
   private readonly originals = new WeakMap<Tool, Tool>();
@@ -31,11 +32,6 @@ export class WrappedTools {
       if (tool !== undefined && tool !== original) this.originals.set(tool, original);
     }
     return wrapped;
-  }
-
-  /** Whether this runtime wrapped a tool of that name. */
-  has(name: string): boolean {
-    return Object.hasOwn(this.byName, name);
   }
 
   /** `callOptions` with the tools this runtime wrapped replaced by their originals. */

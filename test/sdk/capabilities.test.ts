@@ -341,6 +341,75 @@ describe('CAPABILITIES', () => {
     );
   });
 
+  describe("a tool without execute (the app's client runs it) with tools guarded without a run", () => {
+    // a client-side tool: the model calls it, the app's UI runs it (useChat's onToolCall) and sends the result back
+    const clientTools = (ran: string[]) => ({
+      getLocation: tool({ inputSchema: z.object({ precise: z.boolean() }) }),
+      search: tool({ inputSchema: z.object({ q: z.string() }), execute: async ({ q }) => (ran.push(`search ${q}`), 'found') }),
+    });
+    const noLocation = { name: 'no-location', beforeToolCall: () => InterventionActions.deny('Location is off') };
+    const gate = ({ calls }: { calls: readonly unknown[] }) => calls.map(() => InterventionActions.deny('No tools'));
+
+    it.each([
+      [
+        'a beforeToolCall handler given to guardTools',
+        () => guardTools(clientTools([]), [noLocation]),
+        'beforeToolCall of handler "no-location"',
+      ],
+      [
+        'a gateToolCalls hook given to guardTools',
+        () => guardTools(clientTools([]), { hooks: { gateToolCalls: gate } }),
+        'gateToolCalls hook',
+      ],
+      [
+        'a handler registered before wrapTools',
+        () => createInterventions({ handlers: [noLocation] }).wrapTools(clientTools([])),
+        'beforeToolCall of handler "no-location"',
+      ],
+    ] as const)(
+      'should refuse to wrap it in the scope of %s, naming the tool, the guard and what to use instead',
+      async (_, wrap, guard) => {
+        const error = await refusal(wrap);
+        expect(error).toMatchObject({ code: 'guard-not-enforced', path: 'plain-tools', guard: expect.stringContaining(guard) });
+        expect(error.message).toContain('the tool "getLocation" has no execute');
+        expect(error.message).toContain('never deny');
+        expect(error.instead).toContain('interventions.generateText / streamText');
+        expect(error.instead).toBe((CAPABILITIES['plain-tools'].beforeToolCall as { refusedFor: { instead: string } }).refusedFor.instead);
+      },
+    );
+
+    it('should refuse a deciding guard registered once it is wrapped, and leave it unregistered', async () => {
+      const interventions = createInterventions();
+      const ran: string[] = [];
+      const tools = interventions.wrapTools(clientTools(ran));
+      const error = await refusal(() => interventions.use(noLocation));
+      expect(error).toMatchObject({ path: 'plain-tools', guard: 'beforeToolCall of handler "no-location"' });
+      await refusal(() => interventions.addHook('gateToolCalls', gate));
+      expect(interventions.handlers).toEqual([]);
+      // nothing decides: the plain SDK hands the call to the client, as it would raw
+      const model = scriptedModel(step(toolCall('c1', 'getLocation', { precise: true })), step(text('done')));
+      const result = await generateText({ model, tools, stopWhen: isStepCount(3), prompt: 'where am I?' });
+      expect(result.toolCalls.map((call) => call.toolName)).toEqual(['getLocation']);
+    });
+
+    it('should wrap it when no deciding guard is in scope, and decide the tools in scope', async () => {
+      const ran: string[] = [];
+      const noSearch = { name: 'no-search', tools: 'search', beforeToolCall: () => InterventionActions.deny('No search') };
+      const tools = guardTools(clientTools(ran), [noSearch]);
+      const model = scriptedModel(
+        step(toolCall('c1', 'search', { q: 'x' }), toolCall('c2', 'getLocation', { precise: true })),
+        step(text('done')),
+      );
+      const result = await generateText({ model, tools, stopWhen: isStepCount(3), prompt: 'go' });
+      expect(ran).toEqual([]);
+      const denied = result.content.find((part) => part.type === 'tool-error');
+      expect(denied).toMatchObject({ toolName: 'search', error: { decision: 'deny' } });
+      expect(String((denied as { error: Error }).error.message)).toContain('No search');
+      // the client tool's call is the client's to run
+      expect(result.toolCalls.map((call) => call.toolName)).toEqual(['search', 'getLocation']);
+    });
+  });
+
   describe("a count per run (per: 'run') with tools guarded without a run", () => {
     it.each([
       ['callBudget', () => callBudget({ per: 'run', maxToolCalls: 5 }), 'call-budget'],
