@@ -72,7 +72,7 @@ class Hold implements UnderlyingDefaultSource<Part> {
   /** A read of the provider's stream is under way; `again`: the reader asked for more meanwhile. */
   private reading = false;
   private again = false;
-  /** The reader cancelled the stream (the caller aborted): a decision that settles later passes nothing on. */
+  /** The reader cancelled the stream (the caller aborted): a read or decision that settles later passes nothing on. */
   private cancelled = false;
   private readonly onRead = (next: ReadableStreamReadResult<Part>): void | Promise<void> => this.take(next);
   private readonly onThrow = (error: unknown): void => this.failed(error);
@@ -119,6 +119,7 @@ class Hold implements UnderlyingDefaultSource<Part> {
 
   /** One provider part: passed on (then wait for the next pull), or held (then read on at once). */
   private take(next: ReadableStreamReadResult<Part>): void | Promise<void> {
+    if (this.cancelled) return; // the provider's stream ended or went on after the reader cancelled: nothing to pass on
     if (next.done) {
       this.release();
       this.controller.close();
@@ -269,6 +270,7 @@ class Hold implements UnderlyingDefaultSource<Part> {
   }
 
   private failed(error: unknown): void {
+    if (this.cancelled) return;
     if (this.held === undefined || this.held.length === 0) {
       this.controller.error(error);
       return;

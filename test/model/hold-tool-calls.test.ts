@@ -160,6 +160,49 @@ describe('holdToolCalls (through interventions.streamText)', () => {
     });
   });
 
+  describe('when the caller aborts while a call is held and a read of the provider is under way', () => {
+    it('should end as an abort and write nothing to the cancelled stream', async () => {
+      const rejections: unknown[] = [];
+      const onRejection = (reason: unknown) => rejections.push(reason);
+      process.on('unhandledRejection', onRejection);
+      try {
+        const ran: string[] = [];
+        const abort = new AbortController();
+        const model = new MockLanguageModelV4({
+          doStream: async () => ({
+            stream: new ReadableStream<LanguageModelV4StreamPart>({
+              start(controller) {
+                controller.enqueue({ type: 'stream-start', warnings: [] });
+                controller.enqueue({ type: 'tool-input-start', id: 'c1', toolName: 'echo' });
+                controller.enqueue({ type: 'tool-input-delta', id: 'c1', delta: '{"text":"nev' });
+                // and sends nothing more: the read under way ends only when the stream is cancelled
+              },
+            }),
+          }),
+        });
+        const interventions = createInterventions({ handlers: [proceed] });
+
+        const result = interventions.streamText({
+          model,
+          tools: { echo: echo(ran) },
+          prompt: 'go',
+          stopWhen: isStepCount(1),
+          abortSignal: abort.signal,
+        });
+        setTimeout(() => abort.abort(new Error('the user left')), 20);
+        const types: string[] = [];
+        for await (const part of result.fullStream) types.push(part.type);
+        await new Promise((resolve) => setTimeout(resolve, 50)); // the read under way settles meanwhile
+
+        expect(types).toEqual(['start', 'abort']);
+        expect(ran).toEqual([]);
+        expect(rejections).toEqual([]);
+      } finally {
+        process.off('unhandledRejection', onRejection);
+      }
+    });
+  });
+
   describe('when gateToolCalls hooks must see the turn', () => {
     it("should hold the turn's calls until the provider finishes, and decide them together", async () => {
       const seen: string[][] = [];
