@@ -33,6 +33,14 @@ export interface RuntimeSnapshot {
   readonly policyVersion: string | undefined;
   /** Whether records get their `actionDigest` (a trail, or `actionDigests: true`). */
   readonly actionDigests: boolean;
+  /**
+   * The prompts of the model requests the runtime's runs and middleware send
+   * on: its middleware lets such a request through as it is, so a model
+   * wrapped with it is guarded once, also given to the runtime's own
+   * wrappers or wrapped twice (a middleware in between keeps the prompt).
+   * Another runtime's middleware still guards them.
+   */
+  readonly ownPrompts?: WeakSet<object>;
 }
 
 /** Indexes `all` by lifecycle point, so a point nobody handles costs nothing. */

@@ -189,7 +189,7 @@ const TABLE: { readonly [KIND in GuardKind]: readonly [wrappers: Layers, middlew
  */
 export const CLIENT_TOOLS = {
   kinds: ['beforeToolCall', 'gateToolCalls'] as readonly GuardKind[],
-  why: "its needsApproval can ask a person but never deny: the SDK hands the call to the client",
+  why: 'its needsApproval can ask a person but never deny: the SDK hands the call to the client',
   instead: `${WRAPPERS}, or agentSettings, or leave the tool out`,
 };
 

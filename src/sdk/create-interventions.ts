@@ -64,6 +64,7 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
   let registered: readonly RegisteredHandler[] = [];
   let lists: HandlerLists = buildHandlerLists(registered);
   const wrappedTools = new WrappedTools();
+  const ownPrompts = new WeakSet<object>();
   // the paths the runtime is used through refuse the guards they cannot enforce (CAPABILITIES)
   const paths = new RuntimePaths(
     () => ({ handlers: registered, hooks: hooks.snapshot(), redactors: redactors.length }),
@@ -128,6 +129,7 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
     trail,
     policyVersion,
     actionDigests: trail !== undefined || options.actionDigests === true,
+    ownPrompts,
   });
 
   // a run's tools are checked against every handler's scopes (once per tool set and handler list)
@@ -141,6 +143,7 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
       paths.enter('middleware');
       paths.checkModelCall(params.tools);
     },
+    own: ownPrompts,
   });
   return {
     generateText: (async (callOptions: CallOptions) =>

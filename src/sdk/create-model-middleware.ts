@@ -25,16 +25,20 @@ import { decideCalls } from './decide-calls.ts';
  * finishes when gates must see it whole); redactors hold back at most their
  * look-ahead. Held parts are released as the provider
  * sent them, except what a decision changed. `beforeCall` checks each call
- * first (the runtime's own middleware refuses what it cannot enforce).
+ * first (the runtime's own middleware refuses what it cannot enforce); a
+ * request whose prompt is in `own` (`RuntimeSnapshot.ownPrompts`: the
+ * runtime sent it on already) goes on as it is.
  */
 export function createModelMiddleware(
   runOf: () => Run,
-  { beforeCall }: { readonly beforeCall?: (params: LanguageModelV4CallOptions) => void } = {},
+  { beforeCall, own }: { readonly beforeCall?: (params: LanguageModelV4CallOptions) => void; readonly own?: WeakSet<object> } = {},
 ): LanguageModelV4Middleware {
   return {
     specificationVersion: 'v4',
 
     wrapGenerate: async ({ doGenerate, params, model }) => {
+      // a request the runtime already guards (its run, or this middleware further out) goes on as it is
+      if (own?.has(params.prompt) === true) return doGenerate();
       beforeCall?.(params);
       const run = runOf();
       try {
@@ -44,6 +48,7 @@ export function createModelMiddleware(
         const { final } = await respond(run, model, first, (request) => {
           // the provider gets back what it sent (signed reasoning, stored items), though redaction changed it for everyone else
           const sent = run.redactedOriginals?.restore(request) ?? request;
+          run.snapshot.ownPrompts?.add(sent.prompt);
           return sent === params ? doGenerate() : model.doGenerate(sent);
         });
         return decideCalls(run, final);
@@ -55,6 +60,7 @@ export function createModelMiddleware(
     },
 
     wrapStream: async ({ doStream, params, model }) => {
+      if (own?.has(params.prompt) === true) return doStream();
       beforeCall?.(params);
       const run = runOf();
       try {
@@ -63,6 +69,7 @@ export function createModelMiddleware(
         const first = withInvocationChanges(run.invocation, promptOf(run, params));
         const open = (request: LanguageModelV4CallOptions) => {
           const sent = run.redactedOriginals?.restore(request) ?? request;
+          run.snapshot.ownPrompts?.add(sent.prompt);
           return sent === params ? doStream() : model.doStream(sent);
         };
         const { hooks, handlers } = run.snapshot;

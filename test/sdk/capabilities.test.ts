@@ -14,9 +14,11 @@
  */
 import {
   createAgentUIStream,
+  defaultSettingsMiddleware,
   generateText,
   isStepCount,
   type LanguageModel,
+  type LanguageModelMiddleware,
   ToolLoopAgent,
   type ToolSet,
   tool,
@@ -448,6 +450,121 @@ describe('CAPABILITIES', () => {
       expect(JSON.stringify(toolResultsSent(model, 1))).toContain(
         'Tool-call budget exhausted: this user has used all of their 1 tool calls.',
       );
+    });
+  });
+
+  describe('a model wrapped with interventions.middleware given to the same runtime again', () => {
+    /** A runtime that denies `wipe` and counts what each guard saw: model requests (a preRequest hook) and decisions. */
+    function counted() {
+      const seen = { requests: 0, decided: 0 };
+      const interventions = createInterventions({
+        handlers: [
+          {
+            name: 'no-wipe',
+            beforeToolCall: ({ toolCall: call }) => {
+              seen.decided++;
+              return call.toolName === 'wipe' ? InterventionActions.deny('No wiping.') : proceed();
+            },
+          },
+        ],
+        hooks: { preRequest: () => void seen.requests++ },
+      });
+      const ran: string[] = [];
+      const tools = {
+        wipe: tool({ inputSchema: z.object({}), execute: async () => (ran.push('wipe'), 'wiped') }),
+        lookup: tool({ inputSchema: z.object({}), execute: async () => (ran.push('lookup'), 'found') }),
+      };
+      const model = scriptedModel(step(toolCall('c1', 'wipe', {}), toolCall('c2', 'lookup', {})), step(text('done')));
+      return { interventions, seen, ran, tools, model };
+    }
+
+    it.each([
+      [
+        'wrapped with it',
+        (model: ReturnType<typeof scriptedModel>, middleware: LanguageModelMiddleware) => wrapLanguageModel({ model, middleware }),
+      ],
+      [
+        'wrapped with it, then with another middleware',
+        (model: ReturnType<typeof scriptedModel>, middleware: LanguageModelMiddleware) =>
+          wrapLanguageModel({
+            model: wrapLanguageModel({ model, middleware }),
+            middleware: defaultSettingsMiddleware({ settings: { temperature: 0 } }),
+          }),
+      ],
+    ] as const)('should guard a run of interventions.generateText once, with the model %s (never refused)', async (_, wrap) => {
+      const { interventions, seen, ran, tools, model } = counted();
+      const result = await interventions.generateText({
+        model: wrap(model, interventions.middleware),
+        tools,
+        stopWhen: isStepCount(3),
+        prompt: 'go',
+      });
+      expect(result.text).toBe('done');
+      expect(ran).toEqual(['lookup']);
+      // each model request and each call met the guards once, as without the middleware
+      expect(seen).toEqual({ requests: 2, decided: 2 });
+      expect(result.interventions.decisions.map((record) => [record.toolName, record.action])).toEqual([
+        ['wipe', 'deny'],
+        ['lookup', 'proceed'],
+      ]);
+      expect(JSON.stringify(toolResultsSent(model, 1))).toContain('No wiping.');
+    });
+
+    it('should guard a run of interventions.streamText once, with the model wrapped with it (never refused)', async () => {
+      const { interventions, seen, ran, tools, model } = counted();
+      const result = interventions.streamText({
+        model: wrapLanguageModel({ model, middleware: interventions.middleware }),
+        tools,
+        stopWhen: isStepCount(3),
+        prompt: 'go',
+      });
+      expect(await result.text).toBe('done');
+      expect(ran).toEqual(['lookup']);
+      expect(seen).toEqual({ requests: 2, decided: 2 });
+      expect(JSON.stringify(toolResultsSent(model, 1))).toContain('No wiping.');
+    });
+
+    it('should guard an agent built with agentSettings once, with the model wrapped with it (never refused)', async () => {
+      const { interventions, seen, ran, tools, model } = counted();
+      const agent = new ToolLoopAgent(
+        interventions.agentSettings({
+          model: wrapLanguageModel({ model, middleware: interventions.middleware }),
+          tools,
+          stopWhen: isStepCount(3),
+        }),
+      );
+      const result = await agent.generate({ prompt: 'go' });
+      expect(result.text).toBe('done');
+      expect(ran).toEqual(['lookup']);
+      expect(seen).toEqual({ requests: 2, decided: 2 });
+    });
+
+    it('should guard a plain call once with the middleware applied twice', async () => {
+      const { interventions, seen, ran, tools, model } = counted();
+      const middleware = interventions.middleware;
+      const result = await generateText({
+        model: wrapLanguageModel({ model, middleware: [middleware, middleware] }),
+        tools: interventions.wrapTools(tools),
+        stopWhen: isStepCount(3),
+        prompt: 'go',
+      });
+      expect(result.text).toBe('done');
+      expect(ran).toEqual(['lookup']);
+      expect(seen).toEqual({ requests: 2, decided: 2 });
+    });
+
+    it("should still apply another runtime's middleware inside a run", async () => {
+      const { interventions, ran, tools, model } = counted();
+      const other = { requests: 0 };
+      const outer = createInterventions({ hooks: { preRequest: () => void other.requests++ } });
+      await interventions.generateText({
+        model: wrapLanguageModel({ model, middleware: outer.middleware }),
+        tools,
+        stopWhen: isStepCount(3),
+        prompt: 'go',
+      });
+      expect(ran).toEqual(['lookup']);
+      expect(other.requests).toBe(2);
     });
   });
 
