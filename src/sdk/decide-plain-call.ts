@@ -1,0 +1,155 @@
+import type { ModelMessage, Tool } from 'ai';
+import type { ToolCallInfo } from '../actions/intervention-events.ts';
+import type { ApprovalSession } from '../approvals/approval-session.ts';
+import type { ResumedApproval } from '../approvals/read-resume.ts';
+import { EDIT_HANDLER, validateEdit } from '../approvals/validate-edit.ts';
+import { ToolCallBlockedError } from '../errors/tool-call-blocked-error.ts';
+import type { Run } from '../run/run.ts';
+import type { Step } from '../run/step.ts';
+import { decidedInput, type ToolCallDecision } from '../run/tool-call-decision.ts';
+import { decideToolCall } from '../tool-call/decide-tool-call.ts';
+import { AMBIGUOUS_CALL_ID, denyCall, notTheAnsweredCall } from '../tool-call/deny-call.ts';
+import type { DecideInExecute } from '../tool-call/guard-execute.ts';
+import { unreachable } from '../util/unreachable.ts';
+import { decidesPlainCalls, gatePlainCall } from './gate-plain-call.ts';
+
+/** The steps and approval sessions of the plain calls of one guarded tool set, by the SDK's `messages` array. */
+export interface PlainCalls {
+  stepOf(messages: ModelMessage[]): Step;
+  sessionOf(messages: ModelMessage[]): ApprovalSession | undefined;
+}
+
+/**
+ * The call a plain call's `execute` runs (see `guardToolsStandalone`): its
+ * resumed answer applied, or the decision `needsApproval` took, or one taken
+ * now when `needsApproval` was not consulted; a call that does not run
+ * throws the text the model reads. Loaded with the first plain call that has
+ * anything to decide.
+ */
+export async function decidePlainCall(
+  run: Run,
+  { tool, call, options }: Parameters<DecideInExecute>[1],
+  { stepOf, sessionOf }: PlainCalls,
+): Promise<Parameters<DecideInExecute>[1]['call']> {
+  const step = stepOf(options.messages);
+  const session = sessionOf(options.messages);
+  const answer = session?.answerFor(call.toolCallId);
+  if (session !== undefined && answer !== undefined) return applyAnswer(run, session, step, tool, call, answer);
+  // fail closed: the SDK resumes a call on an answer the runtime dropped (it answers nothing a person may answer)
+  const dropped = session?.droppedFor(call.toolCallId);
+  if (dropped !== undefined) {
+    return applyInExecute(
+      run,
+      call,
+      await denyCall(run, call, `the approval answer given for this call id was not used: ${dropped.reason}`),
+      false,
+    );
+  }
+  const asked = step.take(call);
+  // fail closed: two calls of one tool with one id cannot be told apart, so neither runs
+  const decision =
+    asked === 'ambiguous'
+      ? await denyCall(run, call, AMBIGUOUS_CALL_ID)
+      : (asked ?? (await decideToolCall(run, step, call, { gates: await gatePlainCall(run, step, call) })));
+  return applyInExecute(run, call, decision, asked !== undefined);
+}
+
+/**
+ * The call `execute` runs for a resumed answer, the same way the wrappers
+ * take it: a refusal (a typed one the SDK read as an approval, or an answer
+ * that cannot be read) runs nothing; a person's edit is validated against
+ * the tool's input schema and runs instead of the model's arguments, after
+ * the handlers decide again on it (a deny still wins); an approval without
+ * an edit runs with the decision `needsApproval` took when the SDK asked
+ * again (transforms not applied again). Every refusal leaves a record.
+ */
+async function applyAnswer(
+  run: Run,
+  session: ApprovalSession,
+  step: Step,
+  tool: Tool,
+  call: ToolCallInfo,
+  answer: ResumedApproval,
+): Promise<ToolCallInfo> {
+  // a call that does not run is denied with a record, and `execute` throws the text the model reads
+  const refuse = async (reason: string, options?: Parameters<typeof denyCall>[3]) =>
+    applyInExecute(run, call, await denyCall(run, call, reason, options), false);
+  const another = notTheAnsweredCall(answer, call);
+  if (another !== undefined) return refuse(another);
+  const refusal = session.refusal(answer, call);
+  if (refusal !== undefined)
+    return refuse(refusal.reason, { handler: refusal.handler, ...(refusal.text === undefined ? {} : { text: refusal.text }) });
+  let target = call;
+  const asked = step.take(call);
+  if (asked === 'ambiguous') return refuse(AMBIGUOUS_CALL_ID);
+  if (answer.edit !== undefined) {
+    const checked = await validateEdit(tool, call.toolName, answer.edit.value);
+    if (!checked.ok) return refuse(checked.problem, { handler: EDIT_HANDLER });
+    target = { ...call, input: checked.value };
+  }
+  if (!decidesPlainCalls(run)) return target;
+  const pin = await session.askerOfCall(answer);
+  const decision =
+    answer.edit === undefined && asked !== undefined
+      ? asked
+      : await decideToolCall(run, step, target, {
+          approval: answer,
+          gates: await gatePlainCall(run, step, target),
+          runtimeContext: pin?.asker,
+        });
+  // the people rules of the confirms it answered: who may answer, the quorum, the expiry (the request cannot stay pending)
+  // (those of a handler asking again; else those pinned when it asked)
+  const answered = decision.type === 'proceed' || decision.type === 'transform' ? decision.answered : undefined;
+  const terms = answered ?? pin?.terms;
+  if (terms !== undefined) {
+    const settled = await session.settle(answer, terms, run.runtimeContext, pin);
+    if (settled.type !== 'approved') throw blockedError(target, settled.text);
+  }
+  return applyInExecute(run, target, decision, true);
+}
+
+/** The error `execute` throws for a call that does not run (its record already written): the model reads `text`. */
+function blockedError(call: ToolCallInfo, text: string): ToolCallBlockedError {
+  return new ToolCallBlockedError({ toolName: call.toolName, toolCallId: call.toolCallId, decision: 'deny', message: text });
+}
+
+/** The call `execute` runs for a decision, or the model-facing error of one that does not run. */
+function applyInExecute(
+  run: Run,
+  call: Parameters<DecideInExecute>[1]['call'],
+  decision: ToolCallDecision,
+  asked: boolean,
+): Parameters<DecideInExecute>[1]['call'] {
+  const { wording } = run.snapshot;
+  const blocked = (kind: 'deny' | 'guide', message: string) =>
+    new ToolCallBlockedError({ toolName: call.toolName, toolCallId: call.toolCallId, decision: kind, message });
+  switch (decision.type) {
+    case 'deny':
+      throw blocked('deny', decision.text);
+    case 'guide':
+      throw blocked('guide', decision.text);
+    case 'confirm':
+      // needsApproval was not consulted, so nobody approved this call
+      if (!asked) {
+        throw blocked(
+          'deny',
+          wording.deniedToolCall({
+            toolCall: call,
+            reason: `it needs a human's approval (${decision.prompt}), and no approval was asked`,
+            handler: 'ai-interventions',
+          }),
+        );
+      }
+      return withInput(call, decision);
+    case 'proceed':
+    case 'transform':
+      return withInput(call, decision);
+    default:
+      return unreachable(decision);
+  }
+}
+
+function withInput(call: Parameters<DecideInExecute>[1]['call'], decision: ToolCallDecision) {
+  const input = decidedInput(decision);
+  return input === undefined ? call : { ...call, input: input.value };
+}
