@@ -3,6 +3,7 @@ import type { AfterModelCallEvent } from '../actions/intervention-events.ts';
 import { cloneResponseEvent } from '../handlers/drafts.ts';
 import type { Verdict } from '../handlers/evaluate-interventions.ts';
 import { runOnResponse, runPreRequest } from '../hooks/run-hooks.ts';
+import { type ModelOutputRedaction, modelOutputRedaction } from '../redaction/model-output-redaction.ts';
 import type { RedactedBlock } from '../redaction/redacted-originals.ts';
 import { isThenable } from '../util/is-thenable.ts';
 import { evaluate } from './evaluate-and-report.ts';
@@ -85,17 +86,21 @@ interface Redacted {
 /**
  * Redaction first: nothing downstream (hooks, handlers, caches, the client)
  * sees what it removes. The redactors' code loads with the first response a
- * runtime with redactors gets.
+ * runtime with redactors gets (synchronous after that).
  */
 function redacted(run: Run, raw: LanguageModelV4GenerateResult): Redacted | Promise<Redacted> {
   const { redactors } = run.snapshot;
   if (redactors.length === 0) return { response: raw, changed: undefined };
-  return import('../redaction/redact-model-output.ts').then(({ redactResponse, keepOriginalsIn }) => {
-    const blocks: RedactedBlock[] = [];
-    const response = redactResponse(redactors, raw, (block) => blocks.push(block));
-    const keep = keepOriginalsIn(run);
-    return { response, changed: { blocks, keep: () => blocks.forEach(keep) } };
-  });
+  const loading = modelOutputRedaction();
+  return isThenable(loading) ? loading.then((loaded) => redactedWith(loaded, run, raw)) : redactedWith(loading, run, raw);
+}
+
+/** A response through the loaded redaction, and the blocks it changed. */
+function redactedWith({ redactResponse, keepOriginalsIn }: ModelOutputRedaction, run: Run, raw: LanguageModelV4GenerateResult): Redacted {
+  const blocks: RedactedBlock[] = [];
+  const response = redactResponse(run.snapshot.redactors, raw, (block) => blocks.push(block));
+  const keep = keepOriginalsIn(run);
+  return { response, changed: { blocks, keep: () => blocks.forEach(keep) } };
 }
 
 /** An attempt once the provider answered: its response, redacted (`Redacted`), and the provider's own. */

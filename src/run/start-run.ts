@@ -1,6 +1,10 @@
 import type { ModelMessage } from 'ai';
 import { runObservers } from '../hooks/run-hooks.ts';
+import { onDemand } from '../util/on-demand.ts';
 import type { Run } from './run.ts';
+
+/** The beforeInvocation phase: loads with the first run that has such handlers. */
+const beforeInvocationPhase = onDemand(() => import('./before-invocation.ts'));
 
 /**
  * Fires the start observers and `beforeInvocation` once, whoever asks
@@ -52,8 +56,7 @@ export async function startRun(run: Run): Promise<void> {
   }
   await run.commitMessages(newTurnOf(run.messages));
   if (handlers.beforeInvocation.length > 0) {
-    // the beforeInvocation phase loads with the first run that has such handlers
-    const { beforeInvocation } = await import('./before-invocation.ts');
+    const { beforeInvocation } = await beforeInvocationPhase();
     run.invocation = await beforeInvocation(run);
   }
 }

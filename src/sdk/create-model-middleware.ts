@@ -5,13 +5,18 @@ import { holdToolCalls } from '../model/hold-tool-calls.ts';
 import { replayParts } from '../model/replay-parts.ts';
 import { responseToParts } from '../model/response-to-parts.ts';
 import { watchStreamErrors } from '../model/watch-stream-errors.ts';
+import { modelOutputRedaction } from '../redaction/model-output-redaction.ts';
 import { withInvocationChanges } from '../run/invocation-changes.ts';
 import { modelHookContext, respond } from '../run/respond.ts';
 import type { Run } from '../run/run.ts';
 import { ensureStarted } from '../run/start-run.ts';
 import { decideStreamedCalls } from '../tool-call/decide-turn.ts';
 import { decidesInModelLayer, decidesWithTurn } from '../tool-call/decision-point.ts';
+import { onDemand } from '../util/on-demand.ts';
 import { decideCalls } from './decide-calls.ts';
+
+/** The held step's code: loads with the first step a runtime that holds steps streams. */
+const heldStep = onDemand(() => import('./stream-held-step.ts'));
 
 /**
  * The model layer as a `LanguageModelV4Middleware`: `respond` (the
@@ -74,8 +79,7 @@ export function createModelMiddleware(
         };
         const { hooks, handlers } = run.snapshot;
         if (hooks.onResponse.length === 0 && handlers.afterModelCall.length === 0) return await streamLive(run, model, first, open);
-        // the held step's code loads with the first step a runtime that holds steps streams
-        const { streamHeldStep } = await import('./stream-held-step.ts');
+        const { streamHeldStep } = await heldStep();
         return await streamHeldStep(run, model, first, open);
       } catch (error) {
         run.noteError(error);
@@ -101,10 +105,10 @@ async function streamLive(
   if (hooks.preRequest.length > 0) {
     const pre = await runPreRequest(hooks.preRequest, { ...modelHookContext(run, first, model), request: first });
     if (pre.response !== undefined) {
-      const redaction = redactors.length === 0 ? undefined : await import('../redaction/redact-model-output.ts');
+      const redacting = redactors.length === 0 ? undefined : await modelOutputRedaction();
       const decided = await decideCalls(
         run,
-        redaction === undefined ? pre.response : redaction.redactResponse(redactors, pre.response, redaction.keepOriginalsIn(run)),
+        redacting === undefined ? pre.response : redacting.redactResponse(redactors, pre.response, redacting.keepOriginalsIn(run)),
       );
       return { stream: replayParts(responseToParts(decided)) };
     }
@@ -117,8 +121,7 @@ async function streamLive(
   let stream = result.stream;
   if (run.streamFailed !== undefined) stream = watchStreamErrors(stream, run.streamFailed);
   if (redactors.length > 0) {
-    // the redactors' code loads with the first stream a runtime with redactors gets
-    const { redactStream, keepOriginalsIn } = await import('../redaction/redact-model-output.ts');
+    const { redactStream, keepOriginalsIn } = await modelOutputRedaction();
     stream = stream.pipeThrough(redactStream(redactors, keepOriginalsIn(run)));
   }
   if (decidesInModelLayer(run)) {
