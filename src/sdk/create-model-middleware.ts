@@ -17,6 +17,8 @@ import { decideCalls } from './decide-calls.ts';
 
 /** The held step's code: loads with the first step a runtime that holds steps streams. */
 const heldStep = onDemand(() => import('./stream-held-step.ts'));
+/** The chunk timers' code: loads with the first step a runtime times itself. */
+const streamTimers = onDemand(() => import('../model/stream-timeouts.ts'));
 
 /**
  * The model layer as a `LanguageModelV4Middleware`: `respond` (the
@@ -115,8 +117,8 @@ async function streamLive(
     request = pre.request;
   }
   if (hooks.onStatus.length > 0) await run.status({ type: 'model-call', stepNumber: run.stepNumber, attempt: 0 });
-  // the chunk timers' code loads with the first step a runtime times itself (before the provider is asked: the timers start with its stream)
-  const timers = run.streamTimeouts !== undefined && decidesInModelLayer(run) ? await import('../model/stream-timeouts.ts') : undefined;
+  // before the provider is asked: the timers start with its stream
+  const timers = run.streamTimeouts !== undefined && decidesInModelLayer(run) ? await streamTimers() : undefined;
   const result = await open(request);
   let stream = result.stream;
   if (run.streamFailed !== undefined) stream = watchStreamErrors(stream, run.streamFailed);
