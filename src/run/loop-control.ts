@@ -7,11 +7,9 @@ import {
   type ToolSet,
   type UserModelMessage,
 } from 'ai';
-import { InvalidHookResultError } from '../errors/invalid-hook-result-error.ts';
-import type { HookEntry } from '../hooks/hook-registry.ts';
-import { callHook, isNothing } from '../hooks/run-hooks.ts';
 import type { MessageQueue } from '../queue/create-message-queue.ts';
-import { type InjectedText, injectedMessage } from '../util/injected-text.ts';
+import { onDemand } from '../util/on-demand.ts';
+import type { LoopTurns } from './loop-turns.ts';
 import type { Run } from './run.ts';
 
 type Stop = StopCondition<ToolSet, Context>;
@@ -60,7 +58,9 @@ export interface LoopControl {
 /**
  * Steering and follow-up for a run (seed 003's `drainSteering` /
  * `drainFollowUp`): the queues are only drained when the run will go on, so
- * nothing is lost when it pauses for an approval or reaches its cap.
+ * nothing is lost when it pauses for an approval or reaches its cap. What
+ * ends a turn (draining, injecting: `loop-turns.ts`) loads with the first
+ * turn that ends; `stopWhen` is answered here.
  */
 export function createLoopControl({
   run,
@@ -76,111 +76,51 @@ export function createLoopControl({
   const { maxSteps } = options;
   const conditions: readonly Stop[] =
     stopWhen === undefined ? [stepCount(maxSteps ?? 1)] : Array.isArray(stopWhen) ? stopWhen : [stopWhen as Stop];
-  const steps: StepResult<ToolSet>[] = [];
-  const sdkSteering = steering ?? experimental_createSteering();
-  let forcedStep: number | undefined;
 
   // the caller's conditions run once per step, whoever asks (stopWhen, or endTurn deciding whether to drain)
   let checked: { readonly count: number; readonly stops: Promise<boolean> } | undefined;
-  const userStops = (all: readonly StepResult<ToolSet>[]) => {
-    if (checked?.count !== all.length) {
-      checked = {
-        count: all.length,
-        stops: Promise.all(conditions.map((condition) => condition({ steps: all as StepResult<ToolSet>[] }))).then((results) =>
-          results.some(Boolean),
-        ),
-      };
-    }
-    return checked.stops;
-  };
-  const underCap = async () => (maxSteps !== undefined ? steps.length < maxSteps : !(await userStops(steps)));
-
-  const drain = async (
-    hooks: ReadonlyArray<HookEntry<'drainSteering' | 'drainFollowUp'>>,
-    queue: MessageQueue | undefined,
-    kind: InjectedText,
-  ): Promise<UserModelMessage[]> => {
-    const texts: string[] = [];
-    const messages: UserModelMessage[] = [];
-    for (const entry of hooks) {
-      const result: unknown = await callHook(entry as HookEntry<'drainSteering'>, {
-        steps,
-        runtimeContext: run.runtimeContext,
-        runId: run.runId,
-      });
-      const input = isInputObject(result) ? result.input : result;
-      if (typeof input === 'string') {
-        if (input.length > 0) texts.push(input);
-      } else if (Array.isArray(input)) {
-        messages.push(...(input as UserModelMessage[]));
-      } else if (!isNothing(input)) {
-        throw new InvalidHookResultError({
-          hook: entry.label,
-          received: result,
-          expected: 'a string, an array of user messages, { input }, or nothing',
-        });
+  const loop: LoopTurns = {
+    run,
+    maxSteps,
+    queues: { steering: options.steering, followUp: options.followUp },
+    steps: [],
+    steering: steering ?? experimental_createSteering(),
+    forcedStep: undefined,
+    userStops: (all) => {
+      if (checked?.count !== all.length) {
+        checked = {
+          count: all.length,
+          stops: Promise.all(conditions.map((condition) => condition({ steps: all as StepResult<ToolSet>[] }))).then((results) =>
+            results.some(Boolean),
+          ),
+        };
       }
-    }
-    const joined: UserModelMessage[] = texts.length > 0 ? [{ role: 'user', content: texts.join('\n\n') }] : [];
-    // not the user's words: labelled, for whoever reads whose words a message holds (flowPolicy)
-    return [...joined, ...messages, ...((await queue?.drain()) ?? [])].map((message) => injectedMessage(message, kind));
-  };
-
-  const announce = async (type: 'steering' | 'follow-up', messages: UserModelMessage[]) => {
-    await run.commitMessages(messages);
-    await run.status({ type, messages });
+      return checked.stops;
+    },
   };
 
   return {
     stopWhen: async ({ steps: all }) => {
       if (maxSteps !== undefined && all.length >= maxSteps) return true;
       const last = all.at(-1);
-      if (last !== undefined && forcedStep === last.stepNumber) return false;
-      return userStops(all);
+      if (last !== undefined && loop.forcedStep === last.stepNumber) return false;
+      return loop.userStops(all);
     },
-    steering: sdkSteering,
+    steering: loop.steering,
     endTurn: async (step) => {
-      steps.push(step);
-      if (isWaitingForToolResults(step) || step.finishReason === 'error' || !(await underCap())) return;
-      const { hooks } = run.snapshot;
-      let messages = await drain(hooks.drainSteering, options.steering, 'steering');
-      let type: 'steering' | 'follow-up' = 'steering';
-      if (messages.length === 0 && step.toolCalls.every((call) => call.providerExecuted === true)) {
-        messages = await drain(hooks.drainFollowUp, options.followUp, 'follow-up');
-        type = 'follow-up';
-      }
-      if (messages.length === 0) return;
-      forcedStep = step.stepNumber;
-      for (const message of messages) void sdkSteering.steer(message);
-      run.patch.inject(step.stepNumber, messages);
-      await announce(type, messages);
+      loop.steps.push(step);
+      const { endTurn } = await loopTurns();
+      return endTurn(loop, step);
     },
     afterResume: async () => {
-      if (!(await underCap())) return [];
-      const messages = await drain(run.snapshot.hooks.drainSteering, options.steering, 'steering');
-      if (messages.length > 0) {
-        run.patch.inject(-1, messages);
-        await announce('steering', messages);
-      }
-      return messages;
+      const { afterResume } = await loopTurns();
+      return afterResume(loop);
     },
   };
 }
 
-/** Seed 002's `onAgentEnd` result shape: `{ input?: string }`. */
-function isInputObject(value: unknown): value is { readonly input?: unknown } {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) && 'input' in value;
-}
-
-/** Whether the step ended with calls still waiting for a result (an approval, a client tool). */
-function isWaitingForToolResults(step: StepResult<ToolSet>): boolean {
-  const answered = new Set<string>();
-  for (const part of step.content) {
-    if (part.type === 'tool-result' || part.type === 'tool-error') answered.add(part.toolCallId);
-    if (part.type === 'tool-approval-response' && !part.approved) answered.add(part.toolCall.toolCallId);
-  }
-  return step.toolCalls.some((call) => call.providerExecuted !== true && !answered.has(call.toolCallId));
-}
+/** The code that ends a turn, loaded once, with the first turn that ends. */
+const loopTurns = onDemand(() => import('./loop-turns.ts'));
 
 function stepCount(count: number): Stop {
   return ({ steps }) => steps.length >= count;

@@ -8,8 +8,12 @@ import type { RuntimeSnapshot } from '../run/runtime-snapshot.ts';
 import { Step } from '../run/step.ts';
 import { decideToolCall } from '../tool-call/decide-tool-call.ts';
 import type { ApprovalOf, DecideInExecute } from '../tool-call/guard-execute.ts';
+import { onDemand } from '../util/on-demand.ts';
 import { decidesPlainCalls, gatePlainCall } from './gate-plain-call.ts';
 import { guardToolSet } from './guard-tool-set.ts';
+
+/** What decides a plain call's execution, loaded once, with the first one that has anything to decide. */
+const plainCallDecision = onDemand(() => import('./decide-plain-call.ts'));
 
 /**
  * Guards tools for a plain `generateText` / `streamText` / `ToolLoopAgent`
@@ -79,10 +83,11 @@ export function guardToolsStandalone<TOOLS extends ToolSet>(
     // the run carries the tools it guards: a call's event has its tool, and annotation selectors read its hints
     runOf: () => Run.detached(snapshotOf(), tools, runtimeContext),
     // what decides a plain call's execution loads with the first one that has anything to decide
-    decide: (run, details) =>
-      decides(run, details)
-        ? import('./decide-plain-call.ts').then(({ decidePlainCall }) => decidePlainCall(run, details, { stepOf, sessionOf }))
-        : Promise.resolve(details.call),
+    decide: async (run, details) => {
+      if (!decides(run, details)) return details.call;
+      const { decidePlainCall } = await plainCallDecision();
+      return decidePlainCall(run, details, { stepOf, sessionOf });
+    },
     approvalOf,
     extend: (toolName, tool) =>
       ({
