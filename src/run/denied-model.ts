@@ -1,6 +1,5 @@
 import type { LanguageModelV4, LanguageModelV4GenerateResult } from '@ai-sdk/provider';
-import { replayParts } from '../model/replay-parts.ts';
-import { responseToParts } from '../model/response-to-parts.ts';
+import { responseReplay } from '../model/response-replay.ts';
 
 /**
  * The `rawFinishReason` of a step a `beforeModelCall` deny ended: its text is
@@ -53,6 +52,9 @@ function fixedModel(modelId: string, content: LanguageModelV4GenerateResult['con
     modelId,
     supportedUrls: {},
     doGenerate: async () => response,
-    doStream: async () => ({ stream: replayParts(responseToParts(response)) }),
+    doStream: async () => {
+      const { replayResponse } = await responseReplay();
+      return { stream: replayResponse(response) };
+    },
   };
 }

@@ -2,8 +2,7 @@ import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4Middle
 import { decodePromptAnswers } from '../approvals/decode-prompt-answers.ts';
 import { runPreRequest } from '../hooks/run-hooks.ts';
 import { holdToolCalls } from '../model/hold-tool-calls.ts';
-import { replayParts } from '../model/replay-parts.ts';
-import { responseToParts } from '../model/response-to-parts.ts';
+import { responseReplay } from '../model/response-replay.ts';
 import { watchStreamErrors } from '../model/watch-stream-errors.ts';
 import { modelOutputRedaction } from '../redaction/model-output-redaction.ts';
 import { withInvocationChanges } from '../run/invocation-changes.ts';
@@ -112,7 +111,8 @@ async function streamLive(
         run,
         redacting === undefined ? pre.response : redacting.redactResponse(redactors, pre.response, redacting.keepOriginalsIn(run)),
       );
-      return { stream: replayParts(responseToParts(decided)) };
+      const { replayResponse } = await responseReplay();
+      return { stream: replayResponse(decided) };
     }
     request = pre.request;
   }
