@@ -120,7 +120,9 @@ async function read(
   let assistant = message;
   for await (const update of readUIMessageStream({
     ...(message === undefined ? {} : { message }),
-    stream: toUIMessageStream({ stream }),
+    // the chat shows a tool's error as the model read it, as newer ai 7 releases do by default; the lowest
+    // release peerDependencies allows sends 'An error occurred.' unless onError says otherwise
+    stream: toUIMessageStream({ stream, onError: (error) => String(error) }),
   })) {
     assistant = update;
   }
