@@ -4,7 +4,7 @@ import { runPreRequest } from '../hooks/run-hooks.ts';
 import { holdToolCalls } from '../model/hold-tool-calls.ts';
 import { responseReplay } from '../model/response-replay.ts';
 import { watchStreamErrors } from '../model/watch-stream-errors.ts';
-import { modelOutputRedaction } from '../redaction/model-output-redaction.ts';
+import { type ModelOutputRedaction, modelOutputRedaction } from '../redaction/model-output-redaction.ts';
 import { withInvocationChanges } from '../run/invocation-changes.ts';
 import { modelHookContext, respond } from '../run/respond.ts';
 import type { Run } from '../run/run.ts';
@@ -18,6 +18,7 @@ import { decideCalls } from './decide-calls.ts';
 const heldStep = onDemand(() => import('./stream-held-step.ts'));
 /** The chunk timers' code: loads with the first step a runtime times itself. */
 const streamTimers = onDemand(() => import('../model/stream-timeouts.ts'));
+type StreamTimers = Awaited<ReturnType<typeof streamTimers>>;
 
 /**
  * The model layer as a `LanguageModelV4Middleware`: `respond` (the
@@ -65,29 +66,64 @@ export function createModelMiddleware(
       }
     },
 
-    wrapStream: async ({ doStream, params, model }) => {
+    wrapStream: ({ doStream, params, model }) => {
       if (own?.has(params.prompt) === true) return doStream();
-      beforeCall?.(params);
-      const run = runOf();
+      let run: Run | undefined;
       try {
-        const starting = ensureStarted(run);
-        if (starting !== undefined) await starting;
-        const first = withInvocationChanges(run.invocation, promptOf(run, params));
+        beforeCall?.(params);
+        const current = (run = runOf());
         const open = (request: LanguageModelV4CallOptions) => {
-          const sent = run.redactedOriginals?.restore(request) ?? request;
-          run.snapshot.ownPrompts?.add(sent.prompt);
+          const sent = current.redactedOriginals?.restore(request) ?? request;
+          current.snapshot.ownPrompts?.add(sent.prompt);
           return sent === params ? doStream() : model.doStream(sent);
         };
-        const { hooks, handlers } = run.snapshot;
-        if (hooks.onResponse.length === 0 && handlers.afterModelCall.length === 0) return await streamLive(run, model, first, open);
-        const { streamHeldStep } = await heldStep();
-        return await streamHeldStep(run, model, first, open);
+        const starting = ensureStarted(current);
+        if (starting !== undefined || !streamsAtOnce(current)) return streamAfterWaiting(current, model, params, open, starting);
+        // the common step, without an async function around it: nothing to await before the provider is asked
+        const first = withInvocationChanges(current.invocation, promptOf(current, params));
+        return Promise.resolve(open(first)).then(
+          (result) => liveStream(current, result, first),
+          (error: unknown) => {
+            current.noteError(error);
+            throw error;
+          },
+        );
       } catch (error) {
-        run.noteError(error);
-        throw error;
+        // as from an async function: a rejected promise, never a throw
+        run?.noteError(error);
+        return Promise.reject(error);
       }
     },
   };
+}
+
+/** Whether a step streams as it comes with nothing to await before the provider is asked. */
+function streamsAtOnce({ snapshot: { hooks, handlers, redactors }, streamTimeouts }: Run): boolean {
+  return (
+    hooks.onResponse.length + handlers.afterModelCall.length + hooks.preRequest.length + hooks.onStatus.length + redactors.length === 0 &&
+    streamTimeouts === undefined
+  );
+}
+
+/** A step the run starts first, holds whole, or whose hooks or layers it awaits. */
+async function streamAfterWaiting(
+  run: Run,
+  model: LanguageModelV4,
+  params: LanguageModelV4CallOptions,
+  open: (request: LanguageModelV4CallOptions) => PromiseLike<LanguageModelV4StreamResult>,
+  starting: Promise<void> | undefined,
+): Promise<LanguageModelV4StreamResult> {
+  try {
+    if (starting !== undefined) await starting;
+    const first = withInvocationChanges(run.invocation, promptOf(run, params));
+    const { hooks, handlers } = run.snapshot;
+    if (hooks.onResponse.length === 0 && handlers.afterModelCall.length === 0) return await streamLive(run, model, first, open);
+    const { streamHeldStep } = await heldStep();
+    return await streamHeldStep(run, model, first, open);
+  } catch (error) {
+    run.noteError(error);
+    throw error;
+  }
 }
 
 /**
@@ -120,12 +156,21 @@ async function streamLive(
   // before the provider is asked: the timers start with its stream
   const timers = run.streamTimeouts !== undefined && decidesInModelLayer(run) ? await streamTimers() : undefined;
   const result = await open(request);
+  const redacting = redactors.length > 0 ? await modelOutputRedaction() : undefined;
+  return liveStream(run, result, request, timers, redacting);
+}
+
+/** The provider's stream with the layers a live step needs: errors watched, redaction, the chunk timers, the tool-call hold. */
+function liveStream(
+  run: Run,
+  result: LanguageModelV4StreamResult,
+  request: LanguageModelV4CallOptions,
+  timers?: StreamTimers,
+  redacting?: ModelOutputRedaction,
+): LanguageModelV4StreamResult {
   let stream = result.stream;
   if (run.streamFailed !== undefined) stream = watchStreamErrors(stream, run.streamFailed);
-  if (redactors.length > 0) {
-    const { redactStream, keepOriginalsIn } = await modelOutputRedaction();
-    stream = stream.pipeThrough(redactStream(redactors, keepOriginalsIn(run)));
-  }
+  if (redacting !== undefined) stream = stream.pipeThrough(redacting.redactStream(run.snapshot.redactors, redacting.keepOriginalsIn(run)));
   if (decidesInModelLayer(run)) {
     if (timers !== undefined && run.streamTimeouts !== undefined) {
       stream = timers.watchStreamTimeouts(stream, run.streamTimeouts, { toolChoice: request.toolChoice });
