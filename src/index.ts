@@ -128,7 +128,12 @@ export {
   type ToolGateResult,
 } from './handlers/define-tool-gate.ts';
 export type { GuideFeedback } from './handlers/evaluate-interventions.ts';
-export { InterventionHandler, type InterventionHandlerLike, type OnError } from './handlers/intervention-handler.ts';
+export {
+  InterventionHandler,
+  type InterventionHandlerLike,
+  type OnError,
+  type ToolCallActionType,
+} from './handlers/intervention-handler.ts';
 export { defaultWording, formatGuidance, type Wording } from './handlers/wording.ts';
 // hooks
 export type {

@@ -38,6 +38,23 @@ import type { Awaitable } from '../util/awaitable.ts';
 export type OnError = 'throw' | 'proceed' | 'deny';
 
 /**
+ * An action a `beforeToolCall` handler may declare it returns besides
+ * `proceed` (`InterventionHandlerLike.toolCallActions`).
+ *
+ * @example
+ * ```ts
+ * const declared: readonly ToolCallActionType[] = ['deny', 'guide'];
+ * const noShell = defineHandler({
+ *   name: 'no-shell',
+ *   toolCallActions: declared, // never transforms or confirms: streamed calls are not held
+ *   beforeToolCall: ({ toolCall }) =>
+ *     toolCall.toolName === 'shell' ? InterventionActions.deny('No shell access.') : InterventionActions.proceed(),
+ * });
+ * ```
+ */
+export type ToolCallActionType = 'deny' | 'guide' | 'confirm' | 'transform';
+
+/**
  * The shape of an intervention handler: a unique `name`, optional settings,
  * and any of the five lifecycle methods. Extend {@link InterventionHandler}
  * or write a plain object with {@link defineHandler}.
@@ -75,6 +92,19 @@ export interface InterventionHandlerLike<TOOLS extends ToolSet = ToolSet> {
    * is an `InvalidHandlerError` when the handler is registered.
    */
   readonly tools?: ToolScope<TOOLS>;
+  /**
+   * The actions its `beforeToolCall` may return besides `proceed`
+   * ({@link ToolCallActionType}). Declaring them lets a streamed step pay
+   * only for what they need: when no registered handler may `transform` a
+   * call, `streamText` streams each call as the provider sends it and decides
+   * it at the SDK's own approval point (`toolApproval`), instead of holding
+   * its arguments in the model layer until it is decided; when none may
+   * `confirm` either, the run gives the SDK no approval secret and adds no
+   * layer for approval requests. Default: any action (the call is held).
+   * Returning an action that is not declared is an `InvalidActionError`
+   * naming the handler.
+   */
+  readonly toolCallActions?: readonly ToolCallActionType[];
   beforeInvocation?(event: BeforeInvocationEvent): Awaitable<BeforeInvocationAction>;
   beforeModelCall?(event: BeforeModelCallEvent): Awaitable<BeforeModelCallAction>;
   afterModelCall?(event: AfterModelCallEvent): Awaitable<AfterModelCallAction>;

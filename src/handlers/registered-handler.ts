@@ -5,7 +5,7 @@ import { HOOK_NAMES } from '../hooks/hook-registry.ts';
 import { type ToolScopeMatcher, toolScope } from '../tools/tool-scope.ts';
 import { closestName } from '../util/closest-name.ts';
 import { isPlainObject, knownOptions } from '../util/known-options.ts';
-import type { InterventionHandlerLike, OnError } from './intervention-handler.ts';
+import type { InterventionHandlerLike, OnError, ToolCallActionType } from './intervention-handler.ts';
 
 /** A handler with its settings validated and resolved to their defaults. */
 export interface RegisteredHandler {
@@ -16,11 +16,14 @@ export interface RegisteredHandler {
   readonly mode: HandlerMode;
   /** Whether its tool lifecycle methods apply to a call (`undefined`: to every call). */
   readonly inScope: ToolScopeMatcher | undefined;
+  /** The actions its `beforeToolCall` may return besides `proceed` (`undefined`: any). */
+  readonly toolCallActions: ReadonlySet<ToolCallActionType> | undefined;
 }
 
 const ON_ERROR: readonly OnError[] = ['throw', 'proceed', 'deny'];
 const MODES: readonly HandlerMode[] = ['enforce', 'shadow'];
-const SETTINGS: readonly string[] = ['name', 'onError', 'timeoutMs', 'mode', 'tools'];
+const SETTINGS: readonly string[] = ['name', 'onError', 'timeoutMs', 'mode', 'tools', 'toolCallActions'];
+const TOOL_CALL_ACTIONS: readonly ToolCallActionType[] = ['deny', 'guide', 'confirm', 'transform'];
 /** What a redaction handler (`createRedactionHandler`'s `RedactionHandler`) adds to a handler's keys. */
 interface RedactionHandlerKeys {
   readonly redactor: unknown;
@@ -39,6 +42,7 @@ export const HANDLER_KEYS = knownOptions<InterventionHandlerLike | RedactionHand
   timeoutMs: true,
   mode: true,
   tools: true,
+  toolCallActions: true,
   beforeInvocation: true,
   beforeModelCall: true,
   afterModelCall: true,
@@ -70,7 +74,7 @@ export function registerHandler(
       message: `${position === undefined ? 'An intervention handler' : `The intervention handler ${position}`} must be an object, received ${handler === null ? 'null' : typeof handler}.`,
     });
   }
-  const { name, onError = 'throw', timeoutMs, mode = 'enforce', tools } = handler as Partial<InterventionHandlerLike>;
+  const { name, onError = 'throw', timeoutMs, mode = 'enforce', tools, toolCallActions } = handler as Partial<InterventionHandlerLike>;
 
   if (typeof name !== 'string' || name.length === 0) {
     throw new InvalidHandlerError({
@@ -96,6 +100,15 @@ export function registerHandler(
     throw new InvalidHandlerError({
       handlerName: name,
       message: `${label} has an invalid mode ${JSON.stringify(mode)}; expected 'enforce' or 'shadow'.`,
+    });
+  }
+  if (
+    toolCallActions !== undefined &&
+    !(Array.isArray(toolCallActions) && toolCallActions.every((action) => TOOL_CALL_ACTIONS.includes(action as ToolCallActionType)))
+  ) {
+    throw new InvalidHandlerError({
+      handlerName: name,
+      message: `${label} has invalid toolCallActions ${JSON.stringify(toolCallActions)}; expected a list of ${TOOL_CALL_ACTIONS.map((action) => `'${action}'`).join(', ')} (proceed is always allowed).`,
     });
   }
   // one matcher for every scope: a pattern that cannot be valid throws here, naming the handler
@@ -140,6 +153,7 @@ export function registerHandler(
     timeoutMs: timeoutMs === false ? undefined : (timeoutMs ?? defaultTimeoutMs),
     mode,
     inScope,
+    toolCallActions: toolCallActions === undefined ? undefined : new Set(toolCallActions),
   };
 }
 

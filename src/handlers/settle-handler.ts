@@ -145,7 +145,7 @@ function applied<EVENT extends InterventionEvent>(
 }
 
 function validated(registered: RegisteredHandler, event: InterventionEvent, value: unknown): Outcome {
-  const message = actionProblem(value, event.lifecycle, registered.name);
+  const message = actionProblem(value, event.lifecycle, registered.name, registered.toolCallActions);
   if (message === undefined) return value as InterventionAction;
   return new Failure(new InvalidActionError({ handlerName: registered.name, lifecycle: event.lifecycle, received: value, message }));
 }

@@ -8,7 +8,12 @@ const returned = (name: string) => `Intervention handler "${name}" returned`;
  * Why what a handler returned is not a valid action at `lifecycle`, or
  * `undefined` when `value` is one (then it is an {@link InterventionAction}).
  */
-export function actionProblem(value: unknown, lifecycle: Lifecycle, name: string): string | undefined {
+export function actionProblem(
+  value: unknown,
+  lifecycle: Lifecycle,
+  name: string,
+  toolCallActions?: ReadonlySet<string>,
+): string | undefined {
   if (value == null || typeof value !== 'object') {
     return `${returned(name)} ${value === null ? 'null' : typeof value} from ${lifecycle}; expected an action from InterventionActions (proceed, deny, guide, confirm, transform).`;
   }
@@ -41,6 +46,10 @@ export function actionProblem(value: unknown, lifecycle: Lifecycle, name: string
   }
   if (ACTION_EFFECTS[lifecycle][action.type] === undefined) {
     return `${returned(name)} ${action.type} from ${lifecycle}, which does not support it.`;
+  }
+  if (lifecycle === 'beforeToolCall' && toolCallActions !== undefined && action.type !== 'proceed' && !toolCallActions.has(action.type)) {
+    const declared = toolCallActions.size === 0 ? 'none' : [...toolCallActions].join(', ');
+    return `${returned(name)} ${action.type} from beforeToolCall, which its toolCallActions (${declared}) do not include: add '${action.type}' to toolCallActions, or return one of them.`;
   }
   return undefined;
 }

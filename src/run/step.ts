@@ -26,6 +26,8 @@ export class Step {
   readonly activeTools: readonly string[] | undefined;
   /** The decision table, made at the first write: `[toolName, toolCallId, decision]` per call, flat (a step has few calls). */
   private decisions: (string | ToolCallDecision | typeof AMBIGUOUS)[] | undefined;
+  /** The calls decided as the SDK handed them over, `[toolName, toolCallId]` flat (see {@link firstWithId}). */
+  private seen: string[] | undefined;
 
   constructor(number: number | undefined, messages: ModelMessage[], activeTools?: readonly string[]) {
     this.number = number;
@@ -43,6 +45,19 @@ export class Step {
       if (at === -1) table.push(call.toolName, call.toolCallId, decision);
       else table[at + 2] = AMBIGUOUS;
     }
+  }
+
+  /**
+   * Whether this is the first call of the step with this tool and id that
+   * the run decides as the SDK hands it over (a streamed call no hold gave
+   * an id of its own): a later one cannot be told apart from it (the caller
+   * denies it).
+   */
+  firstWithId({ toolName, toolCallId }: CallKey): boolean {
+    const seen = (this.seen ??= []);
+    for (let at = 0; at < seen.length; at += 2) if (seen[at] === toolName && seen[at + 1] === toolCallId) return false;
+    seen.push(toolName, toolCallId);
+    return true;
   }
 
   /**

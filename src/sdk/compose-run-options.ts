@@ -5,6 +5,7 @@ import { createLoopControl } from '../run/loop-control.ts';
 import type { Run } from '../run/run.ts';
 import { hasToolHooks } from '../run/runtime-snapshot.ts';
 import { SETTING_KEYS } from '../run/setting-keys.ts';
+import { holdsStreamedCalls, mayConfirm } from '../tool-call/decision-point.ts';
 import type { CallOptions } from './call-options.ts';
 import { createModelMiddleware } from './create-model-middleware.ts';
 import { guardToolSet } from './guard-tool-set.ts';
@@ -27,7 +28,8 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
   const composed: CallOptions = { ...options };
   if (streaming) moveChunkTimeouts(run, options, composed);
   // the runtime's secret binds its confirms; the app's own approvals stay the SDK's (see own-approval-requests.ts)
-  const signs = options.experimental_toolApprovalSecret === undefined && run.decidesToolCalls;
+  // (only where a handler's confirm may ask: a run whose handlers declare they never confirm gives the SDK no secret)
+  const signs = options.experimental_toolApprovalSecret === undefined && mayConfirm(run);
   // requests the app asks beside the handlers' confirms are told apart, to keep them unsigned: a session tracks them
   if (signs && asksOwnApprovals(options)) run.openApprovals();
   const approvals = run.approvals?.sdkOptions({
@@ -94,7 +96,8 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
   if (loop !== undefined) {
     composed.stopWhen = continueOnFailure(run, [loop.stopWhen]);
     composed.experimental_steering = loop.steering;
-  } else if (swallowsFailures(run)) {
+  } else if (swallowsFailures(run) || (streaming && run.decidesToolCalls && !holdsStreamedCalls(run))) {
+    // (a handler that fails where toolApproval decides a streamed call ends the run at the next step, as a stream error)
     composed.stopWhen = continueOnFailure(run, asArray(options.stopWhen ?? isStepCount(1)));
   }
   delete composed.steering;
@@ -149,7 +152,8 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
 
   // the library's confirms are signed: the configured secret, or the runtime's own (see approval-secret.ts)
   if (signs) composed.experimental_toolApprovalSecret = run.snapshot.approvalSecret;
-  if (finishes && streaming) {
+  // a stream's requests are finished as it carries them where a confirm may pin one, or a resume's session is open
+  if (finishes && streaming && (mayConfirm(run) || run.approvals !== undefined)) {
     const theirs = options.experimental_transform;
     const finish = finishRequests(run);
     composed.experimental_transform = theirs === undefined ? finish : [finish, ...asArray(theirs)];
@@ -192,7 +196,7 @@ function moveChunkTimeouts(run: Run, options: CallOptions, composed: CallOptions
   const { firstChunkMs, chunkMs, ...rest } = timeout as { firstChunkMs?: number; chunkMs?: number };
   if (firstChunkMs === undefined && chunkMs === undefined) return;
   const { hooks, handlers } = run.snapshot;
-  const holds = hooks.onResponse.length > 0 || handlers.afterModelCall.length > 0 || run.decidesToolCalls;
+  const holds = hooks.onResponse.length > 0 || handlers.afterModelCall.length > 0 || holdsStreamedCalls(run);
   if (!holds) return;
   // a late chunk aborts the signal the SDK is given, as the SDK's own chunk timer does
   const timeouts = new AbortController();

@@ -1,7 +1,6 @@
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4Middleware, LanguageModelV4StreamResult } from '@ai-sdk/provider';
 import { decodePromptAnswers } from '../approvals/decode-prompt-answers.ts';
 import { runPreRequest } from '../hooks/run-hooks.ts';
-import { holdToolCalls } from '../model/hold-tool-calls.ts';
 import { responseReplay } from '../model/response-replay.ts';
 import { watchStreamErrors } from '../model/watch-stream-errors.ts';
 import { type ModelOutputRedaction, modelOutputRedaction } from '../redaction/model-output-redaction.ts';
@@ -10,7 +9,8 @@ import { modelHookContext, respond } from '../run/respond.ts';
 import type { Run } from '../run/run.ts';
 import { ensureStarted } from '../run/start-run.ts';
 import { decideStreamedCalls } from '../tool-call/decide-turn.ts';
-import { decidesInModelLayer, decidesWithTurn } from '../tool-call/decision-point.ts';
+import { decidesWithTurn, holdsStreamedCalls } from '../tool-call/decision-point.ts';
+import { isThenable } from '../util/is-thenable.ts';
 import { onDemand } from '../util/on-demand.ts';
 import { decideCalls } from './decide-calls.ts';
 
@@ -19,6 +19,9 @@ const heldStep = onDemand(() => import('./stream-held-step.ts'));
 /** The chunk timers' code: loads with the first step a runtime times itself. */
 const streamTimers = onDemand(() => import('../model/stream-timeouts.ts'));
 type StreamTimers = Awaited<ReturnType<typeof streamTimers>>;
+/** The tool-call hold's code: loads with the first streamed step a runtime holds the calls of (see `holdsStreamedCalls`). */
+const callHold = onDemand(() => import('../model/hold-tool-calls.ts'));
+type CallHold = Awaited<ReturnType<typeof callHold>>;
 
 /**
  * The model layer as a `LanguageModelV4Middleware`: `respond` (the
@@ -78,11 +81,14 @@ export function createModelMiddleware(
           return sent === params ? doStream() : model.doStream(sent);
         };
         const starting = ensureStarted(current);
-        if (starting !== undefined || !streamsAtOnce(current)) return streamAfterWaiting(current, model, params, open, starting);
+        const hold = holdsStreamedCalls(current) ? callHold() : undefined;
+        if (starting !== undefined || !streamsAtOnce(current) || isThenable(hold)) {
+          return streamAfterWaiting(current, model, params, open, starting);
+        }
         // the common step, without an async function around it: nothing to await before the provider is asked
         const first = withInvocationChanges(current.invocation, promptOf(current, params));
         return Promise.resolve(open(first)).then(
-          (result) => liveStream(current, result, first),
+          (result) => liveStream(current, result, first, hold),
           (error: unknown) => {
             current.noteError(error);
             throw error;
@@ -154,28 +160,34 @@ async function streamLive(
   }
   if (hooks.onStatus.length > 0) await run.status({ type: 'model-call', stepNumber: run.stepNumber, attempt: 0 });
   // before the provider is asked: the timers start with its stream
-  const timers = run.streamTimeouts !== undefined && decidesInModelLayer(run) ? await streamTimers() : undefined;
+  const hold = holdsStreamedCalls(run) ? await callHold() : undefined;
+  const timers = run.streamTimeouts !== undefined && hold !== undefined ? await streamTimers() : undefined;
   const result = await open(request);
   const redacting = redactors.length > 0 ? await modelOutputRedaction() : undefined;
-  return liveStream(run, result, request, timers, redacting);
+  return liveStream(run, result, request, hold, timers, redacting);
 }
 
-/** The provider's stream with the layers a live step needs: errors watched, redaction, the chunk timers, the tool-call hold. */
+/**
+ * The provider's stream with the layers a live step needs: errors watched,
+ * redaction, the chunk timers, the tool-call hold (`hold`: its code, given
+ * when the step's calls are held).
+ */
 function liveStream(
   run: Run,
   result: LanguageModelV4StreamResult,
   request: LanguageModelV4CallOptions,
+  hold: CallHold | undefined,
   timers?: StreamTimers,
   redacting?: ModelOutputRedaction,
 ): LanguageModelV4StreamResult {
   let stream = result.stream;
   if (run.streamFailed !== undefined) stream = watchStreamErrors(stream, run.streamFailed);
   if (redacting !== undefined) stream = stream.pipeThrough(redacting.redactStream(run.snapshot.redactors, redacting.keepOriginalsIn(run)));
-  if (decidesInModelLayer(run)) {
+  if (hold !== undefined) {
     if (timers !== undefined && run.streamTimeouts !== undefined) {
       stream = timers.watchStreamTimeouts(stream, run.streamTimeouts, { toolChoice: request.toolChoice });
     }
-    stream = holdToolCalls(stream, { together: decidesWithTurn(run), decide: (calls) => decideStreamedCalls(run, calls) });
+    stream = hold.holdToolCalls(stream, { together: decidesWithTurn(run), decide: (calls) => decideStreamedCalls(run, calls) });
   }
   return stream === result.stream ? result : { ...result, stream };
 }

@@ -6,7 +6,7 @@ import type { Run } from '../run/run.ts';
 import { ensureStarted } from '../run/start-run.ts';
 import { type ApprovalStatus, approvalStatusOf, decidedInput, type ToolCallDecision } from '../run/tool-call-decision.ts';
 import { decideToolCall } from '../tool-call/decide-tool-call.ts';
-import { decidesInToolApproval } from '../tool-call/decision-point.ts';
+import { decidesInToolApproval, holdsStreamedCalls } from '../tool-call/decision-point.ts';
 import { AMBIGUOUS_CALL_ID, denyCall, notTheAnsweredCall } from '../tool-call/deny-call.ts';
 import { gateResumedCall, gateToolCalls } from '../tool-call/gate-tool-calls.ts';
 import { getErrorMessage } from '../util/get-error-message.ts';
@@ -22,6 +22,8 @@ const RANK: Readonly<Record<ApprovalStatus['type'], number>> = {
 };
 
 const NOT_APPLICABLE: ApprovalStatus = Object.freeze({ type: 'not-applicable' });
+/** A call whose decision failed: not run (the run ends with the failure). */
+const FAILED: ApprovalStatus = Object.freeze({ type: 'denied', reason: 'The call was not run: deciding it failed.' });
 
 const TRANSFORMED_REPAIR =
   'the call was repaired by the SDK and then transformed, and a human cannot be asked to approve arguments the model did not send in this step';
@@ -73,6 +75,8 @@ export function createRunToolApproval({
     // a used approval answered otherwise now is not decided again: the tool wrapper gives the model what ran
     if (approval !== undefined && session?.replaysOverriddenAnswer(approval.approvalId) === true) return NOT_APPLICABLE;
     if (decidesInToolApproval(run, decision, approval)) {
+      // fail closed: a streamed call no hold gave an id of its own is decided once per id; a second call with it is denied
+      if (approval === undefined && !step.firstWithId(call)) return approvalStatusOf(await denyCall(run, call, AMBIGUOUS_CALL_ID));
       const gated = run.snapshot.hooks.gateToolCalls.length > 0;
       try {
         const gates = !gated
@@ -83,6 +87,8 @@ export function createRunToolApproval({
         decision = await decideToolCall(run, step, call, { approval, gates });
       } catch (error) {
         run.fail(error);
+        // a streamed call no hold kept: the call is not run, and the run ends with the failure at its next step (a stream error)
+        if (run.streaming && !holdsStreamedCalls(run)) return FAILED;
         // streamText errors its stream with a toolApproval's throw and tells no callback: the run ends here (once)
         if (run.streaming) await run.end(error);
         throw error;

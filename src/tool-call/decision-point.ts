@@ -1,23 +1,27 @@
 import type { ResumedApproval } from '../approvals/read-resume.ts';
 import type { Run } from '../run/run.ts';
 import type { ToolCallDecision } from '../run/tool-call-decision.ts';
+import { hasTrustedAnnotations } from '../tools/trusted-annotations.ts';
 
 /**
  * Where a tool call is decided, answered in one place:
  *
  * - **the model layer** (`decideTurn`, from the model middleware): every
- *   well-formed client call of a model response, `generateText` and
- *   `streamText` alike, before the SDK parses it, when the run decides tool
- *   calls at all (`beforeToolCall` handlers or `gateToolCalls` hooks); the
+ *   well-formed client call of a model response before the SDK parses it,
+ *   when the run decides tool calls at all (`beforeToolCall` handlers or
+ *   `gateToolCalls` hooks): every `generateText` response, and a streamed
+ *   step whose calls something needs held ({@link holdsStreamedCalls}); the
  *   decision is written into the step's table, keyed by the call's identity.
- *   A streamed call is decided as soon as its `tool-call` part comes (when
- *   the SDK would ask its own `toolApproval`; its tools run at the step's
- *   end either way), or with the turn at the provider's finish when
+ *   A held streamed call is decided as soon as its `tool-call` part comes
+ *   (when the SDK would ask its own `toolApproval`; its tools run at the
+ *   step's end either way), or with the turn at the provider's finish when
  *   `gateToolCalls` hooks must see the turn's calls together
  *   ({@link decidesWithTurn}; `holdToolCalls`);
  * - **`toolApproval`** (`createRunToolApproval`): the only reader of that
- *   table, and the decider of what the model layer did not decide: a call
- *   the SDK repaired, or a call a person approved (resumed before step 0);
+ *   table, and the decider of what the model layer did not decide: a
+ *   streamed call nothing needed held (as the SDK hands it over, its
+ *   arguments streamed as the provider sent them), a call the SDK repaired,
+ *   or a call a person approved (resumed before step 0);
  * - **`execute`** (`guardToolsStandalone`): tools guarded without a run
  *   (`wrapTools` / `guardTools` with the plain SDK) decide inside the tool.
  *
@@ -32,6 +36,52 @@ export function decidesInModelLayer(run: Run): boolean {
 }
 
 /**
+ * Whether a streamed step holds its tool calls in the model layer until
+ * they are decided (`holdToolCalls`): when the run decides tool calls and
+ * something needs the hold. A call a handler may `transform` is released
+ * with its new arguments, so no client, no history and no approval ever
+ * shows the model's; `gateToolCalls` hooks see the turn's calls together;
+ * a run with tools whose annotations the app trusts labels its first call
+ * with their listing before the SDK records it; and the hold gives a call
+ * repeating an id an id of its own. Otherwise (every `beforeToolCall`
+ * handler declares `toolCallActions` without `transform`) each call streams
+ * as the provider sends it, as with the raw SDK, and the run's
+ * `toolApproval` decides it at the SDK's own approval point
+ * ({@link decidesInToolApproval}).
+ */
+export function holdsStreamedCalls(run: Run): boolean {
+  if (!run.decidesToolCalls) return false;
+  const { handlers, hooks } = run.snapshot;
+  return (
+    hooks.gateToolCalls.length > 0 ||
+    handlers.beforeToolCall.some(({ toolCallActions }) => toolCallActions === undefined || toolCallActions.has('transform')) ||
+    listsTrustedTools(run)
+  );
+}
+
+/**
+ * Whether a handler's confirm may ask a person in this run: a `gateToolCalls`
+ * hook, or a `beforeToolCall` handler that does not declare `toolCallActions`
+ * without `confirm`. Only then does the run give the SDK its approval secret
+ * and finish the requests it asked.
+ */
+export function mayConfirm(run: Run): boolean {
+  if (!run.decidesToolCalls) return false;
+  const { handlers, hooks } = run.snapshot;
+  return (
+    hooks.gateToolCalls.length > 0 ||
+    handlers.beforeToolCall.some(({ toolCallActions }) => toolCallActions === undefined || toolCallActions.has('confirm'))
+  );
+}
+
+function listsTrustedTools(run: Run): boolean {
+  const tools = run.tools;
+  if (tools === undefined) return false;
+  for (const name of Object.keys(tools)) if (hasTrustedAnnotations(tools[name])) return true;
+  return false;
+}
+
+/**
  * Whether a streamed step's calls are decided together at the provider's
  * finish (`gateToolCalls` hooks see the turn), rather than each as it comes
  * (see {@link DecisionPoint}).
@@ -43,7 +93,7 @@ export function decidesWithTurn(run: Run): boolean {
 /**
  * Whether `toolApproval` decides a call itself: the model layer left it
  * undecided (`taken` is `undefined`) and it is a resumed call, or the run
- * decides tool calls (a call the SDK repaired).
+ * decides tool calls (a streamed call nothing held, a call the SDK repaired).
  */
 export function decidesInToolApproval(run: Run, taken: ToolCallDecision | undefined, approval: ResumedApproval | undefined): boolean {
   return taken === undefined && (approval !== undefined || run.decidesToolCalls);

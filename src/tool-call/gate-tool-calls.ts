@@ -47,6 +47,7 @@ export async function gateToolCalls(run: Run, step: Step, calls: readonly ToolCa
         timeoutMs: undefined,
         mode: 'enforce',
         inScope: undefined,
+        toolCallActions: undefined,
         handler: { name: entry.label, beforeToolCall: () => action as never },
       });
     });

@@ -36,35 +36,35 @@ const ABORT_DROPS_UNDECIDED_CALLS = {
 export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
   {
     id: 'stream-timed-callbacks',
-    configurations: ['noop', 'handler', 'decides', 'tools'],
+    configurations: ['noop', 'handler', 'decides', 'declared', 'tools'],
     observable: 'log order with stream timing',
     reason:
-      "In streamText, where the callbacks the SDK calls as parts flow through its pipeline (onChunk, onLanguageModelCallEnd, onError, the tools' onInputStart / onInputDelta / onInputAvailable, toolApproval) fall among the others depends on when each part is delivered (microtask timing), across the calls of a step too. Any model middleware that adds one stream layer moves them: an identity `wrapLanguageModel` middleware piping through an empty TransformStream does, as measured against these scripts. Each callback's own calls (`log:<callback>`), the stream itself in order (`stream`), and the order of every other callback (`log order`) are still compared exactly; in generateText the whole order is.",
+      "In streamText, where the callbacks the SDK calls as parts flow through its pipeline (onChunk, onLanguageModelCallEnd, onError, the tools' onInputStart / onInputDelta / onInputAvailable, toolApproval) fall among the others depends on when each part is delivered (microtask timing), across the calls of a step too. Any model middleware that adds one stream layer moves them: an identity `wrapLanguageModel` middleware piping through an empty TransformStream does, as measured against these scripts; so does a `toolApproval` that awaits (the run's, deciding a streamed call nothing holds, with `declared`). Each callback's own calls (`log:<callback>`), the stream itself in order (`stream`), and the order of every other callback (`log order`) are still compared exactly; in generateText the whole order is.",
   },
   {
     id: 'stream-timed-chunk-order',
-    configurations: ['noop', 'handler', 'decides', 'tools'],
+    configurations: ['noop', 'handler', 'decides', 'declared', 'tools'],
     observable: 'log:onChunk order',
     reason:
       "The order of the onChunk calls where the SDK interleaves chunks it makes itself (such as its own error chunks) with the provider's: that follows delivery timing too (the raw SDK's own onChunk order can differ from its stream's). The same chunks are reported (`log:onChunk`), and the stream keeps the raw order (`stream`).",
   },
   {
     id: 'result-interventions',
-    configurations: ['idle', 'noop', 'handler', 'decides', 'tools'],
+    configurations: ['idle', 'noop', 'handler', 'decides', 'declared', 'tools'],
     observable: 'result.(hidden) interventions',
     reason:
       'The wrappers add `result.interventions` (the decision records) to a generateText result: the one addition of the API. It is not enumerable, so spreading or serialising the result leaves it out.',
   },
   {
     id: 'stream-result-interventions',
-    configurations: ['idle', 'noop', 'handler', 'decides', 'tools'],
+    configurations: ['idle', 'noop', 'handler', 'decides', 'declared', 'tools'],
     observable: 'result.ownProperties',
     path: /^\.interventions$/,
     reason: 'The same `result.interventions` on a streamText result (not enumerable).',
   },
   {
     id: 'stream-result-ui-decisions',
-    configurations: ['noop', 'handler', 'decides', 'tools'],
+    configurations: ['noop', 'handler', 'decides', 'declared', 'tools'],
     observable: 'result.ownProperties',
     path: /^\.toUIMessageStream$/,
     reason:
@@ -72,7 +72,7 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
   },
   {
     id: 'guarded-tool-identity',
-    configurations: ['noop', 'handler', 'decides', 'tools'],
+    configurations: ['noop', 'handler', 'decides', 'declared', 'tools'],
     observable: 'log:*',
     path: /\.tools\.[^.]+\.(\$tool|same)$/,
     reason:
@@ -80,7 +80,7 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
   },
   {
     id: 'replayed-approval-executes-once',
-    configurations: ['noop', 'handler', 'decides', 'tools'],
+    configurations: ['noop', 'handler', 'decides', 'declared', 'tools'],
     observable: 'log:execute',
     cases: ['resume-regenerate'],
     excludes: ['resume-replay'],
@@ -89,7 +89,7 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
   },
   {
     id: 'replayed-approval-ui-decision',
-    configurations: ['noop', 'handler', 'decides', 'tools'],
+    configurations: ['noop', 'handler', 'decides', 'declared', 'tools'],
     observable: 'uiStream',
     cases: ['resume-regenerate'],
     excludes: ['resume-replay'],
@@ -112,7 +112,7 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
   },
   {
     id: 'iterable-after-preparing',
-    configurations: ['noop', 'handler', 'decides', 'tools'],
+    configurations: ['noop', 'handler', 'decides', 'declared', 'tools'],
     observable: '*',
     cases: ['class-generator-tool'],
     excludes: ['class-iterable-tools'],

@@ -16,6 +16,7 @@ import {
   type InterventionHandlerLike,
 } from '../../src/index.ts';
 import { usage } from '../helpers/scripted-model.ts';
+import { DONE_STEP, TWO_CALL_STEP } from '../helpers/streamed-calls.ts';
 
 const echo = (ran: string[]) =>
   tool({
@@ -39,26 +40,8 @@ function slowSecondCall(events: string[]) {
     setTimeout(resolve, 300);
   });
   let calls = 0;
-  const first: LanguageModelV4StreamPart[] = [
-    { type: 'stream-start', warnings: [] },
-    { type: 'tool-input-start', id: 'c1', toolName: 'echo' },
-    { type: 'tool-input-delta', id: 'c1', delta: '{"text":"sec' },
-    { type: 'tool-input-delta', id: 'c1', delta: 'ret-1"}' },
-    { type: 'tool-input-end', id: 'c1' },
-    { type: 'tool-call', toolCallId: 'c1', toolName: 'echo', input: '{"text":"secret-1"}' },
-    { type: 'tool-input-start', id: 'c2', toolName: 'echo' },
-    { type: 'tool-input-delta', id: 'c2', delta: '{"text":"two"}' },
-    { type: 'tool-input-end', id: 'c2' },
-    { type: 'tool-call', toolCallId: 'c2', toolName: 'echo', input: '{"text":"two"}' },
-    { type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage },
-  ];
-  const last: LanguageModelV4StreamPart[] = [
-    { type: 'stream-start', warnings: [] },
-    { type: 'text-start', id: 't' },
-    { type: 'text-delta', id: 't', delta: 'done' },
-    { type: 'text-end', id: 't' },
-    { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage },
-  ];
+  const first = TWO_CALL_STEP;
+  const last = DONE_STEP;
   const model = new MockLanguageModelV4({
     doStream: async () => {
       const parts = calls++ === 0 ? first : last;

@@ -200,7 +200,15 @@ async function check(wrapper: Wrapper, scenario: Scenario) {
   // With the plain SDK nothing renames an id a provider repeats in one response, and the SDK keys
   // approvals and results by id: there, what runs is bounded (no call runs that was not allowed or
   // approved, none twice), and an approved call may be refused as one its answer cannot be told apart from.
-  const plainRepeats = plain && turns.some((calls) => new Set(calls.map((call) => call.id)).size < calls.length);
+  // So too where a streamed step's calls are not held (every beforeToolCall handler declares toolCallActions
+  // without transform, no gate, no trusted annotations): a second call with a repeated id is denied (fail closed).
+  const unheld =
+    (wrapper === 'streamText' || wrapper === 'agent-ui-stream') &&
+    scenario.gates.length === 0 &&
+    scenario.handlers.every((handler) => handler.declares && handler.behaviour !== 'transform') &&
+    !registered.includes('beforeToolCall') &&
+    !Object.values(scenario.annotations).some((annotation) => annotation.trusted);
+  const plainRepeats = (plain || unheld) && turns.some((calls) => new Set(calls.map((call) => call.id)).size < calls.length);
   /** Every registered probe whose event happened in the phase was called. */
   const expectProbesActed = (phase: Phase, index: number, blocked: number) => {
     if (plainRepeats) return;

@@ -31,6 +31,8 @@ export interface HandlerSpec {
   readonly scope: Scope;
   readonly mode: 'enforce' | 'shadow';
   readonly onError: 'deny' | 'proceed' | 'throw';
+  /** Whether it declares the one action it returns (`toolCallActions`): with every handler declaring no transform, a streamed step's calls are not held. */
+  readonly declares: boolean;
 }
 
 /** A `gateToolCalls` hook: its action for each call in its scope (every other call proceeds). */
@@ -155,7 +157,10 @@ export function patternOf(scope: Scope): string | { readonly annotations: Readon
 
 /** The decisions about calls: the gates first (the reducer evaluates their actions before the handlers), then the handlers. */
 export function deciders(scenario: Pick<Scenario, 'gates' | 'handlers'>): readonly HandlerSpec[] {
-  return [...scenario.gates.map((gate) => ({ ...gate, mode: 'enforce', onError: 'throw' }) as const), ...scenario.handlers];
+  return [
+    ...scenario.gates.map((gate) => ({ ...gate, mode: 'enforce', onError: 'throw', declares: false }) as const),
+    ...scenario.handlers,
+  ];
 }
 
 const fails = (handler: HandlerSpec) => handler.behaviour === 'throw' || handler.behaviour === 'hang';
@@ -326,6 +331,7 @@ const handlerArb: fc.Arbitrary<HandlerSpec> = fc.record({
   scope: scopeArb,
   mode: fc.constantFrom<'enforce' | 'shadow'>('enforce', 'enforce', 'enforce', 'shadow'),
   onError: fc.constantFrom<'deny' | 'proceed' | 'throw'>('deny', 'deny', 'proceed', 'throw'),
+  declares: fc.boolean(),
 });
 
 const gateArb: fc.Arbitrary<GateSpec> = fc.record({

@@ -38,6 +38,7 @@ import {
   type InterventionsOptions,
   type InterventionUIMessage,
   mergeHooks,
+  type ToolCallActionType,
   toolScope,
   trustToolAnnotations,
 } from '../../src/index.ts';
@@ -146,6 +147,7 @@ function handlerOf(spec: HandlerSpec, index: number): InterventionHandlerLike {
     mode: spec.mode,
     onError: spec.onError,
     ...(spec.behaviour === 'hang' ? { timeoutMs: 5 } : {}),
+    ...(spec.declares ? { toolCallActions: declaredActions(spec.behaviour) } : {}),
     ...(tools === undefined ? {} : { tools: [tools] }),
     beforeToolCall: ({ toolCall }) => {
       switch (spec.behaviour) {
@@ -158,6 +160,19 @@ function handlerOf(spec: HandlerSpec, index: number): InterventionHandlerLike {
       }
     },
   });
+}
+
+/** The actions a handler that `declares` says it returns: the one it does (none besides proceed for the others). */
+function declaredActions(behaviour: HandlerSpec['behaviour']): ToolCallActionType[] {
+  switch (behaviour) {
+    case 'deny':
+    case 'guide':
+    case 'confirm':
+    case 'transform':
+      return [behaviour];
+    default:
+      return [];
+  }
 }
 
 /** The action of a decider that answers (a transform appends `+t` to the call's tag). */
