@@ -342,7 +342,9 @@ and \`afterModelCall\` functions (a streamed step is read whole and replayed onl
 \`afterModelCall\` function must see it), and each tool's \`execute\` wrapped once with the
 \`beforeToolCall\` and \`afterToolCall\` functions. Nothing else: no records, timeouts, failure policy or
 approvals. The floor and \`interventions.generateText\` / \`streamText\` call the very same K no-op handler
-objects (each method returns \`InterventionActions.proceed()\`), in three mixes: all four methods, the same
+objects (each method returns \`InterventionActions.proceed()\`, and each handler declares so with
+\`toolCallActions: []\`, which the floor ignores: ours then streams a step's tool calls as they come,
+deciding them at the SDK's approval point, where an undeclared handler's calls are held until decided), in three mixes: all four methods, the same
 without \`afterModelCall\`, \`beforeToolCall\` only. The scripted loop of the main tables, N = ${FLOOR_N}; one
 process per row and pass, ${skipped === 0 ? 'two passes (the second in reverse order), their samples pooled' : `two passes, ${skipped} second-pass processes skipped for the deadline`}.
 

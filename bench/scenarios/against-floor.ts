@@ -10,7 +10,7 @@
  */
 import { generateText, isStepCount, streamText, tool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
-import { createInterventions, InterventionActions, InterventionHandler } from 'ai-interventions';
+import { createInterventions, InterventionActions, InterventionHandler, type ToolCallActionType } from 'ai-interventions';
 import { z } from 'zod';
 import type { Workload } from '../lib/measure.ts';
 import { callsPerHandler, type FloorImpl, type Mix, type Mode } from '../lib/scenario.ts';
@@ -25,6 +25,8 @@ let methodCalls = 0;
 /** `beforeToolCall` only. */
 class BeforeToolHandler extends InterventionHandler {
   readonly name: string;
+  /** It only ever proceeds, and says so: a streamed call is decided as it comes, not held (the floor ignores this). */
+  readonly toolCallActions: readonly ToolCallActionType[] = [];
   constructor(name: string) {
     super();
     this.name = name;
