@@ -271,6 +271,8 @@ export function callBudget(options: CallBudgetOptions): InterventionHandlerLike 
     name,
     onError,
     timeoutMs,
+    // it never transforms a call: a streamed step's calls are not held for it
+    toolCallActions: ['deny', 'guide', 'confirm'],
     ...(mode === undefined ? {} : { mode }),
     // a wrap-up (`exit: 'guide'` on tokens or cost) also needs beforeToolCall: the last call's tools do not run
     ...(maxToolCalls === undefined && !(exit === 'guide' && (maxTokens !== undefined || maxCost !== undefined)) ? {} : { beforeToolCall }),

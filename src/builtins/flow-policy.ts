@@ -106,6 +106,8 @@ export function flowPolicy<TOOLS extends ToolSet = ToolSet>(options: FlowPolicyO
     {
       name,
       onError,
+      // it never transforms a call (the listing label of trusted annotations still holds a streamed step's calls)
+      toolCallActions: ['deny', 'guide', 'confirm'],
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
       ...(mode === undefined ? {} : { mode }),
       beforeToolCall(event: BeforeToolCallEvent): BeforeToolCallAction {

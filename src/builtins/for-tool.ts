@@ -3,7 +3,7 @@ import type { HandlerMode } from '../actions/decision-record.ts';
 import type { Confirm, Deny, Guide, Proceed, Transform } from '../actions/intervention-actions.ts';
 import type { AfterToolCallEvent, BeforeToolCallEvent } from '../actions/intervention-events.ts';
 import type { AfterToolCallAction, BeforeToolCallAction } from '../actions/lifecycle.ts';
-import type { InterventionHandlerLike, OnError } from '../handlers/intervention-handler.ts';
+import type { InterventionHandlerLike, OnError, ToolCallActionType } from '../handlers/intervention-handler.ts';
 import type { Awaitable } from '../util/awaitable.ts';
 import { getOwn } from '../util/get-own.ts';
 import { knownOptions } from '../util/known-options.ts';
@@ -86,6 +86,8 @@ export interface TypedToolHandler<TOOLS extends ToolSet, NAME extends keyof TOOL
   readonly onError?: OnError;
   readonly timeoutMs?: number | undefined;
   readonly mode?: HandlerMode;
+  /** The actions its `beforeToolCall` may return besides `proceed` (see `InterventionHandlerLike.toolCallActions`). */
+  readonly toolCallActions?: readonly ToolCallActionType[];
   beforeToolCall?(
     event: TypedBeforeToolCallEvent<TOOLS, NAME>,
   ): Awaitable<Proceed | Deny | Guide | Confirm | Transform<TypedBeforeToolCallEvent<TOOLS, NAME>>>;
@@ -98,6 +100,7 @@ const TYPED_TOOL_HANDLER = knownOptions<TypedToolHandler<ToolSet, string>>({
   onError: true,
   timeoutMs: true,
   mode: true,
+  toolCallActions: true,
   beforeToolCall: true,
   afterToolCall: true,
 });
@@ -156,6 +159,7 @@ export function forTool<TOOLS extends ToolSet, const NAME extends keyof TOOLS & 
     ...(handler.onError === undefined ? {} : { onError: handler.onError }),
     ...(handler.timeoutMs === undefined ? {} : { timeoutMs: handler.timeoutMs }),
     ...(handler.mode === undefined ? {} : { mode: handler.mode }),
+    ...(handler.toolCallActions === undefined ? {} : { toolCallActions: handler.toolCallActions }),
     // scoped by the runtime: calls to other tools do not evaluate it at all
     tools: list,
     ...(beforeToolCall === undefined

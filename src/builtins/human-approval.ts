@@ -232,6 +232,8 @@ export function humanApproval<TOOLS extends ToolSet = ToolSet>(
   // a path without an invocation (tools guarded without a run) still asks, so it does not refuse the handler
   const handler: InterventionHandlerLike<TOOLS> = {
     name,
+    // it never transforms a call: a streamed step's calls are not held for it
+    toolCallActions: ['deny', 'confirm'],
     /** Reads the refusals of the input (the handlers never see a refused call again). */
     async beforeInvocation(event) {
       for (const answer of event.answers) {

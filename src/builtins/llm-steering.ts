@@ -164,6 +164,8 @@ export function llmSteering(options: LlmSteeringOptions): InterventionHandlerLik
     name,
     onError,
     ...(mode === undefined ? {} : { mode }),
+    // it never transforms a call: a streamed step's calls are not held for it
+    toolCallActions: ['deny', 'guide'],
     ...(on.includes('beforeToolCall') ? { beforeToolCall: judgeToolCall } : {}),
     ...(on.includes('afterModelCall') ? { afterModelCall: judgeResponse } : {}),
   };

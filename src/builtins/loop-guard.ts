@@ -183,6 +183,8 @@ export function loopGuard<TOOLS extends ToolSet = ToolSet>(options: LoopGuardOpt
   return declareScopes(
     {
       name,
+      // it never transforms a call: a streamed step's calls are not held for it
+      toolCallActions: ['deny', 'guide'],
       ...(onError === undefined ? {} : { onError }),
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
       ...(mode === undefined ? {} : { mode }),

@@ -167,6 +167,8 @@ export function rateLimit<TOOLS extends ToolSet = ToolSet>(options: RateLimitOpt
       name,
       onError,
       timeoutMs,
+      // it never transforms a call: a streamed step's calls are not held for it
+      toolCallActions: ['deny', 'guide', 'confirm'],
       ...(mode === undefined ? {} : { mode }),
       beforeToolCall: async (event): Promise<BeforeToolCallAction> => {
         const { toolName } = event.toolCall;

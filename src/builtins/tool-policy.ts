@@ -114,6 +114,8 @@ export function toolPolicy<TOOLS extends ToolSet = ToolSet>(options: ToolPolicyO
     {
       name,
       onError,
+      // it never transforms a call: a streamed step's calls are not held for it
+      toolCallActions: ['deny', 'confirm'],
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
       ...(mode === undefined ? {} : { mode }),
       async beforeToolCall(event: BeforeToolCallEvent): Promise<BeforeToolCallAction> {

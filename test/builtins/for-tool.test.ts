@@ -201,9 +201,29 @@ describe('forTool', () => {
       beforeToolCall: () => InterventionActions.proceed(),
     });
     expect(handler).toMatchObject({ name: 'search-only', onError: 'deny', timeoutMs: 500, mode: 'shadow' });
+    expect('toolCallActions' in handler).toBe(false);
     expect(handler.beforeToolCall).toBeTypeOf('function');
     expect('afterToolCall' in handler).toBe(false);
     expectTypeOf(handler).toEqualTypeOf<InterventionHandlerLike>();
+  });
+
+  it('should keep the actions the handler declares, so a streamed step is not held for it and no other action is taken', async () => {
+    const { tools, inputsOf } = appTools();
+    const declared = forTool(tools, 'search', {
+      name: 'declares-deny',
+      toolCallActions: ['deny'],
+      beforeToolCall: () =>
+        InterventionActions.transform<TypedBeforeToolCallEvent<AppTools, 'search'>>((draft) => {
+          draft.toolCall.input.q = 'changed';
+        }),
+    });
+    expect(declared.toolCallActions).toEqual(['deny']);
+    const model = scriptedModel(step(toolCall('c1', 'search', { q: 'cats' })), step(text('done')));
+
+    await expect(run(createInterventions({ handlers: [declared] }), 'generateText', { model, tools, prompt: 'go' })).rejects.toThrow(
+      /"declares-deny" returned transform from beforeToolCall, which its toolCallActions \(deny\) do not include/,
+    );
+    expect(inputsOf('search')).toEqual([]);
   });
 
   it('should reject a name that is not in the tool set, and an empty list', () => {

@@ -11,13 +11,16 @@ import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
+  callBudget,
   createInterventions,
   defineHandler,
+  humanApproval,
   InterventionActions,
   InterventionHandlerError,
   type InterventionHandlerLike,
   InvalidActionError,
   InvalidHandlerError,
+  toolPolicy,
 } from '../../src/index.ts';
 import { usage } from '../helpers/scripted-model.ts';
 import { DONE_STEP, TWO_CALL_STEP } from '../helpers/streamed-calls.ts';
@@ -243,6 +246,21 @@ describe('holdsStreamedCalls (through interventions.streamText)', () => {
       const { ran } = await streamed([denySecrets], { first });
 
       expect(ran).toEqual(['one']);
+    });
+  });
+
+  describe('when the guards are built-ins (they declare they never transform)', () => {
+    it.each([
+      ['toolPolicy', () => toolPolicy({ rules: [{ allow: 'echo' }], default: 'deny' })],
+      ['callBudget', () => callBudget({ per: 'run', maxToolCalls: 10 })],
+      ['humanApproval', () => humanApproval({ tools: ['other_tool'] })],
+    ])('should stream the calls %s lets through as the raw SDK does', async (_, guard) => {
+      const raw = await streamedLive('raw');
+      const wrapped = await streamedLive([guard()]);
+
+      expect(wrapped.events).toEqual(raw.events);
+      expect(wrapped.parts).toEqual(raw.parts);
+      expect(wrapped.ran).toEqual(['secret-1', 'two']);
     });
   });
 
