@@ -97,6 +97,14 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
       "The replay above, in the UI message stream: the call was answered from the approval ledger, not executed again, and the stream says so with one `data-intervention` part after the call's result (its record: `approval-ledger`, `replayed: true`). Every chunk of the SDK's own stream is kept, in order.",
   },
   {
+    id: 'approval-point-order',
+    configurations: ['declared'],
+    observable: 'log order',
+    value: /^"(needsApproval|repairToolCall)"$/,
+    reason:
+      "In streamText, when the run decides a streamed call at the SDK's approval point (nothing holds it), its toolApproval awaits the decision before it asks the tool's needsApproval, so that call can come after the SDK has parsed (and asked repairToolCall about) the step's next call, where raw asks it first. Both are called from the SDK's stream pipeline, as toolApproval is (stream-timed); each one's own calls and arguments are still compared exactly (`log:needsApproval`, `log:repairToolCall`).",
+  },
+  {
     id: 'stop-when-at-final-step',
     configurations: ['noop'],
     observable: 'log:stopWhen',
@@ -147,12 +155,12 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
   },
   {
     id: 'abort-in-flight-parts',
-    configurations: ['noop', 'handler', 'decides', 'tools'],
+    configurations: ['noop', 'handler', 'decides', 'declared', 'tools'],
     observable: '*',
     cases: ['abort-after-provider-executed-call'],
     excludes: ['abort'],
     reason:
-      "Which of the provider's parts reach the stream before the caller's abort depends on delivery timing: the SDK drops the parts still in flight in its pipeline when it sees the abort, and any stream layer in front of it moves that by a part or so (an identity `wrapLanguageModel` middleware piping through an empty TransformStream does, as measured against this case). What reaches the stream is the provider's, in order, then the same `abort` part; nothing runs that raw would not run.",
+      "Which of the provider's parts reach the stream before the caller's abort depends on delivery timing: the SDK drops the parts still in flight in its pipeline when it sees the abort, and any stream layer in front of it moves that by a part or so (an identity `wrapLanguageModel` middleware piping through an empty TransformStream does, as measured against this case), and so does a `toolApproval` that awaits (the run's, deciding a streamed call nothing holds). What reaches the stream is the provider's, in order, then the same `abort` part; nothing runs that raw would not run.",
   },
   ...['onInputAvailable', 'repairToolCall', 'toolApproval', 'needsApproval'].map((callback) => ({
     id: `abort-drops-undecided-calls:${callback}`,
