@@ -62,16 +62,18 @@ let epoch: number | undefined;
 
 /**
  * Milliseconds, for the records' `durationMs`: `Date.now()` (`performance.now()`
- * allocates on every call in Node, an argument array), counted from the
- * clock's first reading so the value is a small integer V8 keeps unboxed (no
- * heap number per handler) for the first twelve days of a process.
+ * allocates an argument array on every call in Node; `Date.now()` only its
+ * number), counted from the clock's first reading so the difference is a
+ * small integer V8 keeps unboxed for the first twelve days of a process.
  */
 const now = (): number => Date.now() - (epoch ??= Date.now());
 
-/** Options of {@link evaluateInterventions}: one evaluation at one lifecycle point. */
-export interface EvaluateOptions<EVENT extends InterventionEvent> {
-  readonly event: EVENT;
-  readonly makeDraft: (event: EVENT) => EVENT;
+/**
+ * How one evaluation runs besides its event: none of it for a plain
+ * evaluation (the lifecycle point's registered handlers, a confirm asks, a
+ * transform applies, a guide is enforced).
+ */
+export interface EvaluateSettings {
   /**
    * The call was approved by a human: transforms are recorded but not
    * applied (the approved arguments are final) and confirms count as answered.
@@ -114,8 +116,8 @@ export interface EvaluationSinks {
  *   `apply`) follows the handler's `onError`; shadow handlers are recorded
  *   and never enforced.
  *
- * With `frozen` (a call a human approved), transforms are recorded but not
- * applied and confirms count as answered.
+ * With `settings.frozen` (a call a human approved), transforms are recorded
+ * but not applied and confirms count as answered.
  *
  * Every handler evaluated yields one {@link DecisionRecord}, added to
  * `sinks.records` as it concludes (a later deny makes an earlier guide,
@@ -127,94 +129,111 @@ export interface EvaluationSinks {
  * Settling each handler is `settleHandler`; its record, `reportOutcome`.
  */
 export function evaluateInterventions<EVENT extends InterventionEvent>(
-  options: EvaluateOptions<EVENT>,
+  event: EVENT,
+  makeDraft: (event: EVENT) => EVENT,
+  settings: EvaluateSettings | undefined,
   handlers: readonly RegisteredHandler[],
   sinks: EvaluationSinks,
 ): Verdict<EVENT> | Promise<Verdict<EVENT>> {
-  return new Evaluation(options, handlers, sinks).from(0);
+  return new Evaluation(event, makeDraft, settings, handlers, sinks).from(0);
 }
 
 /**
- * One evaluation's state: what settling and recording each handler need
- * (read from its options and sinks, not copied), the draft, and the
- * {@link Tally} so far. One object per evaluation (a point with handlers
- * runs it for every model call and tool call).
+ * One evaluation's state: its event and what settling and recording each
+ * handler need (read from its settings and sinks, not copied), the draft,
+ * and the {@link Tally} once a handler decided something. One object per
+ * evaluation (a point with handlers runs it for every model call and tool
+ * call): a run of handlers that all proceed makes no tally.
  */
-class Evaluation<EVENT extends InterventionEvent> implements SettleOptions<EVENT>, ReportOptions, Tally<EVENT>, Draft<EVENT> {
+class Evaluation<EVENT extends InterventionEvent> implements SettleOptions<EVENT>, ReportOptions, Draft<EVENT> {
   current: EVENT;
   drafted = false;
-  transformed = false;
-  guidance?: GuideFeedback[];
-  prompts?: string[];
-  /** What the confirms asked (`terms`), or what those a person answered ask of the answer (`answered`). */
-  terms?: ConfirmTerms | undefined;
-  answeredTerms?: ConfirmTerms | undefined;
-  provisional?: PendingRecord[];
-  private readonly options: EvaluateOptions<EVENT>;
+  /** What the handlers evaluated so far decided, made at the first guide, confirm or transform. */
+  tally?: Tally;
+  /** The event evaluated, as given. */
+  readonly event: EVENT;
+  readonly makeDraft: (event: EVENT) => EVENT;
+  private readonly settings: EvaluateSettings | undefined;
   private readonly handlers: readonly RegisteredHandler[];
   private readonly sinks: EvaluationSinks;
 
-  constructor(options: EvaluateOptions<EVENT>, handlers: readonly RegisteredHandler[], sinks: EvaluationSinks) {
-    this.current = options.event;
-    this.options = options;
+  constructor(
+    event: EVENT,
+    makeDraft: (event: EVENT) => EVENT,
+    settings: EvaluateSettings | undefined,
+    handlers: readonly RegisteredHandler[],
+    sinks: EvaluationSinks,
+  ) {
+    this.current = event;
+    this.event = event;
+    this.makeDraft = makeDraft;
+    this.settings = settings;
     this.handlers = handlers;
     this.sinks = sinks;
   }
 
-  get event(): EVENT {
-    return this.options.event;
-  }
-  get makeDraft(): (event: EVENT) => EVENT {
-    return this.options.makeDraft;
-  }
   get frozen(): boolean | undefined {
-    return this.options.frozen;
+    return this.settings?.frozen;
   }
   get answered(): boolean | undefined {
-    return this.options.answered ?? this.options.frozen;
+    return this.settings?.answered ?? this.settings?.frozen;
   }
   get downgradeGuide(): string | undefined {
-    return this.options.downgradeGuide;
+    return this.settings?.downgradeGuide;
   }
   get abortSignal(): AbortSignal | undefined {
-    return this.options.event.abortSignal;
+    return this.event.abortSignal;
   }
   get onPending(): EvaluationSinks['onPending'] {
     return this.sinks.onPending;
   }
 
-  /** Evaluates the handlers from `start` on, until a deny or the last one. */
+  /**
+   * Evaluates the handlers from `start` on, until a deny or the last one.
+   * The clock is read once before the handlers and once after each: a
+   * handler's reading after it is the next one's start.
+   */
   from(start: number): Verdict<EVENT> | Promise<Verdict<EVENT>> {
-    const event: InterventionEvent = this.options.event;
+    const event: InterventionEvent = this.event;
     // the call of a tool lifecycle point: handlers are scoped by its name and its tool's annotations
     const toolEvent = event.lifecycle === 'beforeToolCall' || event.lifecycle === 'afterToolCall' ? event : undefined;
+    let startedAt = now();
     for (let index = start; index < this.handlers.length; index++) {
       const registered = this.handlers[index] as RegisteredHandler;
       const method = registered.handler[event.lifecycle] as unknown as ((event: EVENT) => unknown) | undefined;
       if (method === undefined) continue;
       // a handler scoped to some tools is not evaluated for the others
       if (toolEvent !== undefined && registered.inScope?.(toolEvent.toolCall.toolName, toolEvent.tool) === false) continue;
-      const startedAt = now();
       const outcome = settleHandler(registered, method, this, this);
       if (isThenable(outcome)) return this.later(outcome, registered, startedAt, index);
-      const verdict = this.conclude(registered, startedAt, outcome);
+      const endedAt = now();
+      const verdict = this.conclude(registered, endedAt - startedAt, outcome);
       if (verdict !== undefined) return verdict;
+      startedAt = endedAt;
     }
-    return finish(this);
+    return finish(this.current, this.drafted, this.tally);
   }
 
   /** Goes on once a handler's promise settles (out of {@link from}: its loop allocates no closure context). */
   private later(outcome: Promise<Outcome>, registered: RegisteredHandler, startedAt: number, index: number): Promise<Verdict<EVENT>> {
-    return outcome.then((settled) => this.conclude(registered, startedAt, settled) ?? this.from(index + 1));
+    return outcome.then((settled) => this.conclude(registered, now() - startedAt, settled) ?? this.from(index + 1));
   }
 
-  private conclude(registered: RegisteredHandler, startedAt: number, outcome: Outcome): Verdict<EVENT> | undefined {
-    return foldEffect(this, reportOutcome(registered, now() - startedAt, outcome, this, this.sinks), registered.name);
+  private conclude(registered: RegisteredHandler, durationMs: number, outcome: Outcome): Verdict<EVENT> | undefined {
+    const effect = reportOutcome(registered, durationMs, outcome, this, this.sinks);
+    if (effect.type === 'none') return undefined;
+    if (effect.type === 'deny') {
+      for (const pending of this.tally?.provisional ?? []) pending.enforced = false;
+      return { type: 'deny', reason: effect.reason, handler: registered.name };
+    }
+    this.tally ??= { transformed: false };
+    foldEffect(this.tally, effect, registered.name);
+    return undefined;
   }
 }
 
 /** What the handlers evaluated so far decided, short of a deny. */
-interface Tally<EVENT extends InterventionEvent> extends Draft<EVENT> {
+interface Tally {
   transformed: boolean;
   guidance?: GuideFeedback[];
   prompts?: string[];
@@ -226,18 +245,13 @@ interface Tally<EVENT extends InterventionEvent> extends Draft<EVENT> {
 }
 
 /**
- * The precedence, one enforced effect at a time: a deny ends the evaluation
- * (the verdict) and unenforces what came before it; guides accumulate,
- * confirm prompts merge, a transform marks the draft committed; anything
- * else changes nothing. `undefined`: go on to the next handler.
+ * The precedence, one enforced effect at a time (a deny, which ends the
+ * evaluation and unenforces what came before it, and an effect of nothing
+ * never reach it): guides accumulate, confirm prompts merge, a transform
+ * marks the draft committed.
  */
-function foldEffect<EVENT extends InterventionEvent>(tally: Tally<EVENT>, effect: Effect, handler: string): Verdict<EVENT> | undefined {
+function foldEffect(tally: Tally, effect: Exclude<Effect, { readonly type: 'none' | 'deny' }>, handler: string): void {
   switch (effect.type) {
-    case 'none':
-      return undefined;
-    case 'deny':
-      for (const pending of tally.provisional ?? []) pending.enforced = false;
-      return { type: 'deny', reason: effect.reason, handler };
     case 'guide':
       tally.guidance ??= [];
       tally.guidance.push({ handler, feedback: effect.feedback });
@@ -249,14 +263,13 @@ function foldEffect<EVENT extends InterventionEvent>(tally: Tally<EVENT>, effect
       break;
     case 'answered':
       tally.answeredTerms = mergeTerms(tally.answeredTerms, effect.terms);
-      return undefined;
+      return;
     case 'transform':
       tally.transformed = true;
       break;
   }
   tally.provisional ??= [];
   tally.provisional.push(effect.record);
-  return undefined;
 }
 
 /**
@@ -266,16 +279,9 @@ function foldEffect<EVENT extends InterventionEvent>(tally: Tally<EVENT>, effect
  * and the guide still stands), so a guide outranks a confirm and nobody is
  * asked; the model reads the feedback instead.
  */
-function finish<EVENT extends InterventionEvent>({
-  current: event,
-  drafted,
-  transformed,
-  guidance,
-  prompts,
-  terms,
-  answeredTerms: answered,
-  provisional,
-}: Tally<EVENT>): Verdict<EVENT> {
+function finish<EVENT extends InterventionEvent>(event: EVENT, drafted: boolean, tally: Tally | undefined): Verdict<EVENT> {
+  if (tally === undefined) return PROCEED;
+  const { transformed, guidance, prompts, terms, answeredTerms: answered, provisional } = tally;
   if (guidance !== undefined) {
     if (prompts !== undefined) for (const record of provisional ?? []) if (record.action === 'confirm') record.enforced = false;
     return { type: 'guide', event, transformed: drafted, guidance };

@@ -57,21 +57,27 @@ export function reportOutcome(
   }: { readonly records: DecisionRecord[]; readonly reported?: DecisionRecord[] | undefined; readonly policyVersion?: string | undefined },
 ): Effect {
   const { lifecycle } = event;
-  const shadow = registered.mode === 'shadow';
-  const record: PendingRecord = {
-    handler: registered.name,
-    lifecycle,
-    action: 'proceed',
-    enforced: !shadow,
-    mode: registered.mode,
-    durationMs,
-  };
-  // what the record is about: the tool call and the step, read from the event
-  if ('toolCall' in event) {
-    record.toolCallId = event.toolCall.toolCallId;
-    record.toolName = event.toolCall.toolName;
-  }
-  if ('stepNumber' in event && event.stepNumber !== undefined) record.stepNumber = event.stepNumber;
+  const { name: handler, mode } = registered;
+  const shadow = mode === 'shadow';
+  const enforced = !shadow;
+  // what the record is about, read from the event: one object literal per shape (a tool call's, a model
+  // call's), every field in the object itself; a record of no step drops its stepNumber, the last field
+  const stepNumber = 'stepNumber' in event ? event.stepNumber : undefined;
+  const record: PendingRecord =
+    'toolCall' in event
+      ? {
+          handler,
+          lifecycle,
+          action: 'proceed',
+          enforced,
+          mode,
+          durationMs,
+          toolCallId: event.toolCall.toolCallId,
+          toolName: event.toolCall.toolName,
+          stepNumber,
+        }
+      : { handler, lifecycle, action: 'proceed', enforced, mode, durationMs, stepNumber };
+  if (stepNumber === undefined) delete record.stepNumber;
   if (policyVersion !== undefined) record.policyVersion = policyVersion;
   records.push(record);
   reported?.push(record);
@@ -83,7 +89,7 @@ export function reportOutcome(
     if (shadow || registered.onError === 'proceed') return NONE;
     if (registered.onError === 'throw') throw outcome.error;
     // fail closed: the failure becomes a deny that names the handler
-    action = InterventionActions.deny(`The "${registered.name}" check failed, so this was blocked (fail closed).`);
+    action = InterventionActions.deny(`The "${handler}" check failed, so this was blocked (fail closed).`);
   } else {
     action = outcome;
   }

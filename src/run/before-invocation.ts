@@ -20,8 +20,9 @@ import type { Run } from './run.ts';
 export async function beforeInvocation(run: Run): Promise<InvocationChanges> {
   const tools = run.tools ?? {};
   const inputMessages = run.messages;
-  const verdict = await evaluate(run, {
-    event: {
+  const verdict = await evaluate(
+    run,
+    {
       lifecycle: 'beforeInvocation',
       runtimeContext: run.runtimeContext,
       runId: run.runId,
@@ -31,8 +32,8 @@ export async function beforeInvocation(run: Run): Promise<InvocationChanges> {
       tools,
       answers: run.approvals === undefined ? [] : run.approvals.resume.answers.map(answeredApproval),
     },
-    makeDraft: cloneInvocationEvent,
-  });
+    cloneInvocationEvent,
+  );
   if (verdict.type === 'deny') throw new InvocationDeniedError({ handlerName: verdict.handler, reason: verdict.reason });
   if (verdict.type === 'proceed') return UNCHANGED;
 

@@ -33,33 +33,30 @@ const UNCHANGED: ModelCallOutcome = Object.freeze({ type: 'unchanged' });
  */
 export function beforeModelCall(
   run: Run,
-  step: {
-    readonly stepNumber: number;
-    readonly steps: ReadonlyArray<StepResult<ToolSet>>;
-    readonly messages: ModelMessage[];
-    readonly instructions: Instructions | undefined;
-    readonly activeTools: readonly string[];
-    readonly settings: ModelCallSettings;
-  },
+  { stepNumber, steps }: { readonly stepNumber: number; readonly steps: ReadonlyArray<StepResult<ToolSet>> },
+  messages: ModelMessage[],
+  instructions: Instructions | undefined,
+  activeTools: readonly string[],
+  settings: ModelCallSettings,
 ): ModelCallOutcome | Promise<ModelCallOutcome> {
   const event: BeforeModelCallEvent = {
     lifecycle: 'beforeModelCall',
     runtimeContext: run.runtimeContext,
     runId: run.runId,
     abortSignal: run.abortSignal,
-    stepNumber: step.stepNumber,
-    steps: step.steps,
-    messages: step.messages,
-    instructions: step.instructions,
-    activeTools: step.activeTools as string[],
-    settings: step.settings,
+    stepNumber,
+    steps,
+    messages,
+    instructions,
+    activeTools: activeTools as string[],
+    settings,
   };
-  const verdict = evaluate(run, { event, makeDraft: cloneModelCallEvent });
-  return isThenable(verdict) ? verdict.then((settled) => outcomeOf(run, step, settled)) : outcomeOf(run, step, verdict);
+  const verdict = evaluate(run, event, cloneModelCallEvent);
+  return isThenable(verdict) ? verdict.then((settled) => outcomeOf(run, event, settled)) : outcomeOf(run, event, verdict);
 }
 
-/** What a verdict changes in the step. */
-function outcomeOf(run: Run, step: Parameters<typeof beforeModelCall>[1], verdict: Verdict<BeforeModelCallEvent>): ModelCallOutcome {
+/** What a verdict changes in the step (`step`: the event evaluated, as the step had it). */
+function outcomeOf(run: Run, step: BeforeModelCallEvent, verdict: Verdict<BeforeModelCallEvent>): ModelCallOutcome {
   switch (verdict.type) {
     case 'deny':
       return { type: 'denied', reason: verdict.reason };

@@ -1,20 +1,24 @@
 import type { DecisionRecord } from '../actions/decision-record.ts';
 import type { InterventionEvent } from '../actions/intervention-events.ts';
-import { type EvaluateOptions, type EvaluationSinks, evaluateInterventions, type Verdict } from '../handlers/evaluate-interventions.ts';
+import { type EvaluateSettings, type EvaluationSinks, evaluateInterventions, type Verdict } from '../handlers/evaluate-interventions.ts';
 import type { RegisteredHandler } from '../handlers/registered-handler.ts';
 import { runObservers } from '../hooks/run-hooks.ts';
 import { reportRecords, reportsRecords } from './report-records.ts';
 import type { Run } from './run.ts';
 import type { RuntimeSnapshot } from './runtime-snapshot.ts';
 
-export type EvaluationOptions<EVENT extends InterventionEvent> = EvaluateOptions<EVENT>;
-
-/** Evaluates handlers for a run: its records are kept and reported (see {@link evaluateAndReport}). */
+/**
+ * Evaluates handlers for a run on `event` (drafted by `makeDraft` at the
+ * first transform): its records are kept and reported (see
+ * {@link evaluateAndReport}).
+ */
 export function evaluate<EVENT extends InterventionEvent>(
   run: Run,
-  options: EvaluationOptions<EVENT>,
+  event: EVENT,
+  makeDraft: (event: EVENT) => EVENT,
+  settings?: EvaluateSettings,
 ): Verdict<EVENT> | Promise<Verdict<EVENT>> {
-  return evaluateAndReport(run.snapshot, options, run.sinks);
+  return evaluateAndReport(run.snapshot, event, makeDraft, settings, run.sinks);
 }
 
 /**
@@ -28,22 +32,26 @@ export function evaluate<EVENT extends InterventionEvent>(
  */
 export function evaluateAndReport<EVENT extends InterventionEvent>(
   snapshot: RuntimeSnapshot,
-  options: EvaluationOptions<EVENT>,
+  event: EVENT,
+  makeDraft: (event: EVENT) => EVENT,
+  settings: EvaluateSettings | undefined,
   sinks: EvaluationSinks,
 ): Verdict<EVENT> | Promise<Verdict<EVENT>> {
-  const handlers = options.handlers ?? snapshot.handlers[options.event.lifecycle];
-  if (snapshot.hooks.onStatus.length === 0 && !reportsRecords(snapshot)) return evaluateInterventions(options, handlers, sinks);
-  return evaluateReporting(snapshot, options, handlers, sinks);
+  const handlers = settings?.handlers ?? snapshot.handlers[event.lifecycle];
+  if (snapshot.hooks.onStatus.length === 0 && !reportsRecords(snapshot))
+    return evaluateInterventions(event, makeDraft, settings, handlers, sinks);
+  return evaluateReporting(snapshot, event, makeDraft, settings, handlers, sinks);
 }
 
 /** {@link evaluateAndReport} when records are reported or `onStatus` hooks told (apart: the fast path allocates no closures). */
 function evaluateReporting<EVENT extends InterventionEvent>(
   snapshot: RuntimeSnapshot,
-  options: EvaluationOptions<EVENT>,
+  event: EVENT,
+  makeDraft: (event: EVENT) => EVENT,
+  settings: EvaluateSettings | undefined,
   handlers: readonly RegisteredHandler[],
   sinks: EvaluationSinks,
 ): Promise<Verdict<EVENT>> {
-  const { event } = options;
   const statusHooks = snapshot.hooks.onStatus;
   const reported: DecisionRecord[] = [];
   const report = (verdict: Verdict<EVENT> | undefined) =>
@@ -67,7 +75,12 @@ function evaluateReporting<EVENT extends InterventionEvent>(
           });
   let verdict: Verdict<EVENT> | Promise<Verdict<EVENT>>;
   try {
-    verdict = evaluateInterventions(options, handlers, { records: sinks.records, reported, onPending, policyVersion: sinks.policyVersion });
+    verdict = evaluateInterventions(event, makeDraft, settings, handlers, {
+      records: sinks.records,
+      reported,
+      onPending,
+      policyVersion: sinks.policyVersion,
+    });
   } catch (error) {
     if (reported.length === 0) throw error;
     // the evaluation's own error wins over a trail that could not be written

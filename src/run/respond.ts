@@ -49,8 +49,8 @@ function attempt<RESPONSE extends LanguageModelV4GenerateResult>(attempt: Try<RE
   const { preRequest, onStatus, onResponse } = attempt.run.snapshot.hooks;
   if (preRequest.length > 0 || onStatus.length > 0 || onResponse.length > 0) return attemptWithHooks(attempt);
   return Promise.resolve(attempt.call(attempt.request)).then((raw) => {
-    const response = redacted(attempt.run, raw);
-    return isThenable(response) ? response.then((done) => judge(attempt, raw, done)) : judge(attempt, raw, response);
+    const redaction = redacted(attempt.run, raw);
+    return isThenable(redaction) ? redaction.then((done) => judge(attempt, raw, done)) : judge(attempt, raw, redaction);
   });
 }
 
@@ -70,10 +70,10 @@ async function attemptWithHooks<RESPONSE extends LanguageModelV4GenerateResult>(
   }
   const raw = cached ?? (await attempt.call(sent));
   const redacting = redacted(run, raw);
-  const response = isThenable(redacting) ? await redacting : redacting;
-  if (hooks.onResponse.length === 0) return judge(attempt, raw, response);
-  const context = { ...modelHookContext(run, sent, model), request: sent, response: response.response };
-  return judge(attempt, raw, { response: await runOnResponse(hooks.onResponse, context), changed: response.changed });
+  const redaction = isThenable(redacting) ? await redacting : redacting;
+  if (hooks.onResponse.length === 0) return judge(attempt, raw, redaction);
+  const context = { ...modelHookContext(run, sent, model), request: sent, response: redaction?.response ?? raw };
+  return judge(attempt, raw, { response: await runOnResponse(hooks.onResponse, context), changed: redaction?.changed });
 }
 
 /** A response as redaction left it, and the blocks it changed (given back to the provider if the run keeps the response). */
@@ -86,11 +86,12 @@ interface Redacted {
 /**
  * Redaction first: nothing downstream (hooks, handlers, caches, the client)
  * sees what it removes. The redactors' code loads with the first response a
- * runtime with redactors gets (synchronous after that).
+ * runtime with redactors gets (synchronous after that). `undefined`: no
+ * redactors, the response is the provider's.
  */
-function redacted(run: Run, raw: LanguageModelV4GenerateResult): Redacted | Promise<Redacted> {
+function redacted(run: Run, raw: LanguageModelV4GenerateResult): Redacted | Promise<Redacted> | undefined {
   const { redactors } = run.snapshot;
-  if (redactors.length === 0) return { response: raw, changed: undefined };
+  if (redactors.length === 0) return undefined;
   const loading = modelOutputRedaction();
   return isThenable(loading) ? loading.then((loaded) => redactedWith(loaded, run, raw)) : redactedWith(loading, run, raw);
 }
@@ -103,22 +104,19 @@ function redactedWith({ redactResponse, keepOriginalsIn }: ModelOutputRedaction,
   return { response, changed: { blocks, keep: () => blocks.forEach(keep) } };
 }
 
-/** An attempt once the provider answered: its response, redacted (`Redacted`), and the provider's own. */
-interface Answered<RESPONSE extends LanguageModelV4GenerateResult> extends Try<RESPONSE>, Redacted {
-  readonly raw: RESPONSE | LanguageModelV4GenerateResult;
-}
-
 /**
- * The `afterModelCall` handlers on a response: kept (as it is, or
- * transformed), or discarded by a guide and the model asked again with
- * the feedback.
+ * The `afterModelCall` handlers on a response (`raw`, as `redaction` left
+ * it): kept (as it is, or transformed), or discarded by a guide and the
+ * model asked again with the feedback.
  */
 function judge<RESPONSE extends LanguageModelV4GenerateResult>(
   attempt: Try<RESPONSE>,
   raw: RESPONSE | LanguageModelV4GenerateResult,
-  { response, changed }: Redacted,
+  redaction: Redacted | undefined,
 ): Responded<RESPONSE> | Promise<Responded<RESPONSE>> {
   const { run, request, number } = attempt;
+  const response = redaction?.response ?? raw;
+  const changed = redaction?.changed;
   const { handlers, maxGuideRetries } = run.snapshot;
   if (handlers.afterModelCall.length === 0) return kept(raw, response, changed, attempt.discarded);
   const event: AfterModelCallEvent = {
@@ -132,34 +130,36 @@ function judge<RESPONSE extends LanguageModelV4GenerateResult>(
   };
   const evaluation = evaluate(
     run,
+    event,
+    cloneResponseEvent,
     number >= maxGuideRetries
-      ? {
-          event,
-          makeDraft: cloneResponseEvent,
-          downgradeGuide: `guide retries exhausted (maxGuideRetries: ${maxGuideRetries}); the response was kept`,
-        }
-      : { event, makeDraft: cloneResponseEvent },
+      ? { downgradeGuide: `guide retries exhausted (maxGuideRetries: ${maxGuideRetries}); the response was kept` }
+      : undefined,
   );
-  const answered: Answered<RESPONSE> = { ...attempt, raw, response, changed };
-  return isThenable(evaluation) ? evaluation.then((verdict) => decided(answered, verdict)) : decided(answered, evaluation);
+  return isThenable(evaluation)
+    ? evaluation.then((verdict) => decided(attempt, raw, response, changed, verdict))
+    : decided(attempt, raw, response, changed, evaluation);
 }
 
 /** What the verdict on an attempt means: keep its response (transformed or not), or ask again with a guide's feedback. */
 function decided<RESPONSE extends LanguageModelV4GenerateResult>(
-  answered: Answered<RESPONSE>,
+  tried: Try<RESPONSE>,
+  raw: RESPONSE | LanguageModelV4GenerateResult,
+  response: LanguageModelV4GenerateResult,
+  changed: Redacted['changed'],
   verdict: Verdict<AfterModelCallEvent>,
 ): Responded<RESPONSE> | Promise<Responded<RESPONSE>> {
-  const { run, request, response, number } = answered;
+  const { run, request, number } = tried;
   if (verdict.type !== 'guide') {
     const final = verdict.type === 'deny' || verdict.type === 'proceed' ? response : verdict.event.response;
-    return kept(answered.raw, final, answered.changed, answered.discarded);
+    return kept(raw, final, changed, tried.discarded);
   }
   const feedback = run.snapshot.wording.modelGuidance({ guidance: verdict.guidance });
   const next: Try<RESPONSE> = {
-    ...answered,
+    ...tried,
     request: { ...request, prompt: [...request.prompt, { role: 'user', content: [{ type: 'text', text: feedback }] }] },
     number: number + 1,
-    discarded: [...(answered.discarded ?? []), response.usage],
+    discarded: [...(tried.discarded ?? []), response.usage],
   };
   if (run.snapshot.hooks.onStatus.length === 0) return attempt(next);
   const status = run.status({ type: 'guide-retry', stepNumber: run.stepNumber, attempt: number + 1, feedback });

@@ -220,12 +220,17 @@ export class Run {
     for (const message of messages) await runObservers(hooks, { message, runId: this.runId });
   }
 
-  /** The run completed: `onChatDone` (a throw there reports `onChatError` and is rethrown). */
-  async complete(response: ChatResponse): Promise<void> {
+  /**
+   * The run completed: `onChatDone` (a throw there reports `onChatError` and
+   * is rethrown), told the response `responseOf` makes (only then: a
+   * generated result's `responseMessages` are gathered from every step
+   * each time they are read).
+   */
+  async complete(responseOf: () => ChatResponse): Promise<void> {
     if (this.ended) return;
     if (this.failure !== undefined) throw this.failure.error;
     const hooks = this.snapshot.hooks.onChatDone;
-    if (hooks.length > 0) await runObservers(hooks, { response, runId: this.runId });
+    if (hooks.length > 0) await runObservers(hooks, { response: responseOf(), runId: this.runId });
     this.ended = true;
   }
 

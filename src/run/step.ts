@@ -71,7 +71,9 @@ export class Step {
     if (at === -1) return undefined;
     const decision = (table as unknown[])[at + 2] as ToolCallDecision | typeof AMBIGUOUS;
     if (decision === AMBIGUOUS) return 'ambiguous';
-    (table as unknown[]).splice(at, 3);
+    // the table's only call (a step has one, as a rule): nothing to cut out
+    if (table?.length === 3) this.decisions = undefined;
+    else (table as unknown[]).splice(at, 3);
     return decision;
   }
 }

@@ -78,7 +78,7 @@ export function composeAgentSettings<SETTINGS>(
       const run = runOf(event.runtimeContext);
       if (run === undefined) return;
       try {
-        await run.complete(chatResponseOf(event));
+        await run.complete(() => chatResponseOf(event));
       } catch (error) {
         await run.end(error);
       }

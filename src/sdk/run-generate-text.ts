@@ -36,7 +36,7 @@ export async function runGenerateText({
     const result = await settleAfterAbort(generateText(composeRunOptions(run, options) as never), run.abortSignal, ABORT_GRACE_MS);
     if (run.failed !== undefined) throw run.failed.error;
     if (needsLoopControl(run, options)) run.patch.attachTo(result);
-    await run.complete(chatResponseOf(result));
+    await run.complete(() => chatResponseOf(result));
     return attachReport(result, run.report);
   } catch (error) {
     throw await run.end(signsWithGeneratedSecret(snapshot, options) ? explainApprovalError(error) : error);

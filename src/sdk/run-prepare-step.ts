@@ -47,43 +47,54 @@ export function createRunPrepareStep({
   const allTools = () => (toolNames ??= Object.freeze(Object.keys(run.tools ?? {})));
 
   /**
+   * The step itself and what the SDK is told, once the `beforeModelCall`
+   * handlers gave their `outcome` (`undefined`: none ran). `messages`,
+   * `instructions` and `result` are the step's so far (see {@link decide}).
+   */
+  const made = (
+    options: StepOptions,
+    { messages, instructions, user, result }: StepStart,
+    activeToolsSoFar: readonly string[] | undefined,
+    outcome: ModelCallOutcome | undefined,
+  ): StepResult | undefined => {
+    let stepActiveTools = activeToolsSoFar;
+    if (outcome?.type === 'denied') {
+      run.step = new Step(options.stepNumber, messages, stepActiveTools);
+      return { ...result, model: deniedModel(outcome.reason) };
+    }
+    if (outcome?.type === 'changed') {
+      messages = outcome.messages;
+      instructions = outcome.instructions;
+      if (outcome.activeTools !== undefined) {
+        stepActiveTools = outcome.activeTools;
+        (result ??= {}).activeTools = outcome.activeTools as StepResult['activeTools'];
+      }
+      if (outcome.settings !== undefined) Object.assign((result ??= {}), outcome.settings);
+    }
+    run.step = new Step(options.stepNumber, messages, stepActiveTools);
+    if (messages !== options.messages) (result ??= {}).messages = messages;
+    else if (result !== undefined) delete result.messages;
+    if (instructions !== options.instructions) {
+      (result ??= {}).instructions = instructions;
+      delete result.system;
+    }
+    if (user?.model !== undefined) (result ??= {}).model = wrapModel(user.model);
+    return result;
+  };
+
+  /**
    * The step's tools, the `beforeModelCall` handlers, then the step itself
    * and what the SDK is told: synchronous while the handlers are.
    */
   const decide = (options: StepOptions, start: StepStart): StepResult | undefined | Promise<StepResult | undefined> => {
-    const { user } = start;
-    let { messages, instructions, result } = start;
+    const { user, messages, instructions } = start;
     let stepActiveTools = (user?.activeTools as readonly string[] | undefined) ?? activeTools;
     const removed = run.invocation?.removedTools;
     if (removed !== undefined && removed.size > 0) {
       stepActiveTools = (stepActiveTools ?? allTools()).filter((name) => !removed.has(name));
-      (result ??= {}).activeTools = stepActiveTools as StepResult['activeTools'];
+      (start.result ??= {}).activeTools = stepActiveTools as StepResult['activeTools'];
     }
-    const made = (outcome: ModelCallOutcome | undefined): StepResult | undefined => {
-      if (outcome?.type === 'denied') {
-        run.step = new Step(options.stepNumber, messages, stepActiveTools);
-        return { ...result, model: deniedModel(outcome.reason) };
-      }
-      if (outcome?.type === 'changed') {
-        messages = outcome.messages;
-        instructions = outcome.instructions;
-        if (outcome.activeTools !== undefined) {
-          stepActiveTools = outcome.activeTools;
-          (result ??= {}).activeTools = outcome.activeTools as StepResult['activeTools'];
-        }
-        if (outcome.settings !== undefined) Object.assign((result ??= {}), outcome.settings);
-      }
-      run.step = new Step(options.stepNumber, messages, stepActiveTools);
-      if (messages !== options.messages) (result ??= {}).messages = messages;
-      else if (result !== undefined) delete result.messages;
-      if (instructions !== options.instructions) {
-        (result ??= {}).instructions = instructions;
-        delete result.system;
-      }
-      if (user?.model !== undefined) (result ??= {}).model = wrapModel(user.model);
-      return result;
-    };
-    if (handlers.beforeModelCall.length === 0) return made(undefined);
+    if (handlers.beforeModelCall.length === 0) return made(options, start, stepActiveTools, undefined);
     let stepSettings = settings;
     for (const key of SETTING_KEYS) {
       if (user?.[key] !== undefined) {
@@ -91,15 +102,10 @@ export function createRunPrepareStep({
         (stepSettings as Record<string, unknown>)[key] = user[key];
       }
     }
-    const evaluated = beforeModelCall(run, {
-      stepNumber: options.stepNumber,
-      steps: options.steps,
-      messages,
-      instructions,
-      activeTools: stepActiveTools ?? allTools(),
-      settings: stepSettings,
-    });
-    return isThenable(evaluated) ? evaluated.then(made) : made(evaluated);
+    const evaluated = beforeModelCall(run, options, messages, instructions, stepActiveTools ?? allTools(), stepSettings);
+    return isThenable(evaluated)
+      ? evaluated.then((outcome) => made(options, start, stepActiveTools, outcome))
+      : made(options, start, stepActiveTools, evaluated);
   };
 
   /** What comes before {@link decide} when something must be awaited or changed first. */
@@ -186,8 +192,8 @@ interface StepStart {
   readonly instructions: StepOptions['instructions'];
   /** What the caller's own `prepareStep` returned. */
   readonly user: StepResult | undefined;
-  /** What the SDK is told so far. */
-  readonly result: StepResult | undefined;
+  /** What the SDK is told so far (made when something is to be told). */
+  result: StepResult | undefined;
 }
 
 /**

@@ -44,10 +44,10 @@ export function runStreamText({
   composed.onEnd = async (event: Parameters<typeof chatResponseOf>[0]) => {
     await ignoreErrors(() => (onEnd as ((event: unknown) => unknown) | undefined)?.(event));
     try {
-      await run.complete({
+      await run.complete(() => ({
         ...chatResponseOf(event),
         responseMessages: run.patch.applyTo(event.responseMessages, event.steps),
-      });
+      }));
     } catch (error) {
       await run.end(error);
     }

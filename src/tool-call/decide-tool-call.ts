@@ -56,13 +56,16 @@ export function decideToolCall(
     approved: answered,
     approval: answered ? answerInfo(approval) : undefined,
   };
-  const evaluation = evaluate(run, {
+  // a call nobody approved, without gates: a plain evaluation (no settings to allocate)
+  const gated = gates !== undefined && gates.length > 0;
+  const evaluation = evaluate(
+    run,
     event,
-    makeDraft: cloneToolCallEvent,
-    frozen: approval !== undefined,
-    answered,
-    handlers: gates === undefined || gates.length === 0 ? handlers : [...gates, ...handlers],
-  });
+    cloneToolCallEvent,
+    approval === undefined && !gated
+      ? undefined
+      : { frozen: approval !== undefined, answered, handlers: gated ? [...gates, ...handlers] : handlers },
+  );
   return isThenable(evaluation) ? evaluation.then((verdict) => settle(run, call, verdict)) : settle(run, call, evaluation);
 }
 

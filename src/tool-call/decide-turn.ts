@@ -70,9 +70,8 @@ class Turn {
   /** The response's content (or part of it), as the model sent it. */
   private readonly parts: Content;
   private readonly step: Step;
-  /** Where each well-formed call sits in the content (made at the first: one call needs a one-slot array). */
-  private indexes: number[] | undefined;
-  private calls: ToolCallInfo[] | undefined;
+  /** Each well-formed call, after where it sits in the content: `[index, call, index, call…]`, flat (made at the first: a step has one call, as a rule). */
+  private found: (number | ToolCallInfo)[] | undefined;
   private gates: RegisteredHandler[][] | undefined;
   /** The content as decided (a copy once a decision changes a call). */
   private content: Content;
@@ -94,9 +93,10 @@ class Turn {
       if (isThenable(parsing)) return this.parsedLater(index, part, parsing);
       this.add(index, part, parsing);
     }
-    const { calls } = this;
-    if (calls === undefined) return parts;
+    const { found } = this;
+    if (found === undefined) return parts;
     if (this.run.snapshot.hooks.gateToolCalls.length === 0) return this.decideFrom(0);
+    const calls = found.filter((_, at) => at % 2 === 1) as ToolCallInfo[];
     return gateToolCalls(this.run, this.step, calls).then((gates) => {
       this.gates = gates;
       return this.decideFrom(0);
@@ -112,21 +112,16 @@ class Turn {
 
   private add(index: number, part: LanguageModelV4ToolCall, parsed: Parsed | undefined): void {
     if (parsed === undefined) return;
-    const call: ToolCallInfo = { toolCallId: part.toolCallId, toolName: part.toolName, input: parsed.input };
-    if (this.calls === undefined || this.indexes === undefined) {
-      this.calls = [call];
-      this.indexes = [index];
-      return;
-    }
-    this.calls.push(call);
-    this.indexes.push(index);
+    const call: ToolCallInfo = { toolCallId: part.toolCallId, toolName: part.toolName, input: parsed.value };
+    if (this.found === undefined) this.found = [index, call];
+    else this.found.push(index, call);
   }
 
   /** Decides the calls from `position` on, in the model's order, writing each decision into the step. */
   private decideFrom(position: number): Content | Promise<Content> {
-    const calls = this.calls ?? [];
-    for (; position < calls.length; position++) {
-      const call = calls[position] as ToolCallInfo;
+    const found = this.found ?? [];
+    for (; position < found.length / 2; position++) {
+      const call = found[2 * position + 1] as ToolCallInfo;
       const gates = this.gates?.[position];
       const deciding = decideToolCall(this.run, this.step, call, gates === undefined ? NO_GATES : { gates });
       if (isThenable(deciding)) return this.decidedLater(position, call, deciding);
@@ -152,9 +147,9 @@ class Turn {
     const label = this.run.listings?.takeLabel();
     const input = decidedInput(decision);
     let text = input === undefined ? undefined : JSON.stringify(input.value);
-    if (text === JSON.stringify(call.input)) text = undefined;
+    if (text !== undefined && text === JSON.stringify(call.input)) text = undefined;
     if (text === undefined && label === undefined) return;
-    const index = this.indexes?.[position] as number;
+    const index = this.found?.[2 * position] as number;
     if (this.content === this.parts) this.content = [...this.content];
     const part = this.content[index] as LanguageModelV4ToolCall;
     this.content[index] = {

@@ -93,20 +93,18 @@ async function finishAsync(execution: ToolExecution, call: ToolCallInfo, settled
 /** The `afterToolCall` handlers on a result: the result they leave (a transform's), synchronously while they answer at once. */
 function afterToolCall(execution: ToolExecution, call: ToolCallInfo, result: unknown): unknown {
   const { run, tool, options } = execution;
-  const evaluation = evaluate<AfterToolCallEvent>(run, {
-    event: {
-      lifecycle: 'afterToolCall',
-      messages: options.messages,
-      runtimeContext: execution.runtimeContext,
-      runId: run.runId,
-      stepNumber: run.stepNumber,
-      abortSignal: options.abortSignal,
-      toolCall: call,
-      tool,
-      result,
-    },
-    makeDraft: draftResult,
-  });
+  const event: AfterToolCallEvent = {
+    lifecycle: 'afterToolCall',
+    messages: options.messages,
+    runtimeContext: execution.runtimeContext,
+    runId: run.runId,
+    stepNumber: run.stepNumber,
+    abortSignal: options.abortSignal,
+    toolCall: call,
+    tool,
+    result,
+  };
+  const evaluation = evaluate(run, event, draftResult);
   return isThenable(evaluation) ? resultLater(evaluation, result) : resultOf(evaluation, result);
 }
 

@@ -29,19 +29,18 @@ export function parseToolCall(
     }
     const result = standard.validate(value);
     // synchronous validation (zod): no promise
-    return isThenable(result) ? Promise.resolve(result).then((settled) => parsedOf(tool, settled)) : parsedOf(tool, result);
+    return isThenable(result) ? Promise.resolve(result).then(parsedOf) : parsedOf(result);
   }
   return parseWithSdk(part, tool);
 }
 
-/** What a well-formed call parses to. */
+/** What a well-formed call parses to: its input, as the tool would receive it (the schema's result itself, when it has one). */
 export interface Parsed {
-  readonly tool: Tool;
-  readonly input: unknown;
+  readonly value: unknown;
 }
 
-function parsedOf(tool: Tool, settled: { readonly value?: unknown; readonly issues?: unknown }): Parsed | undefined {
-  return settled.issues === undefined ? { tool, input: settled.value } : undefined;
+function parsedOf(settled: { readonly value?: unknown; readonly issues?: unknown }): Parsed | undefined {
+  return settled.issues === undefined ? (settled as Parsed) : undefined;
 }
 
 /**
@@ -57,7 +56,7 @@ async function parseWithSdk(part: LanguageModelV4ToolCall, tool: Tool): Promise<
     value = json.value;
   }
   const parsed = await safeValidateTypes({ value, schema: tool.inputSchema });
-  return parsed.success ? { tool, input: parsed.value } : undefined;
+  return parsed.success ? parsed : undefined;
 }
 
 /**
