@@ -48,15 +48,21 @@ export function createRunPrepareStep({
 
   /**
    * The step itself and what the SDK is told, once the `beforeModelCall`
-   * handlers gave their `outcome` (`undefined`: none ran). `messages`,
-   * `instructions` and `result` are the step's so far (see {@link decide}).
+   * handlers gave their `outcome` (`undefined`: none ran), from the step
+   * so far (`start`; `told`: what the SDK is told so far; see
+   * {@link decide}).
    */
   const made = (
     options: StepOptions,
-    { messages, instructions, user, result }: StepStart,
+    start: StepStart | undefined,
+    told: StepResult | undefined,
     activeToolsSoFar: readonly string[] | undefined,
     outcome: ModelCallOutcome | undefined,
   ): StepResult | undefined => {
+    let result = told;
+    let messages = start === undefined ? options.messages : start.messages;
+    let instructions = start === undefined ? options.instructions : start.instructions;
+    const user = start?.user;
     let stepActiveTools = activeToolsSoFar;
     if (outcome?.type === 'denied') {
       run.step = new Step(options.stepNumber, messages, stepActiveTools);
@@ -84,28 +90,39 @@ export function createRunPrepareStep({
 
   /**
    * The step's tools, the `beforeModelCall` handlers, then the step itself
-   * and what the SDK is told: synchronous while the handlers are.
+   * and what the SDK is told: synchronous while the handlers are. No
+   * `start`: the step as the SDK gives it, nothing came before.
    */
-  const decide = (options: StepOptions, start: StepStart): StepResult | undefined | Promise<StepResult | undefined> => {
-    const { user, messages, instructions } = start;
+  const decide = (options: StepOptions, start?: StepStart): StepResult | undefined | Promise<StepResult | undefined> => {
+    const user = start?.user;
+    let result = start?.result;
     let stepActiveTools = (user?.activeTools as readonly string[] | undefined) ?? activeTools;
     const removed = run.invocation?.removedTools;
     if (removed !== undefined && removed.size > 0) {
       stepActiveTools = (stepActiveTools ?? allTools()).filter((name) => !removed.has(name));
-      (start.result ??= {}).activeTools = stepActiveTools as StepResult['activeTools'];
+      (result ??= {}).activeTools = stepActiveTools as StepResult['activeTools'];
     }
-    if (handlers.beforeModelCall.length === 0) return made(options, start, stepActiveTools, undefined);
+    if (handlers.beforeModelCall.length === 0) return made(options, start, result, stepActiveTools, undefined);
     let stepSettings = settings;
-    for (const key of SETTING_KEYS) {
-      if (user?.[key] !== undefined) {
-        if (stepSettings === settings) stepSettings = { ...settings };
-        (stepSettings as Record<string, unknown>)[key] = user[key];
+    if (user !== undefined) {
+      for (const key of SETTING_KEYS) {
+        if (user[key] !== undefined) {
+          if (stepSettings === settings) stepSettings = { ...settings };
+          (stepSettings as Record<string, unknown>)[key] = user[key];
+        }
       }
     }
-    const evaluated = beforeModelCall(run, options, messages, instructions, stepActiveTools ?? allTools(), stepSettings);
+    const evaluated = beforeModelCall(
+      run,
+      options,
+      start === undefined ? options.messages : start.messages,
+      start === undefined ? options.instructions : start.instructions,
+      stepActiveTools ?? allTools(),
+      stepSettings,
+    );
     return isThenable(evaluated)
-      ? evaluated.then((outcome) => made(options, start, stepActiveTools, outcome))
-      : made(options, start, stepActiveTools, evaluated);
+      ? evaluated.then((outcome) => made(options, start, result, stepActiveTools, outcome))
+      : made(options, start, result, stepActiveTools, evaluated);
   };
 
   /** What comes before {@link decide} when something must be awaited or changed first. */
@@ -182,18 +199,18 @@ export function createRunPrepareStep({
     }
     run.runtimeContext = options.runtimeContext;
     run.approvals?.finishMessages(options.messages, run.messages.length);
-    return decide(options, { messages: options.messages, instructions: options.instructions, user: undefined, result: undefined });
+    return decide(options);
   };
 }
 
-/** What a step starts {@link createRunPrepareStep}'s `decide` with. */
+/** What a step starts {@link createRunPrepareStep}'s `decide` with, when something came before it. */
 interface StepStart {
   readonly messages: StepOptions['messages'];
   readonly instructions: StepOptions['instructions'];
   /** What the caller's own `prepareStep` returned. */
   readonly user: StepResult | undefined;
-  /** What the SDK is told so far (made when something is to be told). */
-  result: StepResult | undefined;
+  /** What the SDK is told so far. */
+  readonly result: StepResult | undefined;
 }
 
 /**
