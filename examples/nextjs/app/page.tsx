@@ -158,8 +158,10 @@ function outcomeOf(part: ToolPart, decision: InterventionData | undefined): stri
       return 'error';
     case 'output-denied':
       if (decision?.action === 'guide') return 'guided';
-      // a person's refusal has no handler; a handler's deny names it
-      return decision?.answer !== undefined && decision.handler === undefined ? 'refused' : 'denied';
+      // a handler's deny is an automatic request; a person's refusal is the request they answered, unless the server's
+      // decision on resume (which follows the SDK's part) says a handler denied it (the confirm that asked is no such decision)
+      if (part.approval.isAutomatic === true) return 'denied';
+      return decision === undefined || decision.action === 'confirm' || decision.handler === undefined ? 'refused' : 'denied';
   }
 }
 
