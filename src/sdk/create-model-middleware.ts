@@ -81,6 +81,16 @@ export function createModelMiddleware(
           return sent === params ? doStream() : model.doStream(sent);
         };
         const starting = ensureStarted(current);
+        const whole = starting === undefined && holdsWhole(current) ? heldStep() : undefined;
+        if (whole !== undefined && !isThenable(whole)) {
+          // a step held whole, its code loaded: the held step's own promise, without an async function around it
+          return whole
+            .streamHeldStep(current, model, withInvocationChanges(current.invocation, promptOf(current, params)), open)
+            .catch((error: unknown) => {
+              current.noteError(error);
+              throw error;
+            });
+        }
         const hold = holdsStreamedCalls(current) ? callHold() : undefined;
         if (starting !== undefined || !streamsAtOnce(current) || isThenable(hold)) {
           return streamAfterWaiting(current, model, params, open, starting);
@@ -111,6 +121,11 @@ function streamsAtOnce({ snapshot: { hooks, handlers, redactors }, streamTimeout
   );
 }
 
+/** Whether a step is held whole: something must see the whole response (`onResponse` hooks, `afterModelCall` handlers). */
+function holdsWhole({ snapshot: { hooks, handlers } }: Run): boolean {
+  return hooks.onResponse.length > 0 || handlers.afterModelCall.length > 0;
+}
+
 /** A step the run starts first, holds whole, or whose hooks or layers it awaits. */
 async function streamAfterWaiting(
   run: Run,
@@ -122,8 +137,7 @@ async function streamAfterWaiting(
   try {
     if (starting !== undefined) await starting;
     const first = withInvocationChanges(run.invocation, promptOf(run, params));
-    const { hooks, handlers } = run.snapshot;
-    if (hooks.onResponse.length === 0 && handlers.afterModelCall.length === 0) return await streamLive(run, model, first, open);
+    if (!holdsWhole(run)) return await streamLive(run, model, first, open);
     const { streamHeldStep } = await heldStep();
     return await streamHeldStep(run, model, first, open);
   } catch (error) {
