@@ -11,6 +11,7 @@ import { AMBIGUOUS_CALL_ID, denyCall, notTheAnsweredCall } from '../tool-call/de
 import { gateResumedCall, gateToolCalls } from '../tool-call/gate-tool-calls.ts';
 import { getErrorMessage } from '../util/get-error-message.ts';
 import { getOwn } from '../util/get-own.ts';
+import { isThenable } from '../util/is-thenable.ts';
 import { safeValidateTypes } from '../util/validate-types.ts';
 import { hasCallerApproval, resolveCallerApproval } from './resolve-caller-approval.ts';
 
@@ -84,7 +85,9 @@ export function createRunToolApproval({
           : approval !== undefined
             ? await gateResumedCall(run, call.toolCallId)
             : (await gateToolCalls(run, step, [call]))[0];
-        decision = await decideToolCall(run, step, call, { approval, gates });
+        // handlers that answer at once take no turn of the event loop here
+        const deciding = decideToolCall(run, step, call, { approval, gates });
+        decision = isThenable(deciding) ? await deciding : deciding;
       } catch (error) {
         run.fail(error);
         // a streamed call no hold kept: the call is not run, and the run ends with the failure at its next step (a stream error)
