@@ -55,13 +55,34 @@ export function createRunToolApproval({
   // the common case, at once: the model layer decided the call, and nothing else asks about it
   const approve = (options: Options): ApprovalStatus | Promise<ApprovalStatus> => {
     const taken = run.step.take(options.toolCall);
-    if (taken !== undefined && taken !== 'ambiguous' && run.approvals === undefined && !hasCallerApproval(toolApproval, options)) {
+    const alone = run.approvals === undefined && !hasCallerApproval(toolApproval, options);
+    if (taken !== undefined && taken !== 'ambiguous' && alone) {
       const ours = approvalStatusOf(taken);
       if (ours.type !== 'user-approval') return ours;
     }
+    // a call no layer decided (a streamed call nothing held), with nothing else to ask: decided here, at once when
+    // its handlers answer at once; anything more (a confirm, changed arguments, a failure) goes on as below
+    if (taken === undefined && alone && run.decidesToolCalls && run.snapshot.hooks.gateToolCalls.length === 0) {
+      const { toolCallId, toolName, input } = options.toolCall;
+      const call = { toolCallId, toolName, input };
+      if (!run.step.firstWithId(call)) return resolve(options, taken, { repeated: true });
+      let deciding: ToolCallDecision | Promise<ToolCallDecision>;
+      try {
+        deciding = decideToolCall(run, run.step, call);
+      } catch (error) {
+        deciding = Promise.reject(error);
+      }
+      if (!isThenable(deciding) && deciding.type !== 'confirm' && decidedInput(deciding) === undefined) return approvalStatusOf(deciding);
+      return resolve(options, taken, { deciding });
+    }
     return resolve(options, taken);
   };
-  const resolve = async (options: Options, taken: ToolCallDecision | 'ambiguous' | undefined): Promise<ApprovalStatus> => {
+  /** `given`: what {@link approve} found already (the call repeats an id of its step, or its decision under way). */
+  const resolve = async (
+    options: Options,
+    taken: ToolCallDecision | 'ambiguous' | undefined,
+    given: { readonly repeated?: true; readonly deciding?: ToolCallDecision | Promise<ToolCallDecision> } = {},
+  ): Promise<ApprovalStatus> => {
     const { toolCall } = options;
     const step = run.step;
     const call = { toolCallId: toolCall.toolCallId, toolName: toolCall.toolName, input: toolCall.input };
@@ -77,7 +98,9 @@ export function createRunToolApproval({
     if (approval !== undefined && session?.replaysOverriddenAnswer(approval.approvalId) === true) return NOT_APPLICABLE;
     if (decidesInToolApproval(run, decision, approval)) {
       // fail closed: a streamed call no hold gave an id of its own is decided once per id; a second call with it is denied
-      if (approval === undefined && !step.firstWithId(call)) return approvalStatusOf(await denyCall(run, call, AMBIGUOUS_CALL_ID));
+      if (given.repeated === true || (approval === undefined && given.deciding === undefined && !step.firstWithId(call))) {
+        return approvalStatusOf(await denyCall(run, call, AMBIGUOUS_CALL_ID));
+      }
       const gated = run.snapshot.hooks.gateToolCalls.length > 0;
       try {
         const gates = !gated
@@ -86,7 +109,7 @@ export function createRunToolApproval({
             ? await gateResumedCall(run, call.toolCallId)
             : (await gateToolCalls(run, step, [call]))[0];
         // handlers that answer at once take no turn of the event loop here
-        const deciding = decideToolCall(run, step, call, { approval, gates });
+        const deciding = given.deciding ?? decideToolCall(run, step, call, { approval, gates });
         decision = isThenable(deciding) ? await deciding : deciding;
       } catch (error) {
         run.fail(error);
