@@ -166,6 +166,7 @@ async function streamLive(
       const decided = await decideCalls(
         run,
         redacting === undefined ? pre.response : redacting.redactResponse(redactors, pre.response, redacting.keepOriginalsIn(run)),
+        { streamed: true },
       );
       const { replayResponse } = await responseReplay();
       return { stream: replayResponse(decided) };

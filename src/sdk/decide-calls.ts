@@ -2,17 +2,23 @@ import type { LanguageModelV4GenerateResult } from '@ai-sdk/provider';
 import { uniqueToolCallIds } from '../model/unique-tool-call-ids.ts';
 import type { Run } from '../run/run.ts';
 import { decideTurn } from '../tool-call/decide-turn.ts';
-import { decidesInModelLayer } from '../tool-call/decision-point.ts';
+import { decidesInModelLayer, holdsStreamedCalls } from '../tool-call/decision-point.ts';
 
 /**
  * The tool-call decisions of a whole response, when the run takes them
  * (`generateText` and streams alike: a transform is written into the
  * response before the SDK parses it). Each call gets an id of its own
- * first: its decision is then found by that id and by nothing else.
+ * first: its decision is then found by that id and by nothing else. A
+ * response the SDK gets as a stream (`streamed`: a step held whole, or one
+ * a `preRequest` hook served) is decided here only when its calls would be
+ * held (`holdsStreamedCalls`); otherwise the SDK's approval point decides
+ * them, as in a live step.
  */
 export function decideCalls(
   run: Run,
   response: LanguageModelV4GenerateResult,
+  { streamed = false }: { readonly streamed?: boolean } = {},
 ): Promise<LanguageModelV4GenerateResult> | LanguageModelV4GenerateResult {
-  return decidesInModelLayer(run) ? decideTurn(run, uniqueToolCallIds(response)) : response;
+  const decides = streamed ? holdsStreamedCalls(run) : decidesInModelLayer(run);
+  return decides ? decideTurn(run, uniqueToolCallIds(response)) : response;
 }

@@ -49,7 +49,7 @@ export async function streamHeldStep(
       collected = result;
       return result.response;
     });
-    const decided = await decideCalls(run, final);
+    const decided = await decideCalls(run, final, { streamed: true });
     const kept = collected !== undefined && raw === collected.response ? collected : undefined;
     if (kept === undefined) {
       collected?.rest.cancel().catch(() => {});

@@ -6,10 +6,10 @@
 import { generateText, streamText } from 'ai';
 import { createInterventions, InterventionActions, type InterventionHandlerLike, type InterventionHooks } from '../../src/index.ts';
 
-export const CONFIGURATIONS = ['raw', 'idle', 'noop', 'handler', 'decides', 'declared', 'tools'] as const;
+export const CONFIGURATIONS = ['raw', 'idle', 'noop', 'handler', 'decides', 'declared', 'declared-held', 'tools'] as const;
 export type Configuration = (typeof CONFIGURATIONS)[number];
 /** The configurations compared against `raw`. */
-export const WRAPPED = ['idle', 'noop', 'handler', 'decides', 'declared', 'tools'] as const;
+export const WRAPPED = ['idle', 'noop', 'handler', 'decides', 'declared', 'declared-held', 'tools'] as const;
 export type Wrapped = (typeof WRAPPED)[number];
 
 export const DESCRIPTIONS: Readonly<Record<Configuration, string>> = {
@@ -21,6 +21,8 @@ export const DESCRIPTIONS: Readonly<Record<Configuration, string>> = {
     "one no-op handler with beforeToolCall only (the most common guard): the model layer decides each tool call, a streamed step's calls are held each until decided, and nothing else is",
   declared:
     "the same handler declaring it only proceeds (toolCallActions: []): nothing holds a streamed step's calls, each is decided at the SDK's own approval point as the SDK hands it over",
+  'declared-held':
+    "one no-op handler (all five lifecycle methods) declaring it only proceeds (toolCallActions: []): afterModelCall holds each streamed step whole, and its calls are decided at the SDK's own approval point",
   tools:
     "only the tool-level hooks as no-ops (gateToolCalls proceeding, preToolCall, onToolCallResult, onToolCallError): tools are guarded and a streamed step's tool calls are held, but the step itself is not",
 };
@@ -95,6 +97,8 @@ export function runnerFor(configuration: Configuration): Runner {
           handlers: [{ name: 'conformance-declared', toolCallActions: [], beforeToolCall: () => InterventionActions.proceed() }],
         }),
       );
+    case 'declared-held':
+      return loosen(createInterventions({ handlers: [{ ...noopHandler(), name: 'conformance-declared-held', toolCallActions: [] }] }));
     case 'tools': {
       const { gateToolCalls, preToolCall, onToolCallResult, onToolCallError } = noopHooks();
       return loosen(createInterventions({ hooks: { gateToolCalls, preToolCall, onToolCallResult, onToolCallError } }));

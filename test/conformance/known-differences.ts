@@ -26,7 +26,7 @@ export interface KnownDifference extends DifferencePattern {
  * handed to the SDK.
  */
 const ABORT_DROPS_UNDECIDED_CALLS = {
-  configurations: ['noop', 'handler', 'tools'],
+  configurations: ['noop', 'handler', 'tools', 'declared-held'],
   cases: ['abort-after-tool-call'],
   excludes: ['abort'],
   reason:
@@ -36,35 +36,35 @@ const ABORT_DROPS_UNDECIDED_CALLS = {
 export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
   {
     id: 'stream-timed-callbacks',
-    configurations: ['noop', 'handler', 'decides', 'declared', 'tools'],
+    configurations: ['noop', 'handler', 'decides', 'declared', 'tools', 'declared-held'],
     observable: 'log order with stream timing',
     reason:
       "In streamText, where the callbacks the SDK calls as parts flow through its pipeline (onChunk, onLanguageModelCallEnd, onError, the tools' onInputStart / onInputDelta / onInputAvailable, toolApproval) fall among the others depends on when each part is delivered (microtask timing), across the calls of a step too. Any model middleware that adds one stream layer moves them: an identity `wrapLanguageModel` middleware piping through an empty TransformStream does, as measured against these scripts; so does a `toolApproval` that awaits (the run's, deciding a streamed call nothing holds, with `declared`). Each callback's own calls (`log:<callback>`), the stream itself in order (`stream`), and the order of every other callback (`log order`) are still compared exactly; in generateText the whole order is.",
   },
   {
     id: 'stream-timed-chunk-order',
-    configurations: ['noop', 'handler', 'decides', 'declared', 'tools'],
+    configurations: ['noop', 'handler', 'decides', 'declared', 'tools', 'declared-held'],
     observable: 'log:onChunk order',
     reason:
       "The order of the onChunk calls where the SDK interleaves chunks it makes itself (such as its own error chunks) with the provider's: that follows delivery timing too (the raw SDK's own onChunk order can differ from its stream's). The same chunks are reported (`log:onChunk`), and the stream keeps the raw order (`stream`).",
   },
   {
     id: 'result-interventions',
-    configurations: ['idle', 'noop', 'handler', 'decides', 'declared', 'tools'],
+    configurations: ['idle', 'noop', 'handler', 'decides', 'declared', 'tools', 'declared-held'],
     observable: 'result.(hidden) interventions',
     reason:
       'The wrappers add `result.interventions` (the decision records) to a generateText result: the one addition of the API. It is not enumerable, so spreading or serialising the result leaves it out.',
   },
   {
     id: 'stream-result-interventions',
-    configurations: ['idle', 'noop', 'handler', 'decides', 'declared', 'tools'],
+    configurations: ['idle', 'noop', 'handler', 'decides', 'declared', 'tools', 'declared-held'],
     observable: 'result.ownProperties',
     path: /^\.interventions$/,
     reason: 'The same `result.interventions` on a streamText result (not enumerable).',
   },
   {
     id: 'stream-result-ui-decisions',
-    configurations: ['noop', 'handler', 'decides', 'declared', 'tools'],
+    configurations: ['noop', 'handler', 'decides', 'declared', 'tools', 'declared-held'],
     observable: 'result.ownProperties',
     path: /^\.toUIMessageStream$/,
     reason:
@@ -72,7 +72,7 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
   },
   {
     id: 'guarded-tool-identity',
-    configurations: ['noop', 'handler', 'decides', 'declared', 'tools'],
+    configurations: ['noop', 'handler', 'decides', 'declared', 'tools', 'declared-held'],
     observable: 'log:*',
     path: /\.tools\.[^.]+\.(\$tool|same)$/,
     reason:
@@ -80,7 +80,7 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
   },
   {
     id: 'replayed-approval-executes-once',
-    configurations: ['noop', 'handler', 'decides', 'declared', 'tools'],
+    configurations: ['noop', 'handler', 'decides', 'declared', 'tools', 'declared-held'],
     observable: 'log:execute',
     cases: ['resume-regenerate'],
     excludes: ['resume-replay'],
@@ -89,7 +89,7 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
   },
   {
     id: 'replayed-approval-ui-decision',
-    configurations: ['noop', 'handler', 'decides', 'declared', 'tools'],
+    configurations: ['noop', 'handler', 'decides', 'declared', 'tools', 'declared-held'],
     observable: 'uiStream',
     cases: ['resume-regenerate'],
     excludes: ['resume-replay'],
@@ -98,7 +98,7 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
   },
   {
     id: 'approval-point-order',
-    configurations: ['declared'],
+    configurations: ['declared', 'declared-held'],
     observable: 'log order',
     value: /^"(needsApproval|repairToolCall)"$/,
     reason:
@@ -120,7 +120,7 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
   },
   {
     id: 'iterable-after-preparing',
-    configurations: ['noop', 'handler', 'decides', 'declared', 'tools'],
+    configurations: ['noop', 'handler', 'decides', 'declared', 'tools', 'declared-held'],
     observable: '*',
     cases: ['class-generator-tool'],
     excludes: ['class-iterable-tools'],
@@ -138,7 +138,7 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
   },
   {
     id: 'held-stream-chunk-timeout-options',
-    configurations: ['noop', 'handler', 'decides', 'tools'],
+    configurations: ['noop', 'handler', 'decides', 'tools', 'declared-held'],
     observable: 'log:onStart',
     path: /\.timeout\.(firstChunkMs|chunkMs)$/,
     reason:
@@ -146,7 +146,7 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
   },
   {
     id: 'streaming-tool-values-through-result-hooks',
-    configurations: ['noop', 'handler', 'tools'],
+    configurations: ['noop', 'handler', 'tools', 'declared-held'],
     observable: '*',
     cases: [],
     excludes: ['parallel-streaming-calls'],
@@ -155,7 +155,7 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
   },
   {
     id: 'abort-in-flight-parts',
-    configurations: ['noop', 'handler', 'decides', 'declared', 'tools'],
+    configurations: ['noop', 'handler', 'decides', 'declared', 'tools', 'declared-held'],
     observable: '*',
     cases: ['abort-after-provider-executed-call'],
     excludes: ['abort'],
