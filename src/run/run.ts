@@ -38,6 +38,8 @@ export class Run {
   readonly runId: string | undefined;
   readonly snapshot: RuntimeSnapshot;
   readonly decisions: DecisionRecord[] = [];
+  /** The calls the SDK's approval point is deciding (not held, their decision not settled yet): made at the first. */
+  deciding: Set<string> | undefined;
   readonly report: InterventionsReport = { decisions: this.decisions };
   /** Where the run's evaluations put their records (see `evaluate`). */
   readonly sinks: EvaluationSinks;

@@ -73,9 +73,17 @@ export function createRunToolApproval({
         deciding = Promise.reject(error);
       }
       if (!isThenable(deciding) && deciding.type !== 'confirm' && decidedInput(deciding) === undefined) return approvalStatusOf(deciding);
-      return resolve(options, taken, { deciding });
+      return underWay(call.toolCallId, resolve(options, taken, { deciding }));
     }
-    return resolve(options, taken);
+    return taken === undefined ? underWay(options.toolCall.toolCallId, resolve(options, taken)) : resolve(options, taken);
+  };
+  /** A call decided here after the SDK passed its part on: the UI stream shows its decision once it is settled. */
+  const underWay = (toolCallId: string, status: Promise<ApprovalStatus>): Promise<ApprovalStatus> => {
+    const deciding = (run.deciding ??= new Set());
+    deciding.add(toolCallId);
+    const settled = () => deciding.delete(toolCallId);
+    status.then(settled, settled);
+    return status;
   };
   /** `given`: what {@link approve} found already (the call repeats an id of its step, or its decision under way). */
   const resolve = async (

@@ -42,8 +42,9 @@ export function decidesInModelLayer(run: Run): boolean {
  * with its new arguments, so no client, no history and no approval ever
  * shows the model's; `gateToolCalls` hooks see the turn's calls together;
  * a run with tools whose annotations the app trusts labels its first call
- * with their listing before the SDK records it; and the hold gives a call
- * repeating an id an id of its own. Otherwise (every `beforeToolCall`
+ * with their listing before the SDK records it; a tool without `execute`
+ * (the app's client runs it) must never reach the client before a deny
+ * stops it; and the hold gives a call repeating an id an id of its own. Otherwise (every `beforeToolCall`
  * handler declares `toolCallActions` without `transform`) each call streams
  * as the provider sends it, as with the raw SDK, and the run's
  * `toolApproval` decides it at the SDK's own approval point
@@ -55,7 +56,7 @@ export function holdsStreamedCalls(run: Run): boolean {
   return (
     hooks.gateToolCalls.length > 0 ||
     handlers.beforeToolCall.some(({ toolCallActions }) => toolCallActions === undefined || toolCallActions.has('transform')) ||
-    listsTrustedTools(run)
+    needsToolsHeld(run)
   );
 }
 
@@ -74,10 +75,14 @@ export function mayConfirm(run: Run): boolean {
   );
 }
 
-function listsTrustedTools(run: Run): boolean {
+/** Whether the run has a tool whose annotations the app trusts, or one the app's client runs (no `execute`, not the provider's). */
+function needsToolsHeld(run: Run): boolean {
   const tools = run.tools;
   if (tools === undefined) return false;
-  for (const name of Object.keys(tools)) if (hasTrustedAnnotations(tools[name])) return true;
+  for (const name of Object.keys(tools)) {
+    const tool = tools[name];
+    if (hasTrustedAnnotations(tool) || (tool !== undefined && tool.execute === undefined && tool.type !== 'provider')) return true;
+  }
   return false;
 }
 

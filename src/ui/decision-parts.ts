@@ -113,6 +113,11 @@ export function decisionParts<TOOLS extends ToolSet>(
           ...(dynamic ? { dynamic } : {}),
         });
       }
+      // a call the SDK's approval point is still deciding: its decision comes with its next part (a request, a denial, a result)
+      if (part.type === 'tool-call' && source.deciding?.has(toolCallId) === true) {
+        controller.enqueue(part);
+        return;
+      }
       const records = takeRecords(toolCallId);
       if (part.type === 'tool-call' && stopped(records) && isClientCall(part, tools ?? source.tools)) {
         // a stopped call to a tool the app's client runs: the client is shown its input, never asked to run it

@@ -19,6 +19,8 @@ export interface DecisionSource {
       }
     | undefined;
   readonly tools: ToolSet | undefined;
+  /** The calls whose decision is still under way at the SDK's approval point: their decision part waits for a later part of theirs. */
+  readonly deciding?: ReadonlySet<string> | undefined;
   /** Which calls get a part (only those a handler acted on, or every decided one), and the rules redacting what they show. */
   readonly snapshot: Pick<RuntimeSnapshot, 'decisionParts' | 'redactors' | 'handlers'>;
 }

@@ -129,7 +129,7 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
   },
   {
     id: 'late-chunk-drops-undecided-calls',
-    configurations: ['decides', 'tools'],
+    configurations: ['decides', 'declared', 'tools'],
     observable: '*',
     cases: ['chunk-timeout-after-tool-call'],
     excludes: ['chunk-timeout'],
@@ -138,11 +138,11 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
   },
   {
     id: 'held-stream-chunk-timeout-options',
-    configurations: ['noop', 'handler', 'decides', 'tools', 'declared-held'],
+    configurations: ['noop', 'handler', 'decides', 'declared', 'tools', 'declared-held'],
     observable: 'log:onStart',
     path: /\.timeout\.(firstChunkMs|chunkMs)$/,
     reason:
-      "streamText's timeout.firstChunkMs / chunkMs, when the runtime holds the stream (a whole step for onResponse hooks or afterModelCall handlers, a turn's tool calls for beforeToolCall handlers or gates): the SDK's timers would only see what is released, so the runtime applies them to the provider's stream itself and a late chunk aborts the SDK's signal with the SDK's own TimeoutError (the step ends with an `abort` part and onAbort, as raw). The `timeout` the SDK reports in onStart lacks the two fields it no longer times itself.",
+      "streamText's timeout.firstChunkMs / chunkMs, when the runtime holds the stream (a whole step for onResponse hooks or afterModelCall handlers, a turn's tool calls for beforeToolCall handlers or gates; with handlers that all declare toolCallActions without transform, only when a tool has no execute, since the app's client runs it): the SDK's timers would only see what is released, so the runtime applies them to the provider's stream itself and a late chunk aborts the SDK's signal with the SDK's own TimeoutError (the step ends with an `abort` part and onAbort, as raw). The `timeout` the SDK reports in onStart lacks the two fields it no longer times itself.",
   },
   {
     id: 'streaming-tool-values-through-result-hooks',

@@ -264,6 +264,67 @@ describe('holdsStreamedCalls (through interventions.streamText)', () => {
     });
   });
 
+  describe('when a decision takes a while at the approval point', () => {
+    const slowDeny = (toolName: string) =>
+      defineHandler({
+        name: 'slow-deny',
+        toolCallActions: ['deny'],
+        beforeToolCall: async ({ toolCall }) => {
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          return toolCall.toolName === toolName ? InterventionActions.deny('Not this one.') : InterventionActions.proceed();
+        },
+      });
+    const oneCall = (toolName: string): LanguageModelV4StreamPart[] => [
+      { type: 'stream-start', warnings: [] },
+      { type: 'tool-call', toolCallId: 'c1', toolName, input: '{"text":"x"}' },
+      { type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage },
+    ];
+
+    it('should hold the calls when a tool has no execute, so the client is never handed a call its deny stops', async () => {
+      const { model } = twoStepModel(oneCall('ask_on_device'));
+      const tools = { ask_on_device: tool({ inputSchema: z.object({ text: z.string() }) }) };
+      const result = createInterventions({ handlers: [slowDeny('ask_on_device')] }).streamText({
+        model,
+        tools,
+        prompt: 'go',
+        stopWhen: isStepCount(1),
+      });
+
+      const chunks: { readonly type: string; readonly toolCallId?: string }[] = [];
+      for await (const chunk of result.toUIMessageStream()) chunks.push(chunk);
+
+      expect(chunks.some((chunk) => chunk.type === 'tool-output-denied' && chunk.toolCallId === 'c1')).toBe(true);
+      expect(chunks.filter((chunk) => chunk.type === 'tool-input-available')).toEqual([]);
+    });
+
+    it("should give the call one decision part, once it is decided, with every handler's record", async () => {
+      const ran: string[] = [];
+      const { model } = twoStepModel(oneCall('echo'));
+      const proceedOnly = defineHandler({ name: 'proceed-only', toolCallActions: [], beforeToolCall: () => InterventionActions.proceed() });
+      const result = createInterventions({ handlers: [proceedOnly, slowDeny('echo')], decisionParts: 'all' }).streamText({
+        model,
+        tools: echoTools(ran),
+        prompt: 'go',
+        stopWhen: isStepCount(1),
+      });
+
+      const decisions: unknown[] = [];
+      for await (const chunk of result.toUIMessageStream()) if (chunk.type === 'data-intervention') decisions.push(chunk.data);
+
+      expect(decisions).toEqual([
+        expect.objectContaining({
+          toolCallId: 'c1',
+          action: 'deny',
+          records: [
+            expect.objectContaining({ handler: 'proceed-only' }),
+            expect.objectContaining({ handler: 'slow-deny', action: 'deny' }),
+          ],
+        }),
+      ]);
+      expect(ran).toEqual([]);
+    });
+  });
+
   describe('when a handler may transform', () => {
     it.each([
       ['declares transform', ['deny', 'transform'] as const],
