@@ -15,12 +15,25 @@
  * - humanApproval CONFIRMS `deploy` for a MANAGER only: the requester's own
  *   approval runs nothing and leaves the request waiting for a manager, and
  *   the approved deployment runs on behalf of the requester.
+ *
+ * Each handler declares the actions it takes (`toolCallActions`); none
+ * transforms a call, so the chat streams each tool call as the provider
+ * sends it, as the plain AI SDK does, and the SDK's approval point decides it.
  */
 import { randomBytes } from 'node:crypto';
-import { type BeforeToolCallEvent, createInterventions, humanApproval, InterventionActions, InterventionHandler } from 'ai-interventions';
+import {
+  type BeforeToolCallEvent,
+  createInterventions,
+  humanApproval,
+  InterventionActions,
+  InterventionHandler,
+  type ToolCallActionType,
+} from 'ai-interventions';
 
 export class ToolGuard extends InterventionHandler {
   readonly name = 'tool-guard';
+  // it only ever denies: the chat streams tool calls as they come, and each is decided at the SDK's approval point
+  readonly toolCallActions: readonly ToolCallActionType[] = ['deny'];
   readonly #blocked: ReadonlyMap<string, { readonly reason: string; readonly display: string }>;
 
   constructor(blocked: Record<string, { readonly reason: string; readonly display: string }>) {
@@ -36,6 +49,7 @@ export class ToolGuard extends InterventionHandler {
 
 export class EmailValidator extends InterventionHandler {
   readonly name = 'email-validator';
+  readonly toolCallActions: readonly ToolCallActionType[] = ['guide'];
 
   override beforeToolCall(event: BeforeToolCallEvent) {
     const input = event.toolCall.input as { subject?: string };
@@ -48,6 +62,7 @@ export class EmailValidator extends InterventionHandler {
 
 export class PathGuard extends InterventionHandler {
   readonly name = 'path-guard';
+  readonly toolCallActions: readonly ToolCallActionType[] = ['deny'];
 
   override beforeToolCall(event: BeforeToolCallEvent) {
     if (event.toolCall.toolName !== 'delete_file') return InterventionActions.proceed();
