@@ -31,90 +31,105 @@ type Block = { type: 'text' | 'reasoning'; text: string; providerMetadata?: unkn
  * (`rest`), so a provider that is slow to close its stream (or never does,
  * until a timeout) holds nothing back that the raw SDK would have passed on.
  */
-export async function collectStream(stream: ReadableStream<LanguageModelV4StreamPart>): Promise<CollectedStream> {
+export function collectStream(stream: ReadableStream<LanguageModelV4StreamPart>): Promise<CollectedStream> {
   const parts: LanguageModelV4StreamPart[] = [];
   const content: LanguageModelV4Content[] = [];
   let texts: Map<string, Block> | undefined;
   let reasonings: Map<string, Block> | undefined;
   const response: Partial<LanguageModelV4GenerateResult> = {};
   let failed = false;
-
   const reader = stream.getReader();
-  let finished = false;
-  try {
-    for (;;) {
-      const { done, value: part } = await reader.read();
-      if (done) break;
-      parts.push(part);
-      switch (part.type) {
-        case 'text-start':
-        case 'reasoning-start': {
-          const block: Block = { type: part.type === 'text-start' ? 'text' : 'reasoning', text: '' };
-          if (part.providerMetadata) block.providerMetadata = part.providerMetadata;
-          if (part.type === 'text-start') (texts ??= new Map()).set(part.id, block);
-          else (reasonings ??= new Map()).set(part.id, block);
-          content.push(block as LanguageModelV4Content);
-          break;
-        }
-        case 'text-delta':
-        case 'reasoning-delta':
-        case 'text-end':
-        case 'reasoning-end': {
-          const block = (part.type === 'text-delta' || part.type === 'text-end' ? texts : reasonings)?.get(part.id);
-          if (block === undefined) break;
-          if (part.type === 'text-delta' || part.type === 'reasoning-delta') block.text += part.delta;
-          if (part.providerMetadata !== undefined) block.providerMetadata = part.providerMetadata;
-          break;
-        }
-        case 'stream-start':
-          response.warnings = part.warnings;
-          break;
-        case 'response-metadata': {
-          const { type: _type, ...metadata } = part;
-          response.response = metadata;
-          break;
-        }
-        case 'finish':
-          response.finishReason = part.finishReason;
-          response.usage = part.usage;
-          if (part.providerMetadata) response.providerMetadata = part.providerMetadata;
-          finished = !failed;
-          break;
-        case 'error':
-          failed = true;
-          break;
-        case 'tool-input-start':
-        case 'tool-input-delta':
-        case 'tool-input-end':
-        case 'ping':
-        case 'raw':
-          break;
-        default:
-          // tool-call, tool-result, tool-approval-request, file, source, custom, reasoning-file
-          content.push(part);
-      }
-      if (finished) break;
-    }
-  } catch (error) {
-    reader.releaseLock();
-    return { ok: false, parts, thrown: { error } };
-  }
 
-  if (!finished || response.finishReason === undefined || response.usage === undefined) {
-    reader.releaseLock();
-    return { ok: false, parts, thrown: undefined };
-  }
-  return {
-    ok: true,
-    parts,
-    rest: reader,
-    response: {
-      content,
-      finishReason: response.finishReason,
-      usage: response.usage,
-      warnings: response.warnings ?? [],
-      ...(response.providerMetadata ? { providerMetadata: response.providerMetadata } : {}),
-      ...(response.response ? { response: response.response } : {}),
-    },
+  /** Takes one part in; true at the provider's finish (the response is whole). */
+  const take = (part: LanguageModelV4StreamPart): boolean => {
+    parts.push(part);
+    switch (part.type) {
+      case 'text-start':
+      case 'reasoning-start': {
+        const block: Block = { type: part.type === 'text-start' ? 'text' : 'reasoning', text: '' };
+        if (part.providerMetadata) block.providerMetadata = part.providerMetadata;
+        if (part.type === 'text-start') (texts ??= new Map()).set(part.id, block);
+        else (reasonings ??= new Map()).set(part.id, block);
+        content.push(block as LanguageModelV4Content);
+        return false;
+      }
+      case 'text-delta':
+      case 'reasoning-delta':
+      case 'text-end':
+      case 'reasoning-end': {
+        const block = (part.type === 'text-delta' || part.type === 'text-end' ? texts : reasonings)?.get(part.id);
+        if (block === undefined) return false;
+        if (part.type === 'text-delta' || part.type === 'reasoning-delta') block.text += part.delta;
+        if (part.providerMetadata !== undefined) block.providerMetadata = part.providerMetadata;
+        return false;
+      }
+      case 'stream-start':
+        response.warnings = part.warnings;
+        return false;
+      case 'response-metadata': {
+        const { type: _type, ...metadata } = part;
+        response.response = metadata;
+        return false;
+      }
+      case 'finish':
+        response.finishReason = part.finishReason;
+        response.usage = part.usage;
+        if (part.providerMetadata) response.providerMetadata = part.providerMetadata;
+        return !failed;
+      case 'error':
+        failed = true;
+        return false;
+      case 'tool-input-start':
+      case 'tool-input-delta':
+      case 'tool-input-end':
+      case 'ping':
+      case 'raw':
+        return false;
+      default:
+        // tool-call, tool-result, tool-approval-request, file, source, custom, reasoning-file
+        content.push(part);
+        return false;
+    }
   };
+
+  /** The stream read up to its finish: the response it describes, or the parts of one that did not end well. */
+  const collected = (finished: boolean): CollectedStream => {
+    if (!finished || response.finishReason === undefined || response.usage === undefined) {
+      reader.releaseLock();
+      return { ok: false, parts, thrown: undefined };
+    }
+    return {
+      ok: true,
+      parts,
+      rest: reader,
+      response: {
+        content,
+        finishReason: response.finishReason,
+        usage: response.usage,
+        warnings: response.warnings ?? [],
+        ...(response.providerMetadata ? { providerMetadata: response.providerMetadata } : {}),
+        ...(response.response ? { response: response.response } : {}),
+      },
+    };
+  };
+
+  // one read at a time, each answered by the same function (no async function: an await costs more per part)
+  return new Promise((resolve) => {
+    const thrown = (error: unknown): void => {
+      reader.releaseLock();
+      resolve({ ok: false, parts, thrown: { error } });
+    };
+    const next = (read: ReadableStreamReadResult<LanguageModelV4StreamPart>): void => {
+      let whole: boolean;
+      try {
+        whole = read.done || take(read.value);
+      } catch (error) {
+        thrown(error);
+        return;
+      }
+      if (whole) resolve(collected(!read.done));
+      else reader.read().then(next, thrown);
+    };
+    reader.read().then(next, thrown);
+  });
 }

@@ -27,9 +27,9 @@ export type ReplayEnd =
 /**
  * A readable stream of `parts`, all queued at once (no pull per part: the
  * cheapest replay Node's web streams have), then `end`: nothing more, an
- * error, or the rest of the provider's stream. With a high-water mark of 0,
- * the end is asked for only once the parts are read and the reader wants
- * more.
+ * error, or the rest of the provider's stream. An error is raised only once
+ * the parts are read and the reader wants more (a high-water mark of 0);
+ * the rest is read at once (see {@link replayThenRest}).
  */
 export function replayParts(parts: readonly Part[], end?: ReplayEnd): ReadableStream<Part> {
   if (end === undefined) {
@@ -58,39 +58,52 @@ export function replayParts(parts: readonly Part[], end?: ReplayEnd): ReadableSt
       { highWaterMark: 0 },
     );
   }
-  return new ReadableStream(new ReplayThenRest(parts, end), { highWaterMark: 0 });
+  return replayThenRest(parts, end);
 }
 
-/** The source of a replay followed by the rest of the provider's stream (one read per pull, no async function). */
-class ReplayThenRest implements UnderlyingDefaultSource<Part> {
-  private readonly parts: readonly Part[];
-  private readonly end: Extract<ReplayEnd, { rest: unknown }>;
-  private controller!: ReadableStreamDefaultController<Part>;
-  private readonly onRead = (next: ReadableStreamReadResult<Part>): void | Promise<void> => {
-    if (next.done) this.controller.close();
-    else if (this.end.keep?.(next.value) === false) return this.pull();
-    else this.controller.enqueue(next.value);
-  };
-  private readonly onThrow = async (error: unknown): Promise<void> => {
-    await this.end.failed?.(error);
-    this.controller.error(error);
-  };
-
-  constructor(parts: readonly Part[], end: Extract<ReplayEnd, { rest: unknown }>) {
-    this.parts = parts;
-    this.end = end;
-  }
-
-  start(controller: ReadableStreamDefaultController<Part>): void {
-    this.controller = controller;
-    for (const part of this.parts) controller.enqueue(part);
-  }
-
-  pull(): Promise<void> {
-    return this.end.rest.read().then(this.onRead, this.onThrow);
-  }
-
-  cancel(reason: unknown): Promise<void> {
-    return this.end.rest.cancel(reason);
-  }
+/**
+ * The parts, then the rest of the provider's stream, read as soon as the
+ * parts are queued (one read at a time, each answered by the same function:
+ * no pull per part, no async function): what it sends after its finish (its
+ * end, as a rule) follows the parts in order, and a provider slow to close
+ * holds back nothing already queued. Cancelling stops the reading and
+ * cancels the provider's stream.
+ */
+function replayThenRest(parts: readonly Part[], { rest, keep, failed }: Extract<ReplayEnd, { rest: unknown }>): ReadableStream<Part> {
+  let cancelled = false;
+  /** The error the rest threw, raised once the parts are read (erroring drops what a stream queues). */
+  let failure: { readonly error: unknown } | undefined;
+  return new ReadableStream<Part>(
+    {
+      start(controller) {
+        for (const part of parts) controller.enqueue(part);
+        const thrown = async (error: unknown): Promise<void> => {
+          if (cancelled) return;
+          await failed?.(error);
+          if (cancelled) return;
+          // nothing queued (a high-water mark of 0): nothing to drop; otherwise the next pull raises it
+          if (controller.desiredSize === 0) controller.error(error);
+          else failure = { error };
+        };
+        const next = (read: ReadableStreamReadResult<Part>): void => {
+          if (cancelled) return;
+          if (read.done) {
+            controller.close();
+            return;
+          }
+          if (keep?.(read.value) !== false) controller.enqueue(read.value);
+          rest.read().then(next, thrown);
+        };
+        rest.read().then(next, thrown);
+      },
+      pull(controller) {
+        if (failure !== undefined) controller.error(failure.error);
+      },
+      cancel(reason) {
+        cancelled = true;
+        return rest.cancel(reason);
+      },
+    },
+    { highWaterMark: 0 },
+  );
 }

@@ -1,18 +1,30 @@
-import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4StreamPart, LanguageModelV4StreamResult } from '@ai-sdk/provider';
+import type {
+  LanguageModelV4,
+  LanguageModelV4CallOptions,
+  LanguageModelV4GenerateResult,
+  LanguageModelV4StreamPart,
+  LanguageModelV4StreamResult,
+} from '@ai-sdk/provider';
 import { type CollectedStream, collectStream } from '../model/collect-stream.ts';
 import { releaseParts } from '../model/release-parts.ts';
 import { replayParts } from '../model/replay-parts.ts';
 import { responseToParts } from '../model/response-to-parts.ts';
 import { isLateChunk, watchStreamTimeouts } from '../model/stream-timeouts.ts';
-import { respond } from '../run/respond.ts';
+import { type Responded, respond } from '../run/respond.ts';
 import type { Run } from '../run/run.ts';
+import { isThenable } from '../util/is-thenable.ts';
 import { decideCalls } from './decide-calls.ts';
+
+type Open = (request: LanguageModelV4CallOptions) => PromiseLike<LanguageModelV4StreamResult>;
+type Collected = Extract<CollectedStream, { ok: true }>;
 
 /** A provider stream that did not end well: replayed as it came. */
 class FailedStream {
   readonly collected: Extract<CollectedStream, { ok: false }>;
-  constructor(collected: Extract<CollectedStream, { ok: false }>) {
+  readonly opened: LanguageModelV4StreamResult;
+  constructor(collected: Extract<CollectedStream, { ok: false }>, opened: LanguageModelV4StreamResult) {
     this.collected = collected;
+    this.opened = opened;
   }
 }
 
@@ -23,44 +35,81 @@ class FailedStream {
  * parts queued at once): verbatim when nothing changed it, with only the
  * changed items synthesized otherwise, followed by whatever the provider
  * still sends. A stream that errored or did not finish is replayed as it
- * came.
+ * came. A promise chain, without an async function around it.
  */
-export async function streamHeldStep(
+export function streamHeldStep(
   run: Run,
   model: LanguageModelV4,
   first: LanguageModelV4CallOptions,
-  open: (request: LanguageModelV4CallOptions) => PromiseLike<LanguageModelV4StreamResult>,
+  open: Open,
 ): Promise<LanguageModelV4StreamResult> {
-  let meta: Omit<LanguageModelV4StreamResult, 'stream'> = {};
-  let collected: Extract<CollectedStream, { ok: true }> | undefined;
-  try {
-    const { raw, final } = await respond(run, model, first, async (request) => {
-      // a retry: the attempt a guide discarded is not read further
-      collected?.rest.cancel().catch(() => {});
-      collected = undefined;
-      const { stream, ...rest } = await open(request);
-      meta = rest;
-      const result = await collectStream(
-        run.streamTimeouts === undefined
-          ? stream
-          : watchStreamTimeouts(stream, run.streamTimeouts, { held: true, toolChoice: request.toolChoice }),
-      );
-      if (!result.ok) throw new FailedStream(result);
-      collected = result;
-      return result.response;
+  const step = new HeldStep(run, open);
+  return respond(run, model, first, step.attempt).then(step.decide, step.failed);
+}
+
+/** One held step: the attempt the run keeps (the last one read), and how it is released. */
+class HeldStep {
+  private readonly run: Run;
+  private readonly open: Open;
+  /** The last attempt's stream, read up to its finish, and what the provider answered around it. */
+  private collected: Collected | undefined;
+  private opened: LanguageModelV4StreamResult | undefined;
+
+  constructor(run: Run, open: Open) {
+    this.run = run;
+    this.open = open;
+  }
+
+  /** One attempt: the provider's stream read up to its finish, as the response it describes. */
+  readonly attempt = (request: LanguageModelV4CallOptions): Promise<LanguageModelV4GenerateResult> => {
+    // a retry: the attempt a guide discarded is not read further
+    this.discard();
+    return Promise.resolve(this.open(request)).then((opened) => {
+      this.opened = opened;
+      const timeouts = this.run.streamTimeouts;
+      const stream =
+        timeouts === undefined
+          ? opened.stream
+          : watchStreamTimeouts(opened.stream, timeouts, { held: true, toolChoice: request.toolChoice });
+      return collectStream(stream).then((collected) => {
+        if (!collected.ok) throw new FailedStream(collected, opened);
+        this.collected = collected;
+        return collected.response;
+      });
     });
-    const decided = await decideCalls(run, final, { streamed: true });
-    const kept = collected !== undefined && raw === collected.response ? collected : undefined;
-    if (kept === undefined) {
-      collected?.rest.cancel().catch(() => {});
-      return { ...meta, stream: replayParts(withoutRawChunks(run, responseToParts(decided))) };
+  };
+
+  /** The calls of the response the run keeps decided, then the step released. */
+  readonly decide = ({
+    raw,
+    final,
+  }: Responded<LanguageModelV4GenerateResult>): LanguageModelV4StreamResult | Promise<LanguageModelV4StreamResult> => {
+    try {
+      const decided = decideCalls(this.run, final, { streamed: true });
+      return isThenable(decided) ? decided.then((calls) => this.release(raw, calls), this.failed) : this.release(raw, decided);
+    } catch (error) {
+      return this.failed(error);
+    }
+  };
+
+  private release(raw: LanguageModelV4GenerateResult, decided: LanguageModelV4GenerateResult): LanguageModelV4StreamResult {
+    const { run, collected } = this;
+    const opened = this.opened as LanguageModelV4StreamResult;
+    if (collected === undefined || raw !== collected.response) {
+      // a preRequest hook's response, or one a hook replaced: its parts synthesized
+      this.discard();
+      return { ...opened, stream: replayParts(withoutRawChunks(run, responseToParts(decided))) };
     }
     const keep = run.snapshot.redactors.length === 0 ? undefined : isNotRaw;
-    const end = { rest: kept.rest, keep, failed: run.streamFailed };
-    return { ...meta, stream: replayParts(withoutRawChunks(run, releaseParts(kept, decided)), end) };
-  } catch (error) {
-    collected?.rest.cancel().catch(() => {});
+    const end = { rest: collected.rest, keep, failed: run.streamFailed };
+    return { ...opened, stream: replayParts(withoutRawChunks(run, releaseParts(collected, decided)), end) };
+  }
+
+  /** A failed attempt: a stream that did not end well is replayed as it came; anything else ends the step. */
+  readonly failed = (error: unknown): Promise<LanguageModelV4StreamResult> | LanguageModelV4StreamResult => {
+    this.discard();
     if (!(error instanceof FailedStream)) throw error;
+    const { run } = this;
     const { parts, thrown } = error.collected;
     const timeouts = run.streamTimeouts;
     if (thrown !== undefined && timeouts !== undefined && isLateChunk(thrown.error)) {
@@ -72,10 +121,17 @@ export async function streamHeldStep(
         await new Promise((resolve) => setTimeout(resolve, 0));
         if (!cancelled()) timeouts.abort(late);
       };
-      return { ...meta, stream: replayParts(withoutRawChunks(run, parts), { error: late, before: abortOnceReleased }) };
+      return { ...error.opened, stream: replayParts(withoutRawChunks(run, parts), { error: late, before: abortOnceReleased }) };
     }
-    if (thrown !== undefined) await run.streamFailed?.(thrown.error);
-    return { ...meta, stream: replayParts(withoutRawChunks(run, parts), thrown) };
+    const replayed = { ...error.opened, stream: replayParts(withoutRawChunks(run, parts), thrown) };
+    if (thrown === undefined || run.streamFailed === undefined) return replayed;
+    return Promise.resolve(run.streamFailed(thrown.error)).then(() => replayed);
+  };
+
+  /** The provider's stream of the last attempt, no longer read. */
+  private discard(): void {
+    this.collected?.rest.cancel().catch(() => {});
+    this.collected = undefined;
   }
 }
 
