@@ -144,7 +144,7 @@ export function runtimeFor(impl: FirstChunkImpl, k: number): Interventions | und
 
 export interface AiSdkRun {
   readonly workload: Workload;
-  /** What one run recorded (checked on every run; returned for the report). */
+  /** What the last run recorded, read once the runs are measured (records are built when read). */
   readonly decisionsPerRun: () => number;
 }
 
@@ -163,7 +163,9 @@ export function aiSdkWorkload(impl: Impl, mode: Mode, k: number, steps: number):
   const runtime = runtimeFor(impl, k);
   const generate = runtime?.generateText ?? generateText;
   const stream = runtime?.streamText ?? streamText;
-  let decisions = 0;
+  // the last run's report, read once the runs are measured: records are built when read, and a production run
+  // reads none (reading them all costs what building each as it is made did)
+  let report: { decisions: readonly unknown[] } | undefined;
 
   const check = (stepCount: number, text: string, executedThisRun: number): void => {
     if (stepCount !== steps || text !== 'done' || executedThisRun !== steps - 1) {
@@ -177,15 +179,15 @@ export function aiSdkWorkload(impl: Impl, mode: Mode, k: number, steps: number):
     if (mode === 'generate') {
       const result = await generate(options);
       check(result.steps.length, result.text, executed - before);
-      decisions = (result as { interventions?: { decisions: readonly unknown[] } }).interventions?.decisions.length ?? 0;
+      report = (result as { interventions?: { decisions: readonly unknown[] } }).interventions;
     } else {
       const result = stream(options);
       for await (const part of result.fullStream) void part;
       check((await result.steps).length, await result.text, executed - before);
-      decisions = (result as { interventions?: { decisions: readonly unknown[] } }).interventions?.decisions.length ?? 0;
+      report = (result as { interventions?: { decisions: readonly unknown[] } }).interventions;
     }
   };
-  return { workload: { steps, run }, decisionsPerRun: () => decisions };
+  return { workload: { steps, run }, decisionsPerRun: () => report?.decisions.length ?? 0 };
 }
 
 /**

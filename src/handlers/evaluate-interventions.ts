@@ -2,8 +2,10 @@ import { type ConfirmTerms, mergeTerms } from '../actions/confirm-terms.ts';
 import type { DecisionRecord } from '../actions/decision-record.ts';
 import type { InterventionEvent } from '../actions/intervention-events.ts';
 import { isThenable } from '../util/is-thenable.ts';
+import type { DecisionLog } from './decision-log.ts';
+import type { PendingRecord } from './record-of.ts';
 import type { RegisteredHandler } from './registered-handler.ts';
-import { type Effect, type PendingRecord, type ReportOptions, reportOutcome } from './report-outcome.ts';
+import { type Effect, type ReportOptions, reportOutcome } from './report-outcome.ts';
 import { type Draft, type Outcome, type SettleOptions, settleHandler } from './settle-handler.ts';
 
 /**
@@ -93,8 +95,8 @@ export interface EvaluateSettings {
 
 /** Where an evaluation's records go, and who hears about awaited handlers. */
 export interface EvaluationSinks {
-  /** Receives every record as it is made (its `enforced` is final once the evaluation ends). */
-  readonly records: DecisionRecord[];
+  /** Receives every record as it is made (its `enforced` is final once the evaluation ends); a plain proceed's is built when read. */
+  readonly records: DecisionLog;
   /** A second list to receive them (to report them to hooks once the verdict is known). */
   readonly reported?: DecisionRecord[] | undefined;
   /** Told when a handler returns a promise, before it is awaited. */

@@ -3,11 +3,10 @@ import type { DecisionRecord } from '../actions/decision-record.ts';
 import { type InterventionAction, InterventionActions } from '../actions/intervention-actions.ts';
 import type { InterventionEvent } from '../actions/intervention-events.ts';
 import { ACTION_EFFECTS } from '../actions/lifecycle.ts';
+import type { DecisionLog } from './decision-log.ts';
+import { type PendingRecord, recordOf } from './record-of.ts';
 import type { RegisteredHandler } from './registered-handler.ts';
 import { Failure, type Outcome } from './settle-handler.ts';
-
-/** A decision record while its evaluation runs (a later deny may still make it `enforced: false`). */
-export type PendingRecord = { -readonly [K in keyof DecisionRecord]: DecisionRecord[K] };
 
 /**
  * What one handler's outcome does to the verdict: nothing (recorded only),
@@ -54,31 +53,23 @@ export function reportOutcome(
     records,
     reported,
     policyVersion,
-  }: { readonly records: DecisionRecord[]; readonly reported?: DecisionRecord[] | undefined; readonly policyVersion?: string | undefined },
+  }: { readonly records: DecisionLog; readonly reported?: DecisionRecord[] | undefined; readonly policyVersion?: string | undefined },
 ): Effect {
+  // a plain proceed nobody is told about as it happens: its record is built when the records are read
+  if (
+    reported === undefined &&
+    !(outcome instanceof Failure) &&
+    outcome.type === 'proceed' &&
+    outcome.reason === undefined &&
+    !('display' in outcome)
+  ) {
+    records.proceeded(registered, event, durationMs);
+    return NONE;
+  }
   const { lifecycle } = event;
   const { name: handler, mode } = registered;
   const shadow = mode === 'shadow';
-  const enforced = !shadow;
-  // what the record is about, read from the event: one object literal per shape (a tool call's, a model
-  // call's), every field in the object itself; a record of no step drops its stepNumber, the last field
-  const stepNumber = 'stepNumber' in event ? event.stepNumber : undefined;
-  const record: PendingRecord =
-    'toolCall' in event
-      ? {
-          handler,
-          lifecycle,
-          action: 'proceed',
-          enforced,
-          mode,
-          durationMs,
-          toolCallId: event.toolCall.toolCallId,
-          toolName: event.toolCall.toolName,
-          stepNumber,
-        }
-      : { handler, lifecycle, action: 'proceed', enforced, mode, durationMs, stepNumber };
-  if (stepNumber === undefined) delete record.stepNumber;
-  if (policyVersion !== undefined) record.policyVersion = policyVersion;
+  const record = recordOf(registered, event, durationMs, policyVersion);
   records.push(record);
   reported?.push(record);
 

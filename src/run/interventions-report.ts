@@ -1,9 +1,10 @@
 import type { DecisionRecord } from '../actions/decision-record.ts';
 
 /**
- * What `result.interventions` holds: the run's decision records. For
- * `streamText` the array fills as the stream runs; read it once the stream
- * has finished.
+ * What `result.interventions` holds: the run's decision records. Each read
+ * of `decisions` gives the records so far (one array, brought up to date by
+ * the read: a plain `proceed`'s record is built only when read); for
+ * `streamText`, read it once the stream has finished.
  *
  * @example
  * ```ts
@@ -14,7 +15,7 @@ import type { DecisionRecord } from '../actions/decision-record.ts';
  * ```
  */
 export interface InterventionsReport {
-  /** Every handler evaluation of the run, in order. Grows while a stream runs. */
+  /** Every handler evaluation of the run so far, in order: the same array at every read, up to date as of the read. */
   readonly decisions: readonly DecisionRecord[];
 }
 

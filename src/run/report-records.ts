@@ -1,6 +1,6 @@
 import type { Context } from '@ai-sdk/provider-utils';
 import type { DecisionRecord } from '../actions/decision-record.ts';
-import type { PendingRecord } from '../handlers/report-outcome.ts';
+import type { PendingRecord } from '../handlers/record-of.ts';
 import { runObservers } from '../hooks/run-hooks.ts';
 import type { RuntimeSnapshot } from './runtime-snapshot.ts';
 

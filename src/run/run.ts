@@ -5,6 +5,7 @@ import type { BeforeInvocationEvent } from '../actions/intervention-events.ts';
 import { answersIn } from '../approvals/answers-in.ts';
 import type { ApprovalLedger } from '../approvals/approval-ledger.ts';
 import { ApprovalSession } from '../approvals/approval-session.ts';
+import { DecisionLog } from '../handlers/decision-log.ts';
 import type { EvaluationSinks } from '../handlers/evaluate-interventions.ts';
 import type { ChatResponse, RunStatus } from '../hooks/hook-types.ts';
 import { notifyObservers, runObservers } from '../hooks/run-hooks.ts';
@@ -37,10 +38,11 @@ export class Run {
   /** A unique id per run, for handlers keeping per-run state; `undefined` when detached. */
   readonly runId: string | undefined;
   readonly snapshot: RuntimeSnapshot;
-  readonly decisions: DecisionRecord[] = [];
+  /** The run's records, in order (a plain proceed's built when they are read). */
+  private readonly log: DecisionLog;
   /** The calls the SDK's approval point is deciding (not held, their decision not settled yet): made at the first. */
   deciding: Set<string> | undefined;
-  readonly report: InterventionsReport = { decisions: this.decisions };
+  readonly report: InterventionsReport;
   /** Where the run's evaluations put their records (see `evaluate`). */
   readonly sinks: EvaluationSinks;
   readonly tools: ToolSet | undefined;
@@ -100,7 +102,13 @@ export class Run {
     streaming?: boolean;
   }) {
     this.snapshot = snapshot;
-    this.sinks = { records: this.decisions, policyVersion: snapshot.policyVersion };
+    const log = (this.log = new DecisionLog(snapshot.policyVersion));
+    this.sinks = { records: log, policyVersion: snapshot.policyVersion };
+    this.report = {
+      get decisions() {
+        return log.records;
+      },
+    };
     this.isDetached = detached;
     this.streaming = streaming;
     this.runId = detached ? undefined : crypto.randomUUID();
@@ -193,6 +201,11 @@ export class Run {
     throw await this.end(this.failure.error);
   }
 
+  /** Every handler evaluation of the run so far, in order (the array `result.interventions.decisions` is). */
+  get decisions(): DecisionRecord[] {
+    return this.log.records;
+  }
+
   /** Remembers that `error` was raised in this run. */
   noteError(error: unknown): void {
     if (!this.isDetached && error !== null && typeof error === 'object') runOfError.set(error, this);
@@ -205,7 +218,7 @@ export class Run {
   async record(record: DecisionRecord, input?: unknown): Promise<void> {
     const { policyVersion } = this.snapshot;
     const kept = policyVersion === undefined || record.policyVersion !== undefined ? record : { ...record, policyVersion };
-    this.decisions.push(kept);
+    this.log.push(kept);
     await reportRecords(this.snapshot, [kept], { runId: this.runId, runtimeContext: this.runtimeContext, input });
   }
 

@@ -24,8 +24,9 @@ export function decisionParts<TOOLS extends ToolSet>(
   const unshown = new Map<string, DecisionRecord[]>();
   let read = 0;
   const takeRecords = (toolCallId: string): DecisionRecord[] => {
-    for (; read < source.decisions.length; read++) {
-      const record = source.decisions[read];
+    const { decisions } = source;
+    for (; read < decisions.length; read++) {
+      const record = decisions[read];
       if (record?.toolCallId === undefined || record.lifecycle !== 'beforeToolCall') continue;
       const waiting = unshown.get(record.toolCallId);
       if (waiting === undefined) unshown.set(record.toolCallId, [record]);

@@ -1,0 +1,91 @@
+import { isStepCount, tool } from 'ai';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createInterventions, type DecisionRecord, defineHandler, InterventionActions } from '../../src/index.ts';
+import { scriptedModel, step, text, toolCall } from '../helpers/scripted-model.ts';
+
+/** Handlers whose records take every shape: plain proceeds (built when read), a shadow one, a proceed with a reason, a deny. */
+function handlers() {
+  return [
+    defineHandler({
+      name: 'audit',
+      beforeModelCall: () => InterventionActions.proceed(),
+      afterModelCall: () => InterventionActions.proceed(),
+      beforeToolCall: () => InterventionActions.proceed(),
+      afterToolCall: () => InterventionActions.proceed(),
+    }),
+    defineHandler({ name: 'dry-run', mode: 'shadow', beforeToolCall: () => InterventionActions.proceed() }),
+    defineHandler({
+      name: 'guard',
+      toolCallActions: ['deny'],
+      beforeToolCall: ({ toolCall }) =>
+        toolCall.toolCallId === 'c2' ? InterventionActions.deny('not this one') : InterventionActions.proceed('checked'),
+    }),
+    defineHandler({ name: 'async-audit', beforeToolCall: async () => InterventionActions.proceed() }),
+  ];
+}
+
+const tools = { echo: tool({ inputSchema: z.object({ text: z.string() }), execute: async ({ text }) => text }) };
+const script = () =>
+  scriptedModel(step(toolCall('c1', 'echo', { text: 'a' })), step(toolCall('c2', 'echo', { text: 'b' })), step(text('done')));
+
+const timeless = (records: readonly DecisionRecord[]) => records.map((record) => ({ ...record, durationMs: 0 }));
+
+describe('result.interventions.decisions', () => {
+  for (const api of ['generateText', 'streamText'] as const) {
+    describe(`when nobody is told of the records as they are made (${api})`, () => {
+      /** One run: its records as the result gives them, and as `onDecision` received them when `told`. */
+      async function run(told: boolean) {
+        const received: DecisionRecord[] = [];
+        const interventions = createInterventions({
+          handlers: handlers(),
+          policyVersion: 'v7',
+          ...(told ? { hooks: { onDecision: ({ record }: { record: DecisionRecord }) => void received.push(record) } } : {}),
+        });
+        const options = { model: script(), tools, stopWhen: isStepCount(3), prompt: 'Echo.' };
+        if (api === 'generateText') {
+          const result = await interventions.generateText(options);
+          return { decisions: result.interventions.decisions, received, report: result.interventions };
+        }
+        const result = interventions.streamText(options);
+        await result.consumeStream();
+        return { decisions: result.interventions.decisions, received, report: result.interventions };
+      }
+
+      it('should give the same records, in the same order, as the run that reports each as it is made', async () => {
+        const [quiet, reported] = [await run(false), await run(true)];
+        expect(timeless(quiet.decisions)).toEqual(timeless(reported.decisions));
+        expect(timeless(reported.decisions)).toEqual(timeless(reported.received));
+        expect(
+          quiet.decisions.map(({ handler, lifecycle, action, toolCallId }) => `${handler} ${lifecycle} ${action} ${toolCallId ?? ''}`),
+        ).toEqual([
+          'audit beforeModelCall proceed ',
+          'audit afterModelCall proceed ',
+          'audit beforeToolCall proceed c1',
+          'dry-run beforeToolCall proceed c1',
+          'guard beforeToolCall proceed c1',
+          'async-audit beforeToolCall proceed c1',
+          'audit afterToolCall proceed c1',
+          'audit beforeModelCall proceed ',
+          'audit afterModelCall proceed ',
+          'audit beforeToolCall proceed c2',
+          'dry-run beforeToolCall proceed c2',
+          'guard beforeToolCall deny c2',
+          'audit beforeModelCall proceed ',
+          'audit afterModelCall proceed ',
+        ]);
+        expect(quiet.decisions.find((record) => record.handler === 'dry-run')).toEqual(
+          expect.objectContaining({ enforced: false, mode: 'shadow', policyVersion: 'v7', stepNumber: 0, toolName: 'echo' }),
+        );
+        expect(quiet.decisions.find((record) => record.handler === 'guard')).toEqual(expect.objectContaining({ reason: 'checked' }));
+        expect(quiet.decisions.every((record) => record.policyVersion === 'v7')).toBe(true);
+      });
+
+      it('should give one array, the same at every read', async () => {
+        const { report } = await run(false);
+        expect(report.decisions).toBe(report.decisions);
+        expect(report.decisions).toHaveLength(14);
+      });
+    });
+  }
+});
