@@ -8,10 +8,10 @@ export type CollectedStream =
       /** The whole response the parts describe, for hooks that work on responses. */
       readonly response: LanguageModelV4GenerateResult;
       /**
-       * The provider's stream after its `finish` part, not read yet (its end,
-       * as a rule): passed on as it comes once the parts are released.
+       * The provider's stream after its `finish` part (its end, as a rule),
+       * its first read under way: passed on as it comes once the parts are released.
        */
-      readonly rest: ReadableStreamDefaultReader<LanguageModelV4StreamPart>;
+      readonly rest: StreamRest;
     }
   | {
       /** The stream carried an `error` part, did not finish, or threw (`thrown`): replay it as it came. */
@@ -19,6 +19,31 @@ export type CollectedStream =
       readonly parts: readonly LanguageModelV4StreamPart[];
       readonly thrown: { readonly error: unknown } | undefined;
     };
+
+/**
+ * The provider's stream after its `finish` part: its first read starts
+ * as the finish comes (no wait for it), and says once it settles whether it
+ * found the stream ended, as a rule long before the parts are released (a
+ * stream known to be over is replayed without reading it further).
+ */
+export class StreamRest {
+  readonly reader: ReadableStreamDefaultReader<LanguageModelV4StreamPart>;
+  /** The first read after the finish part. */
+  readonly next: Promise<ReadableStreamReadResult<LanguageModelV4StreamPart>>;
+  /** Whether that read found the stream ended (`false` until it settles). */
+  ended = false;
+
+  constructor(reader: ReadableStreamDefaultReader<LanguageModelV4StreamPart>) {
+    this.reader = reader;
+    this.next = reader.read();
+    // a rejection is the replay's to report; this only notes the end
+    this.next.then((read) => {
+      this.ended = read.done;
+    }, ignore);
+  }
+}
+
+const ignore = (): void => {};
 
 type Block = { type: 'text' | 'reasoning'; text: string; providerMetadata?: unknown };
 
@@ -36,7 +61,10 @@ export function collectStream(stream: ReadableStream<LanguageModelV4StreamPart>)
   const content: LanguageModelV4Content[] = [];
   let texts: Map<string, Block> | undefined;
   let reasonings: Map<string, Block> | undefined;
-  const response: Partial<LanguageModelV4GenerateResult> = {};
+  // what the response says besides its content, as the parts tell it
+  let warnings: LanguageModelV4GenerateResult['warnings'] | undefined;
+  let metadata: LanguageModelV4GenerateResult['response'];
+  let finish: Extract<LanguageModelV4StreamPart, { type: 'finish' }> | undefined;
   let failed = false;
   const reader = stream.getReader();
 
@@ -64,17 +92,15 @@ export function collectStream(stream: ReadableStream<LanguageModelV4StreamPart>)
         return false;
       }
       case 'stream-start':
-        response.warnings = part.warnings;
+        warnings = part.warnings;
         return false;
       case 'response-metadata': {
-        const { type: _type, ...metadata } = part;
-        response.response = metadata;
+        const { type: _type, ...rest } = part;
+        metadata = rest;
         return false;
       }
       case 'finish':
-        response.finishReason = part.finishReason;
-        response.usage = part.usage;
-        if (part.providerMetadata) response.providerMetadata = part.providerMetadata;
+        finish = part;
         return !failed;
       case 'error':
         failed = true;
@@ -94,23 +120,19 @@ export function collectStream(stream: ReadableStream<LanguageModelV4StreamPart>)
 
   /** The stream read up to its finish: the response it describes, or the parts of one that did not end well. */
   const collected = (finished: boolean): CollectedStream => {
-    if (!finished || response.finishReason === undefined || response.usage === undefined) {
+    if (!finished || finish?.finishReason === undefined || finish.usage === undefined) {
       reader.releaseLock();
       return { ok: false, parts, thrown: undefined };
     }
-    return {
-      ok: true,
-      parts,
-      rest: reader,
-      response: {
-        content,
-        finishReason: response.finishReason,
-        usage: response.usage,
-        warnings: response.warnings ?? [],
-        ...(response.providerMetadata ? { providerMetadata: response.providerMetadata } : {}),
-        ...(response.response ? { response: response.response } : {}),
-      },
+    const response: { -readonly [K in keyof LanguageModelV4GenerateResult]: LanguageModelV4GenerateResult[K] } = {
+      content,
+      finishReason: finish.finishReason,
+      usage: finish.usage,
+      warnings: warnings ?? [],
     };
+    if (finish.providerMetadata) response.providerMetadata = finish.providerMetadata;
+    if (metadata) response.response = metadata;
+    return { ok: true, parts, rest: new StreamRest(reader), response };
   };
 
   // one read at a time, each answered by the same function (no async function: an await costs more per part)

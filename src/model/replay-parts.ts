@@ -1,4 +1,5 @@
 import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
+import type { StreamRest } from './collect-stream.ts';
 
 type Part = LanguageModelV4StreamPart;
 
@@ -17,7 +18,7 @@ export type ReplayEnd =
     }
   | {
       /** The provider's stream after the parts (its end, as a rule), passed on as it comes. */
-      readonly rest: ReadableStreamDefaultReader<Part>;
+      readonly rest: StreamRest;
       /** Which of its parts pass (all when absent). */
       readonly keep?: ((part: Part) => boolean) | undefined;
       /** Told when it throws, before the stream errors with it. */
@@ -62,14 +63,17 @@ export function replayParts(parts: readonly Part[], end?: ReplayEnd): ReadableSt
 }
 
 /**
- * The parts, then the rest of the provider's stream, read as soon as the
- * parts are queued (one read at a time, each answered by the same function:
+ * The parts, then the rest of the provider's stream, its first read under
+ * way since the finish part (one read at a time, each answered by the same function:
  * no pull per part, no async function): what it sends after its finish (its
  * end, as a rule) follows the parts in order, and a provider slow to close
  * holds back nothing already queued. Cancelling stops the reading and
  * cancels the provider's stream.
  */
-function replayThenRest(parts: readonly Part[], { rest, keep, failed }: Extract<ReplayEnd, { rest: unknown }>): ReadableStream<Part> {
+function replayThenRest(
+  parts: readonly Part[],
+  { rest: { reader, next: first }, keep, failed }: Extract<ReplayEnd, { rest: unknown }>,
+): ReadableStream<Part> {
   let cancelled = false;
   /** The error the rest threw, raised once the parts are read (erroring drops what a stream queues). */
   let failure: { readonly error: unknown } | undefined;
@@ -92,16 +96,16 @@ function replayThenRest(parts: readonly Part[], { rest, keep, failed }: Extract<
             return;
           }
           if (keep?.(read.value) !== false) controller.enqueue(read.value);
-          rest.read().then(next, thrown);
+          reader.read().then(next, thrown);
         };
-        rest.read().then(next, thrown);
+        first.then(next, thrown);
       },
       pull(controller) {
         if (failure !== undefined) controller.error(failure.error);
       },
       cancel(reason) {
         cancelled = true;
-        return rest.cancel(reason);
+        return reader.cancel(reason);
       },
     },
     { highWaterMark: 0 },

@@ -83,13 +83,8 @@ export function createModelMiddleware(
         const starting = ensureStarted(current);
         const whole = starting === undefined && holdsWhole(current) ? heldStep() : undefined;
         if (whole !== undefined && !isThenable(whole)) {
-          // a step held whole, its code loaded: the held step's own promise, without an async function around it
-          return whole
-            .streamHeldStep(current, model, withInvocationChanges(current.invocation, promptOf(current, params)), open)
-            .catch((error: unknown) => {
-              current.noteError(error);
-              throw error;
-            });
+          // a step held whole, its code loaded: the held step's own promise (it notes its errors), without an async function around it
+          return whole.streamHeldStep(current, model, withInvocationChanges(current.invocation, promptOf(current, params)), open);
         }
         const hold = holdsStreamedCalls(current) ? callHold() : undefined;
         if (starting !== undefined || !streamsAtOnce(current) || isThenable(hold)) {

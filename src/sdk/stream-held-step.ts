@@ -100,15 +100,21 @@ class HeldStep {
       this.discard();
       return { ...opened, stream: replayParts(withoutRawChunks(run, responseToParts(decided))) };
     }
+    const parts = withoutRawChunks(run, releaseParts(collected, decided));
+    // a provider stream found over since the finish part is not read further
+    if (collected.rest.ended) return { ...opened, stream: replayParts(parts) };
     const keep = run.snapshot.redactors.length === 0 ? undefined : isNotRaw;
-    const end = { rest: collected.rest, keep, failed: run.streamFailed };
-    return { ...opened, stream: replayParts(withoutRawChunks(run, releaseParts(collected, decided)), end) };
+    return { ...opened, stream: replayParts(parts, { rest: collected.rest, keep, failed: run.streamFailed }) };
   }
 
   /** A failed attempt: a stream that did not end well is replayed as it came; anything else ends the step. */
   readonly failed = (error: unknown): Promise<LanguageModelV4StreamResult> | LanguageModelV4StreamResult => {
     this.discard();
-    if (!(error instanceof FailedStream)) throw error;
+    if (!(error instanceof FailedStream)) {
+      // errors here reach the caller through the SDK; remember whose run they ended
+      this.run.noteError(error);
+      throw error;
+    }
     const { run } = this;
     const { parts, thrown } = error.collected;
     const timeouts = run.streamTimeouts;
@@ -130,7 +136,7 @@ class HeldStep {
 
   /** The provider's stream of the last attempt, no longer read. */
   private discard(): void {
-    this.collected?.rest.cancel().catch(() => {});
+    this.collected?.rest.reader.cancel().catch(() => {});
     this.collected = undefined;
   }
 }
