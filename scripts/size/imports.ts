@@ -19,14 +19,16 @@ export interface MeasuredImport {
  * needing it is gone (45.0 -> 36.4 kB at d958fd1); since then the issues of the same round grew the
  * runtime (who may approve, quorum and expiry, the decision trail, key rotation, labels that stay
  * put, the capability table), and what only some runs need moved to code loaded on demand
- * (47.4 -> 35.5 kB). The budget is what loads at once today with a margin for the build's
- * chunking (about 0.3 kB), so that growth fails CI, within the issue's 36.0 kB.
+ * (47.4 -> 35.5 kB). Deciding a whole response's calls (a generateText step, a held step) and
+ * the calls a live step holds load on demand too (36.2 -> 34.7 kB, with records built when read
+ * and a cheaper held step in). The budget is what loads at once today with a margin for the
+ * build's chunking (about 0.3 kB), so that growth fails CI, within the issue's 36.0 kB.
  */
 export const IMPORTS: readonly MeasuredImport[] = [
   {
     name: "{ createInterventions } from 'ai-interventions'",
     source: "export { createInterventions } from 'ai-interventions';",
-    budgetGzipBytes: 35_800,
+    budgetGzipBytes: 35_000,
   },
   { name: "* from 'ai-interventions'", source: "export * from 'ai-interventions';" },
   { name: "* from 'ai-interventions/client'", source: "export * from 'ai-interventions/client';" },

@@ -8,8 +8,7 @@ import { withInvocationChanges } from '../run/invocation-changes.ts';
 import { modelHookContext, respond } from '../run/respond.ts';
 import type { Run } from '../run/run.ts';
 import { ensureStarted } from '../run/start-run.ts';
-import { decideStreamedCalls } from '../tool-call/decide-turn.ts';
-import { decidesWithTurn, holdsStreamedCalls } from '../tool-call/decision-point.ts';
+import { holdsStreamedCalls } from '../tool-call/decision-point.ts';
 import { isThenable } from '../util/is-thenable.ts';
 import { onDemand } from '../util/on-demand.ts';
 import { decideCalls } from './decide-calls.ts';
@@ -19,8 +18,8 @@ const heldStep = onDemand(() => import('./stream-held-step.ts'));
 /** The chunk timers' code: loads with the first step a runtime times itself. */
 const streamTimers = onDemand(() => import('../model/stream-timeouts.ts'));
 type StreamTimers = Awaited<ReturnType<typeof streamTimers>>;
-/** The tool-call hold's code: loads with the first streamed step a runtime holds the calls of (see `holdsStreamedCalls`). */
-const callHold = onDemand(() => import('../model/hold-tool-calls.ts'));
+/** The tool-call hold's code (and deciding the calls it holds): loads with the first streamed step a runtime holds the calls of (see `holdsStreamedCalls`). */
+const callHold = onDemand(() => import('./held-calls.ts'));
 type CallHold = Awaited<ReturnType<typeof callHold>>;
 
 /**
@@ -197,7 +196,7 @@ function liveStream(
     if (timers !== undefined && run.streamTimeouts !== undefined) {
       stream = timers.watchStreamTimeouts(stream, run.streamTimeouts, { toolChoice: request.toolChoice });
     }
-    stream = hold.holdToolCalls(stream, { together: decidesWithTurn(run), decide: (calls) => decideStreamedCalls(run, calls) });
+    stream = hold.holdCalls(run, stream);
   }
   return stream === result.stream ? result : { ...result, stream };
 }

@@ -1,8 +1,11 @@
 import type { LanguageModelV4GenerateResult } from '@ai-sdk/provider';
-import { uniqueToolCallIds } from '../model/unique-tool-call-ids.ts';
 import type { Run } from '../run/run.ts';
-import { decideTurn } from '../tool-call/decide-turn.ts';
 import { decidesInModelLayer, holdsStreamedCalls } from '../tool-call/decision-point.ts';
+import { isThenable } from '../util/is-thenable.ts';
+import { onDemand } from '../util/on-demand.ts';
+
+/** Deciding a whole response's calls: its code loads with the first response a runtime decides so. */
+const responseDecisions = onDemand(() => import('./decide-response.ts'));
 
 /**
  * The tool-call decisions of a whole response, when the run takes them
@@ -20,5 +23,7 @@ export function decideCalls(
   { streamed = false }: { readonly streamed?: boolean } = {},
 ): Promise<LanguageModelV4GenerateResult> | LanguageModelV4GenerateResult {
   const decides = streamed ? holdsStreamedCalls(run) : decidesInModelLayer(run);
-  return decides ? decideTurn(run, uniqueToolCallIds(response)) : response;
+  if (!decides) return response;
+  const loaded = responseDecisions();
+  return isThenable(loaded) ? loaded.then(({ decideResponse }) => decideResponse(run, response)) : loaded.decideResponse(run, response);
 }
