@@ -183,7 +183,8 @@ export type InterventionAction = Proceed | Deny | Guide | Confirm | Transform<In
  */
 export type ActionType = InterventionAction['type'];
 
-const PROCEED: Proceed = Object.freeze({ type: 'proceed' });
+/** The plain `proceed` (no reason) every `InterventionActions.proceed()` returns: one frozen object, recognized at once by the reducer. */
+export const PLAIN_PROCEED: Proceed = Object.freeze({ type: 'proceed' });
 
 /**
  * Factories for the five typed actions a handler returns.
@@ -215,7 +216,7 @@ export const InterventionActions = Object.freeze({
    * a remembered approval, so the audit log can tell why the call ran).
    */
   proceed(reason?: string): Proceed {
-    return reason === undefined ? PROCEED : { type: 'proceed', reason };
+    return reason === undefined ? PLAIN_PROCEED : { type: 'proceed', reason };
   },
   /**
    * Block the operation; the reason reaches the model. `display`: a short

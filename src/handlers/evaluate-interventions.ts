@@ -1,12 +1,13 @@
 import { type ConfirmTerms, mergeTerms } from '../actions/confirm-terms.ts';
 import type { DecisionRecord } from '../actions/decision-record.ts';
+import { PLAIN_PROCEED } from '../actions/intervention-actions.ts';
 import type { InterventionEvent } from '../actions/intervention-events.ts';
 import { isThenable } from '../util/is-thenable.ts';
 import type { DecisionLog } from './decision-log.ts';
 import type { PendingRecord } from './record-of.ts';
 import type { RegisteredHandler } from './registered-handler.ts';
 import { type Effect, type ReportOptions, reportOutcome } from './report-outcome.ts';
-import { type Draft, type Outcome, type SettleOptions, settleHandler } from './settle-handler.ts';
+import { type Draft, type Outcome, type SettleOptions, settleHandler, settleReturned, settleThrown } from './settle-handler.ts';
 
 /**
  * One handler's guide feedback, as a custom {@link Wording} receives it
@@ -128,7 +129,10 @@ export interface EvaluationSinks {
  *
  * It stays synchronous until a handler (or a transform's `apply`) returns a
  * promise: a list of synchronous handlers costs no promise and no microtask.
- * Settling each handler is `settleHandler`; its record, `reportOutcome`.
+ * Handlers that answer the plain `proceed` at once cost no state at all
+ * (their records, unless reported as they are made, are built when read);
+ * from the first other answer on, an {@link Evaluation} goes on. Settling
+ * each handler is `settleHandler`; its record, `reportOutcome`.
  */
 export function evaluateInterventions<EVENT extends InterventionEvent>(
   event: EVENT,
@@ -137,7 +141,32 @@ export function evaluateInterventions<EVENT extends InterventionEvent>(
   handlers: readonly RegisteredHandler[],
   sinks: EvaluationSinks,
 ): Verdict<EVENT> | Promise<Verdict<EVENT>> {
-  return new Evaluation(event, makeDraft, settings, handlers, sinks).from(0);
+  // the common evaluation first, with no state of its own: handlers that answer the plain proceed at once, each
+  // kept for its record to be built when read; anything else goes on as an Evaluation from that handler's answer
+  const point: InterventionEvent = event;
+  const toolEvent = point.lifecycle === 'beforeToolCall' || point.lifecycle === 'afterToolCall' ? point : undefined;
+  const quiet = sinks.reported === undefined;
+  let startedAt = now();
+  for (let index = 0; index < handlers.length; index++) {
+    const registered = handlers[index] as RegisteredHandler;
+    const method = methodFor<EVENT>(registered, point, toolEvent);
+    if (method === undefined) continue;
+    let value: unknown;
+    try {
+      value = method.call(registered.handler, event);
+    } catch (error) {
+      const evaluation = new Evaluation(event, makeDraft, settings, handlers, sinks);
+      return evaluation.resume(index, startedAt, settleThrown(registered, error, evaluation, evaluation));
+    }
+    if (value !== PLAIN_PROCEED || !quiet) {
+      const evaluation = new Evaluation(event, makeDraft, settings, handlers, sinks);
+      return evaluation.resume(index, startedAt, settleReturned(registered, value, evaluation, evaluation));
+    }
+    const endedAt = now();
+    sinks.records.proceeded(registered, event, endedAt - startedAt);
+    startedAt = endedAt;
+  }
+  return PROCEED;
 }
 
 /**
@@ -192,20 +221,18 @@ class Evaluation<EVENT extends InterventionEvent> implements SettleOptions<EVENT
 
   /**
    * Evaluates the handlers from `start` on, until a deny or the last one.
-   * The clock is read once before the handlers and once after each: a
-   * handler's reading after it is the next one's start.
+   * The clock is read once before the handlers (unless `startedAt` is
+   * given) and once after each: a handler's reading after it is the next
+   * one's start.
    */
-  from(start: number): Verdict<EVENT> | Promise<Verdict<EVENT>> {
+  from(start: number, startedAt = now()): Verdict<EVENT> | Promise<Verdict<EVENT>> {
     const event: InterventionEvent = this.event;
     // the call of a tool lifecycle point: handlers are scoped by its name and its tool's annotations
     const toolEvent = event.lifecycle === 'beforeToolCall' || event.lifecycle === 'afterToolCall' ? event : undefined;
-    let startedAt = now();
     for (let index = start; index < this.handlers.length; index++) {
       const registered = this.handlers[index] as RegisteredHandler;
-      const method = registered.handler[event.lifecycle] as unknown as ((event: EVENT) => unknown) | undefined;
+      const method = methodFor<EVENT>(registered, event, toolEvent);
       if (method === undefined) continue;
-      // a handler scoped to some tools is not evaluated for the others
-      if (toolEvent !== undefined && registered.inScope?.(toolEvent.toolCall.toolName, toolEvent.tool) === false) continue;
       const outcome = settleHandler(registered, method, this, this);
       if (isThenable(outcome)) return this.later(outcome, registered, startedAt, index);
       const endedAt = now();
@@ -214,6 +241,14 @@ class Evaluation<EVENT extends InterventionEvent> implements SettleOptions<EVENT
       startedAt = endedAt;
     }
     return finish(this.current, this.drafted, this.tally);
+  }
+
+  /** Goes on from the answer of the handler at `index` (evaluated since `startedAt`), settled already or under way. */
+  resume(index: number, startedAt: number, outcome: Outcome | Promise<Outcome>): Verdict<EVENT> | Promise<Verdict<EVENT>> {
+    const registered = this.handlers[index] as RegisteredHandler;
+    if (isThenable(outcome)) return this.later(outcome, registered, startedAt, index);
+    const endedAt = now();
+    return this.conclude(registered, endedAt - startedAt, outcome) ?? this.from(index + 1, endedAt);
   }
 
   /** Goes on once a handler's promise settles (out of {@link from}: its loop allocates no closure context). */
@@ -232,6 +267,22 @@ class Evaluation<EVENT extends InterventionEvent> implements SettleOptions<EVENT
     foldEffect(this.tally, effect, registered.name);
     return undefined;
   }
+}
+
+/**
+ * The method `registered` defines for the event's lifecycle point, if it is
+ * evaluated there: a handler scoped to some tools is not evaluated for the
+ * others (`toolEvent`: the event of a tool lifecycle point).
+ */
+function methodFor<EVENT extends InterventionEvent>(
+  registered: RegisteredHandler,
+  event: InterventionEvent,
+  toolEvent: Extract<InterventionEvent, { readonly toolCall: unknown }> | undefined,
+): ((event: EVENT) => unknown) | undefined {
+  const method = registered.handler[event.lifecycle] as unknown as ((event: EVENT) => unknown) | undefined;
+  if (method === undefined) return undefined;
+  if (toolEvent !== undefined && registered.inScope?.(toolEvent.toolCall.toolName, toolEvent.tool) === false) return undefined;
+  return method;
 }
 
 /** What the handlers evaluated so far decided, short of a deny. */

@@ -55,10 +55,30 @@ export function settleHandler<EVENT extends InterventionEvent>(
   try {
     value = method.call(registered.handler, draft.current);
   } catch (error) {
-    return failure(registered, error, draft.current, options.abortSignal);
+    return settleThrown(registered, error, draft, options);
   }
+  return settleReturned(registered, value, draft, options);
+}
+
+/** What a handler returned (an action, or a promise of one), settled as {@link settleHandler} settles it. */
+export function settleReturned<EVENT extends InterventionEvent>(
+  registered: RegisteredHandler,
+  value: unknown,
+  draft: Draft<EVENT>,
+  options: SettleOptions<EVENT>,
+): Outcome | Promise<Outcome> {
   if (isThenable(value)) return settleLater(registered, value, draft, options);
   return applyTransform(registered, validated(registered, draft.current, value), draft, options);
+}
+
+/** What a handler threw, as its failure (an abort of the run is rethrown: it is not the handler's failure). */
+export function settleThrown<EVENT extends InterventionEvent>(
+  registered: RegisteredHandler,
+  error: unknown,
+  draft: Draft<EVENT>,
+  options: SettleOptions<EVENT>,
+): Failure {
+  return failure(registered, error, draft.current, options.abortSignal);
 }
 
 async function settleLater<EVENT extends InterventionEvent>(
