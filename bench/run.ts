@@ -34,7 +34,16 @@ import {
   type Verdict,
   verdictOf,
 } from './lib/report.ts';
-import { type ChildReport, callsPerHandler, type FloorImpl, type Impl, type Mix, type Mode, type Scenario } from './lib/scenario.ts';
+import {
+  type ChildReport,
+  callsPerHandler,
+  type FloorImpl,
+  type Impl,
+  type LatencyImpl,
+  type Mix,
+  type Mode,
+  type Scenario,
+} from './lib/scenario.ts';
 
 const benchDir = fileURLToPath(new URL('./', import.meta.url));
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -266,7 +275,7 @@ function floorPlan(durations: Map<string, number>, budget: Budget) {
     string,
     { info: Omit<FloorRow, 'measurement' | 'decisionsPerRun'>; measurements: Measurement[]; decisions: number[] }
   >();
-  const latencies = new Map<FloorImpl, { k: number; fromToolCallUs: number[]; fromFinishUs: number[]; processes: number }>();
+  const latencies = new Map<LatencyImpl, { k: number; fromToolCallUs: number[]; fromFinishUs: number[]; processes: number }>();
 
   const measureJob =
     (key: string, info: Omit<FloorRow, 'measurement' | 'decisionsPerRun'>, pass: string): Job =>
@@ -298,13 +307,13 @@ function floorPlan(durations: Map<string, number>, budget: Budget) {
       }
       add('raw', 'all-four', 0, ' repeat');
     }
-    for (const impl of ['raw', 'floor', 'ours'] as const) {
-      const k = impl === 'raw' ? 0 : 1;
+    for (const impl of ['raw', 'approval-point', 'floor', 'ours'] as const) {
+      const k = impl === 'raw' || impl === 'approval-point' ? 0 : 1;
       const key = `tool latency ${impl}`;
       list.push([
         key,
         async () => {
-          const label = `floor section: streamText tool call to execute, ${impl}${impl === 'raw' ? '' : ` K=${k}`}${name}`;
+          const label = `floor section: streamText tool call to execute, ${impl}${k === 0 ? '' : ` K=${k}`}${name}`;
           const t0 = performance.now();
           const report = await step(label, () =>
             runChild({ kind: 'tool-latency', impl, k, samples: quick ? 15 : 40, warmupRuns: quick ? 5 : 10 }),

@@ -7,7 +7,7 @@
  */
 import { percentile } from './measure.ts';
 import { fmtRatio, fmtUs, type Merged, type Verdict } from './report.ts';
-import type { FloorImpl, Mix, Mode } from './scenario.ts';
+import type { FloorImpl, LatencyImpl, Mix, Mode } from './scenario.ts';
 
 export interface FloorRow {
   readonly impl: FloorImpl;
@@ -20,7 +20,7 @@ export interface FloorRow {
 }
 
 export interface ToolLatencyRow {
-  readonly impl: FloorImpl;
+  readonly impl: LatencyImpl;
   readonly k: number;
   readonly fromToolCallUs: readonly number[];
   readonly fromFinishUs: readonly number[];
@@ -112,7 +112,9 @@ export function floorTables(
       const label =
         row.impl === 'raw'
           ? 'raw streamText'
-          : `${row.impl === 'floor' ? 'floor' : 'interventions.streamText'}, ${row.k} × \`beforeToolCall\` only`;
+          : row.impl === 'approval-point'
+            ? 'raw streamText, `toolApproval` deciding nothing (the approval point, empty)'
+            : `${row.impl === 'floor' ? 'floor' : 'interventions.streamText'}, ${row.k} × \`beforeToolCall\` only`;
       let verdict: Verdict | undefined;
       if (row.impl === 'ours' && rawFinish !== undefined) {
         // "no later than the raw SDK", read where it shows: the raw SDK runs the tool once the provider has

@@ -7,6 +7,8 @@ export type FirstChunkImpl = Impl | 'handlers-streaming';
 export type Mode = 'generate' | 'stream';
 /** Against the hand-written floor (bench/scenarios/floor.ts): the raw SDK, the floor, or ai-interventions. */
 export type FloorImpl = 'raw' | 'floor' | 'ours';
+/** The tool-latency rows: the floor's, and the raw SDK with a `toolApproval` that decides nothing (its approval point, empty). */
+export type LatencyImpl = FloorImpl | 'approval-point';
 /**
  * Which no-op lifecycle methods the K handlers define: all four
  * (`beforeModelCall`, `afterModelCall`, `beforeToolCall`, `afterToolCall`),
@@ -40,7 +42,7 @@ export type Scenario =
     }
   | {
       readonly kind: 'tool-latency';
-      readonly impl: FloorImpl;
+      readonly impl: LatencyImpl;
       readonly k: number;
       readonly samples: number;
       readonly warmupRuns: number;

@@ -13,7 +13,7 @@ import { MockLanguageModelV4 } from 'ai/test';
 import { createInterventions, InterventionActions, InterventionHandler, type ToolCallActionType } from 'ai-interventions';
 import { z } from 'zod';
 import type { Workload } from '../lib/measure.ts';
-import { callsPerHandler, type FloorImpl, type Mix, type Mode } from '../lib/scenario.ts';
+import { callsPerHandler, type FloorImpl, type LatencyImpl, type Mix, type Mode } from '../lib/scenario.ts';
 import { scriptedModel } from './ai-sdk.ts';
 import { type FloorHandler, floorMiddleware, floorModel, floorTools } from './floor.ts';
 
@@ -159,12 +159,16 @@ export function floorWorkload(impl: FloorImpl, mode: Mode, mix: Mix, k: number, 
  * is entered. (`ai` 7 itself starts a streamed step's tools when the
  * provider has finished the step, so the first figure includes the rest of
  * the step for the raw SDK too; the second is what comes on top.)
+ * `approval-point`: the raw SDK with a `toolApproval` that decides nothing
+ * (every call not applicable), what deciding at the SDK's approval point
+ * costs before anything is decided there.
  */
-export function toolLatencyWorkload(impl: FloorImpl, k: number): () => Promise<ToolLatencySample> {
+export function toolLatencyWorkload(impl: LatencyImpl, k: number): () => Promise<ToolLatencySample> {
   let entered = Number.NaN;
-  const { stream, tools, wrap } = callsOf(impl, 'before-tool', k, (toolCallId) => {
+  const calls = callsOf(impl === 'approval-point' ? 'raw' : impl, 'before-tool', k, (toolCallId) => {
     if (toolCallId === 'call-1' && Number.isNaN(entered)) entered = performance.now();
   });
+  const { stream, tools, wrap } = calls;
   const usage = {
     inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
     outputTokens: { total: 5, text: 5, reasoning: undefined },
@@ -209,7 +213,8 @@ export function toolLatencyWorkload(impl: FloorImpl, k: number): () => Promise<T
         };
       },
     });
-    const result = stream({ model: wrap(model), tools, stopWhen: isStepCount(2), prompt: 'Echo twice.' });
+    const options = { model: wrap(model), tools, stopWhen: isStepCount(2), prompt: 'Echo twice.' };
+    const result = impl === 'approval-point' ? streamText({ ...options, toolApproval: () => undefined }) : stream(options);
     for await (const part of result.fullStream) void part;
     if ((await result.text) !== 'done' || Number.isNaN(entered) || Number.isNaN(given) || Number.isNaN(finished)) {
       throw new Error('stream did not follow the script');
