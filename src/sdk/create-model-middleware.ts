@@ -160,7 +160,7 @@ async function streamLive(
       const decided = await decideCalls(
         run,
         redacting === undefined ? pre.response : redacting.redactResponse(redactors, pre.response, redacting.keepOriginalsIn(run)),
-        { streamed: true },
+        'streamed',
       );
       const { replayResponse } = await responseReplay();
       return { stream: replayResponse(decided) };

@@ -12,7 +12,7 @@ const responseDecisions = onDemand(() => import('./decide-response.ts'));
  * (`generateText` and streams alike: a transform is written into the
  * response before the SDK parses it). Each call gets an id of its own
  * first: its decision is then found by that id and by nothing else. A
- * response the SDK gets as a stream (`streamed`: a step held whole, or one
+ * response the SDK gets as a stream (`'streamed'`: a step held whole, or one
  * a `preRequest` hook served) is decided here only when its calls would be
  * held (`holdsStreamedCalls`); otherwise the SDK's approval point decides
  * them, as in a live step.
@@ -20,9 +20,9 @@ const responseDecisions = onDemand(() => import('./decide-response.ts'));
 export function decideCalls(
   run: Run,
   response: LanguageModelV4GenerateResult,
-  { streamed = false }: { readonly streamed?: boolean } = {},
+  as: 'streamed' | 'generated' = 'generated',
 ): Promise<LanguageModelV4GenerateResult> | LanguageModelV4GenerateResult {
-  const decides = streamed ? holdsStreamedCalls(run) : decidesInModelLayer(run);
+  const decides = as === 'streamed' ? holdsStreamedCalls(run) : decidesInModelLayer(run);
   if (!decides) return response;
   const loaded = responseDecisions();
   return isThenable(loaded) ? loaded.then(({ decideResponse }) => decideResponse(run, response)) : loaded.decideResponse(run, response);

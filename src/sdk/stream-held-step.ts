@@ -85,7 +85,7 @@ class HeldStep {
     final,
   }: Responded<LanguageModelV4GenerateResult>): LanguageModelV4StreamResult | Promise<LanguageModelV4StreamResult> => {
     try {
-      const decided = decideCalls(this.run, final, { streamed: true });
+      const decided = decideCalls(this.run, final, 'streamed');
       return isThenable(decided) ? decided.then((calls) => this.release(raw, calls), this.failed) : this.release(raw, decided);
     } catch (error) {
       return this.failed(error);

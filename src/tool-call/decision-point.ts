@@ -51,13 +51,9 @@ export function decidesInModelLayer(run: Run): boolean {
  * ({@link decidesInToolApproval}).
  */
 export function holdsStreamedCalls(run: Run): boolean {
-  if (!run.decidesToolCalls) return false;
-  const { handlers, hooks } = run.snapshot;
-  return (
-    hooks.gateToolCalls.length > 0 ||
-    handlers.beforeToolCall.some(({ toolCallActions }) => toolCallActions === undefined || toolCallActions.has('transform')) ||
-    needsToolsHeld(run)
-  );
+  // what is registered and the run's tools do not change while it runs: worked out once per run
+  run.callsHeld ??= run.decidesToolCalls && (mayTakeAction(run, 'transform') || needsToolsHeld(run));
+  return run.callsHeld;
 }
 
 /**
@@ -67,19 +63,23 @@ export function holdsStreamedCalls(run: Run): boolean {
  * and finish the requests it asked.
  */
 export function mayConfirm(run: Run): boolean {
-  if (!run.decidesToolCalls) return false;
+  return run.decidesToolCalls && mayTakeAction(run, 'confirm');
+}
+
+/** Whether a `gateToolCalls` hook is registered, or a `beforeToolCall` handler that does not declare `toolCallActions` without `action`. */
+function mayTakeAction(run: Run, action: 'transform' | 'confirm'): boolean {
   const { handlers, hooks } = run.snapshot;
-  return (
-    hooks.gateToolCalls.length > 0 ||
-    handlers.beforeToolCall.some(({ toolCallActions }) => toolCallActions === undefined || toolCallActions.has('confirm'))
-  );
+  if (hooks.gateToolCalls.length > 0) return true;
+  for (const { toolCallActions } of handlers.beforeToolCall) if (toolCallActions === undefined || toolCallActions.has(action)) return true;
+  return false;
 }
 
 /** Whether the run has a tool whose annotations the app trusts, or one the app's client runs (no `execute`, not the provider's). */
 function needsToolsHeld(run: Run): boolean {
   const tools = run.tools;
   if (tools === undefined) return false;
-  for (const name of Object.keys(tools)) {
+  for (const name in tools) {
+    if (!Object.hasOwn(tools, name)) continue;
     const tool = tools[name];
     if (hasTrustedAnnotations(tool) || (tool !== undefined && tool.execute === undefined && tool.type !== 'provider')) return true;
   }
