@@ -93,8 +93,8 @@ class HeldStep {
   };
 
   private release(raw: LanguageModelV4GenerateResult, decided: LanguageModelV4GenerateResult): LanguageModelV4StreamResult {
-    const { run, collected } = this;
-    const opened = this.opened as LanguageModelV4StreamResult;
+    // what the provider answered around its stream (none when a preRequest hook served the response)
+    const { run, collected, opened } = this;
     if (collected === undefined || raw !== collected.response) {
       // a preRequest hook's response, or one a hook replaced: its parts synthesized
       this.discard();
