@@ -5,7 +5,7 @@
  * Sends one ChildReport to the parent over IPC (or prints it without IPC).
  */
 import type { Session } from 'node:inspector/promises';
-import { calibrate, measureWorkload, usedHeap, type Workload } from './lib/measure.ts';
+import { calibrate, measurePair, measureWorkload, usedHeap, type Workload } from './lib/measure.ts';
 import type { ChildReport, FirstChunkResult, Result, Scenario, SoakPoint } from './lib/scenario.ts';
 import { floorWorkload, toolLatencyWorkload } from './scenarios/against-floor.ts';
 import { aiSdkWorkload, firstChunkWorkload } from './scenarios/ai-sdk.ts';
@@ -126,6 +126,12 @@ async function main(): Promise<Result> {
       return firstChunk(scenario);
     case 'tool-latency':
       return toolLatency(scenario);
+    case 'floor-pair': {
+      const { mode, mix, k, n } = scenario;
+      const floor = floorWorkload('floor', mode, mix, k, n).workload;
+      const ours = floorWorkload('ours', mode, mix, k, n).workload;
+      return { kind: 'pair', pair: await measurePair(floor, ours, scenario) };
+    }
     case 'soak':
       return soak(scenario);
     default: {

@@ -164,6 +164,52 @@ export async function measureWorkload(workload: Workload, budget: Budget): Promi
   };
 }
 
+/** Two workloads timed in turn in one process (see {@link measurePair}). */
+export interface PairMeasurement {
+  readonly steps: number;
+  /** The time of each run of the first workload and of the second, ns: index i of both is one pair. */
+  readonly firstNs: readonly number[];
+  readonly secondNs: readonly number[];
+}
+
+/**
+ * The time of two workloads relative to each other, on a machine whose speed
+ * drifts (a shared or virtualised one, where two processes a minute apart
+ * can differ by tens of percent): one process runs one run of each in turn,
+ * the order swapped at every pair, so both meet the same machine, the same
+ * heap and the same JIT state, and the ratio of a pair's two runs drops what
+ * the machine did to both. A warmup of `warmupRuns` of each first, then pairs
+ * until `timeMs` of them have run.
+ */
+export async function measurePair(
+  first: Workload,
+  second: Workload,
+  { warmupRuns, timeMs }: { readonly warmupRuns: number; readonly timeMs: number },
+): Promise<PairMeasurement> {
+  for (let run = 0; run < warmupRuns; run++) {
+    await first.run();
+    await second.run();
+  }
+  const firstNs: number[] = [];
+  const secondNs: number[] = [];
+  const timed = async (workload: Workload): Promise<number> => {
+    const t0 = performance.now();
+    await workload.run();
+    return (performance.now() - t0) * 1e6;
+  };
+  const end = performance.now() + timeMs;
+  while (performance.now() < end) {
+    if (firstNs.length % 2 === 0) {
+      firstNs.push(await timed(first));
+      secondNs.push(await timed(second));
+    } else {
+      secondNs.push(await timed(second));
+      firstNs.push(await timed(first));
+    }
+  }
+  return { steps: first.steps, firstNs, secondNs };
+}
+
 /**
  * Checks the allocation counter on objects of known size: one million
  * `{ x, y, z }` literals are 48 bytes each on 64-bit V8 without pointer

@@ -1,5 +1,5 @@
 /** What the parent asks a child to run, and what the child sends back. */
-import type { Budget, Measurement } from './measure.ts';
+import type { Budget, Measurement, PairMeasurement } from './measure.ts';
 
 export type Impl = 'raw' | 'handlers' | 'hooks';
 /** First-chunk scenarios also run handlers without `afterModelCall`. */
@@ -39,6 +39,16 @@ export type Scenario =
       readonly k: number;
       readonly n: number;
       readonly budget: Budget;
+    }
+  | {
+      /** The floor and ours in one process, one run of each in turn (see `measurePair`). */
+      readonly kind: 'floor-pair';
+      readonly mode: Mode;
+      readonly mix: Mix;
+      readonly k: number;
+      readonly n: number;
+      readonly warmupRuns: number;
+      readonly timeMs: number;
     }
   | {
       readonly kind: 'tool-latency';
@@ -81,6 +91,7 @@ export interface SoakPoint {
 export type Result =
   | { readonly kind: 'calibrate'; readonly expectedBytesPerObject: number; readonly measuredBytesPerObject: number; readonly gcs: number }
   | { readonly kind: 'measurement'; readonly measurement: Measurement; readonly decisionsPerRun: number }
+  | { readonly kind: 'pair'; readonly pair: PairMeasurement }
   | { readonly kind: 'first-chunk'; readonly results: readonly FirstChunkResult[] }
   | {
       readonly kind: 'tool-latency';
