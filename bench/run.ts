@@ -7,6 +7,8 @@
  *   node --experimental-strip-types bench/run.ts --profile  node --cpu-prof of raw vs 5 handlers
  *   node --experimental-strip-types bench/run.ts --floor    only ours against the hand-written floor
  *                                                           (rewrites that section of BENCHMARKS.md)
+ *   node --experimental-strip-types bench/run.ts --pair generate all-four 15
+ *                                                           the floor and ours in turn for 15 s (K = 1), printed
  *
  * Every scenario runs in a fresh child process (bench/child.ts), one after the
  * other; this process only collects their JSON reports and writes the tables.
@@ -28,7 +30,7 @@ import {
   type ToolLatencyRow,
   withFloorSection,
 } from './lib/floor-report.ts';
-import type { Budget, Measurement } from './lib/measure.ts';
+import { type Budget, type Measurement, percentile } from './lib/measure.ts';
 import { type ProfileSummary, summarizeCpu, summarizeHeap } from './lib/profile.ts';
 import {
   baselineOf,
@@ -844,6 +846,7 @@ npm run bench                                              # this file
 BENCH_QUICK=1 node --experimental-strip-types bench/run.ts  # smaller budgets, prints only (needs bench/node_modules)
 node --experimental-strip-types bench/run.ts --profile      # CPU and allocation profiles: raw vs 5 handlers, N = 50
 npm run bench -- --floor                                   # only "Against a hand-written floor" (about 2 minutes), rewrites that section
+node --experimental-strip-types bench/run.ts --pair stream before-tool 15   # the floor and ours in turn for 15 s, printed
 \`\`\`
 
 \`BENCH_DEADLINE_S\` (default ${deadlineS}) is when the second pass stops starting processes. Every sample of
@@ -853,8 +856,40 @@ the latest run is in bench/results/latest.json (not committed).
   console.log(`\nWrote BENCHMARKS.md (${elapsedS.toFixed(0)} s); every sample: bench/results/latest.json.`);
 }
 
+/**
+ * `--pair <generate|stream> <mix> [seconds] [k]`: one pair process (the floor and ours in turn), printed:
+ * the quick check of one change's time against the floor, without the whole section.
+ */
+async function pairMode(): Promise<void> {
+  const [mode = 'generate', mix = 'all-four', seconds = '15', k = String(PAIR_K)] = process.argv.slice(process.argv.indexOf('--pair') + 1);
+  if ((mode !== 'generate' && mode !== 'stream') || !MIXES.includes(mix as Mix)) {
+    throw new Error(`usage: --pair <generate|stream> <${MIXES.join('|')}> [seconds] [k]`);
+  }
+  total = 1;
+  const report = await runChild({
+    kind: 'floor-pair',
+    mode,
+    mix: mix as Mix,
+    k: Number(k),
+    n: FLOOR_N,
+    warmupRuns: PAIR_WARMUP_RUNS,
+    timeMs: Number(seconds) * 1e3,
+  });
+  if (report.result.kind !== 'pair') throw new Error('unexpected result');
+  const { firstNs, secondNs, steps } = report.result.pair;
+  const sorted = (values: readonly number[]) => [...values].sort((a, b) => a - b);
+  const ratios = sorted(secondNs.map((ours, index) => ours / firstNs[index]!));
+  const perStep = (values: readonly number[]) => fmtUs(percentile(sorted(values), 0.5) / 1e3 / steps);
+  console.log(
+    `${mode === 'generate' ? 'generateText' : 'streamText'}, ${mix}, K=${k}, N=${FLOOR_N}: ${ratios.length} pairs; ` +
+      `floor ${perStep(firstNs)} µs/step, ours ${perStep(secondNs)} µs/step (p50); ` +
+      `ours / floor ${percentile(ratios, 0.5).toFixed(3)} (p25 ${percentile(ratios, 0.25).toFixed(3)}, p75 ${percentile(ratios, 0.75).toFixed(3)})`,
+  );
+}
+
 try {
   if (profiling) await profileMode();
+  else if (process.argv.includes('--pair')) await pairMode();
   else if (floorOnly) await floorMode();
   else await benchmark();
 } catch (error) {
