@@ -5,6 +5,7 @@ import type { HookSnapshot } from '../hooks/hook-registry.ts';
 import type { Redactor } from '../redaction/create-redactor.ts';
 import { redactsToolErrors } from '../redaction/redacts-tool-errors.ts';
 import type { DecisionTrail } from '../trail/create-decision-trail.ts';
+import type { OwnPrompts } from './own-prompts.ts';
 
 /** The registered handlers, and per lifecycle point the ones that define it. */
 export type HandlerLists = {
@@ -33,14 +34,8 @@ export interface RuntimeSnapshot {
   readonly policyVersion: string | undefined;
   /** Whether records get their `actionDigest` (a trail, or `actionDigests: true`). */
   readonly actionDigests: boolean;
-  /**
-   * The prompts of the model requests the runtime's runs and middleware send
-   * on: its middleware lets such a request through as it is, so a model
-   * wrapped with it is guarded once, also given to the runtime's own
-   * wrappers or wrapped twice (a middleware in between keeps the prompt).
-   * Another runtime's middleware still guards them.
-   */
-  readonly ownPrompts?: WeakSet<object>;
+  /** The prompts of the model requests the runtime's runs and middleware send on (see {@link OwnPrompts}). */
+  readonly ownPrompts?: OwnPrompts;
 }
 
 /** Indexes `all` by lifecycle point, so a point nobody handles costs nothing. */

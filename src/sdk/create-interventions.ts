@@ -8,6 +8,7 @@ import { type RegisteredHandler, registerHandler } from '../handlers/registered-
 import { defaultWording, WORDING_KEYS, type Wording } from '../handlers/wording.ts';
 import { HookRegistry } from '../hooks/hook-registry.ts';
 import type { HookName, InterventionHooks } from '../hooks/hook-types.ts';
+import { OwnPrompts } from '../run/own-prompts.ts';
 import { Run } from '../run/run.ts';
 import { buildHandlerLists, type HandlerLists, type RuntimeSnapshot } from '../run/runtime-snapshot.ts';
 import { agentUIStream } from './agent-ui-stream.ts';
@@ -64,7 +65,7 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
   let registered: readonly RegisteredHandler[] = [];
   let lists: HandlerLists = buildHandlerLists(registered);
   const wrappedTools = new WrappedTools();
-  const ownPrompts = new WeakSet<object>();
+  const ownPrompts = new OwnPrompts();
   // the paths the runtime is used through refuse the guards they cannot enforce (CAPABILITIES)
   const paths = new RuntimePaths(
     () => ({ handlers: registered, hooks: hooks.snapshot(), redactors: redactors.length }),
@@ -187,6 +188,8 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
     // reading it says a model is wrapped with it: tools guarded without a run then have a model layer
     get middleware() {
       paths.readMiddleware();
+      // from now on a model may be wrapped with it: the runtime's requests are told apart
+      ownPrompts.watch();
       return middleware;
     },
     get handlers() {

@@ -5,6 +5,7 @@ import { responseReplay } from '../model/response-replay.ts';
 import { watchStreamErrors } from '../model/watch-stream-errors.ts';
 import { type ModelOutputRedaction, modelOutputRedaction } from '../redaction/model-output-redaction.ts';
 import { withInvocationChanges } from '../run/invocation-changes.ts';
+import type { OwnPrompts } from '../run/own-prompts.ts';
 import { modelHookContext, respond } from '../run/respond.ts';
 import type { Run } from '../run/run.ts';
 import { ensureStarted } from '../run/start-run.ts';
@@ -40,7 +41,7 @@ type CallHold = Awaited<ReturnType<typeof callHold>>;
  */
 export function createModelMiddleware(
   runOf: () => Run,
-  { beforeCall, own }: { readonly beforeCall?: (params: LanguageModelV4CallOptions) => void; readonly own?: WeakSet<object> } = {},
+  { beforeCall, own }: { readonly beforeCall?: (params: LanguageModelV4CallOptions) => void; readonly own?: OwnPrompts } = {},
 ): LanguageModelV4Middleware {
   return {
     specificationVersion: 'v4',

@@ -510,6 +510,21 @@ describe('CAPABILITIES', () => {
       expect(JSON.stringify(toolResultsSent(model, 1))).toContain('No wiping.');
     });
 
+    it('should guard a run once when its steps are given a model wrapped with it, first read while the run goes on', async () => {
+      const { interventions, seen, ran, tools, model } = counted();
+      // the run starts before anything reads interventions.middleware: its requests are told apart from then on
+      const result = await interventions.generateText({
+        model,
+        tools,
+        stopWhen: isStepCount(3),
+        prompt: 'go',
+        prepareStep: () => ({ model: wrapLanguageModel({ model, middleware: interventions.middleware }) }),
+      });
+      expect(result.text).toBe('done');
+      expect(ran).toEqual(['lookup']);
+      expect(seen).toEqual({ requests: 2, decided: 2 });
+    });
+
     it('should guard a run of interventions.streamText once, with the model wrapped with it (never refused)', async () => {
       const { interventions, seen, ran, tools, model } = counted();
       const result = interventions.streamText({
