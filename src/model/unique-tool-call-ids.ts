@@ -1,4 +1,5 @@
 import type { LanguageModelV4GenerateResult, LanguageModelV4StreamPart, LanguageModelV4ToolCall } from '@ai-sdk/provider';
+import { repeatsAnId } from './repeats-an-id.ts';
 
 /**
  * Gives every tool call of a response an id of its own. Providers may send
@@ -23,19 +24,6 @@ export function uniqueToolCallIds(response: LanguageModelV4GenerateResult): Lang
     content[index] = { ...part, toolCallId: id };
   });
   return content === response.content ? response : { ...response, content };
-}
-
-/** Whether a client call repeats the id of a call before it (a response has few calls: no set). */
-function repeatsAnId(content: LanguageModelV4GenerateResult['content']): boolean {
-  for (let index = 0; index < content.length; index++) {
-    const part = content[index];
-    if (part?.type !== 'tool-call' || part.providerExecuted === true) continue;
-    for (let before = 0; before < index; before++) {
-      const earlier = content[before];
-      if (earlier?.type === 'tool-call' && earlier.toolCallId === part.toolCallId) return true;
-    }
-  }
-  return false;
 }
 
 /**

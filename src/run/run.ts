@@ -73,8 +73,8 @@ export class Run {
   invocation: InvocationChanges | undefined = undefined;
   /** What the run knows of its tools' listings (the tools handlers see, the label to write), from its first tool decision on. */
   listings: ToolListings | undefined = undefined;
-  /** Whether its streamed steps hold their tool calls until decided: written once, by `holdsStreamedCalls`. */
-  callsHeld: boolean | undefined = undefined;
+  /** Whether the model layer decides its tool calls (its streamed steps hold them until decided): written once, by `decidesInModelLayer`. */
+  decidesAhead: boolean | undefined = undefined;
   /** Chunk timeouts the run applies itself, to streams it holds. */
   streamTimeouts: StreamTimeouts | undefined = undefined;
 

@@ -38,7 +38,8 @@ function validateInput(tool: Tool | undefined, input: unknown) {
 
 /**
  * The run's `toolApproval`: the only reader of the step's decision table.
- * A call the model layer did not decide (one the SDK repaired, or one a
+ * A call the model layer did not decide (every call when nothing needs the
+ * model layer to: see `decidesInModelLayer`; one the SDK repaired; one a
  * human approved, resumed before step 0) is decided now, on the same path.
  * The decision is combined with the caller's own `toolApproval` and the
  * tools' `needsApproval`, which keep working: the stronger status wins
@@ -60,8 +61,9 @@ export function createRunToolApproval({
       const ours = approvalStatusOf(taken);
       if (ours.type !== 'user-approval') return ours;
     }
-    // a call no layer decided (a streamed call nothing held), with nothing else to ask: decided here, at once when
-    // its handlers answer at once; anything more (a confirm, changed arguments, a failure) goes on as below
+    // a call no layer decided (nothing needed the model layer: see decidesInModelLayer), with nothing else to ask:
+    // decided here, at once when its handlers answer at once; anything more (a confirm, changed arguments, a failure)
+    // goes on as below
     if (taken === undefined && alone && run.decidesToolCalls && run.snapshot.hooks.gateToolCalls.length === 0) {
       const { toolCallId, toolName, input } = options.toolCall;
       const call = { toolCallId, toolName, input };

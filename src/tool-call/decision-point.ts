@@ -8,20 +8,22 @@ import { hasTrustedAnnotations } from '../tools/trusted-annotations.ts';
  *
  * - **the model layer** (`decideTurn`, from the model middleware): every
  *   well-formed client call of a model response before the SDK parses it,
- *   when the run decides tool calls at all (`beforeToolCall` handlers or
- *   `gateToolCalls` hooks): every `generateText` response, and a streamed
- *   step whose calls something needs held ({@link holdsStreamedCalls}); the
- *   decision is written into the step's table, keyed by the call's identity.
- *   A held streamed call is decided as soon as its `tool-call` part comes
- *   (when the SDK would ask its own `toolApproval`; its tools run at the
- *   step's end either way), or with the turn at the provider's finish when
- *   `gateToolCalls` hooks must see the turn's calls together
- *   ({@link decidesWithTurn}; `holdToolCalls`);
+ *   when the run decides tool calls and something needs them decided there
+ *   ({@link decidesInModelLayer}: a transform writes its arguments into the
+ *   response, gates see the turn, trusted tools' listings label it, a tool
+ *   the app's client runs never reaches it undecided); the decision is
+ *   written into the step's table, keyed by the call's identity. A streamed
+ *   step's calls are then held ({@link holdsStreamedCalls}), each decided as
+ *   soon as its `tool-call` part comes (when the SDK would ask its own
+ *   `toolApproval`; its tools run at the step's end either way), or with the
+ *   turn at the provider's finish when `gateToolCalls` hooks must see the
+ *   turn's calls together ({@link decidesWithTurn}; `holdToolCalls`);
  * - **`toolApproval`** (`createRunToolApproval`): the only reader of that
- *   table, and the decider of what the model layer did not decide: a
- *   streamed call nothing needed held (as the SDK hands it over, its
- *   arguments streamed as the provider sent them), a call the SDK repaired,
- *   or a call a person approved (resumed before step 0);
+ *   table, and the decider of what the model layer did not decide: every
+ *   call when nothing needs the model layer (a `generateText` call as the
+ *   SDK parsed it, a streamed call as the SDK hands it over, its arguments
+ *   streamed as the provider sent them), a call the SDK repaired, or a call
+ *   a person approved (resumed before step 0);
  * - **`execute`** (`guardToolsStandalone`): tools guarded without a run
  *   (`wrapTools` / `guardTools` with the plain SDK) decide inside the tool.
  *
@@ -30,30 +32,36 @@ import { hasTrustedAnnotations } from '../tools/trusted-annotations.ts';
  */
 export type DecisionPoint = 'model-layer' | 'tool-approval' | 'execute';
 
-/** Whether the model layer decides a response's tool calls (see {@link DecisionPoint}). */
+/**
+ * Whether the model layer decides a response's tool calls, `generateText`
+ * and streams alike (see {@link DecisionPoint}): when the run decides tool
+ * calls and something needs them decided before the SDK sees them. A call a
+ * handler may `transform` gets its new arguments written into the response,
+ * so no client, no history and no approval ever shows the model's;
+ * `gateToolCalls` hooks see the turn's calls together; a run with tools
+ * whose annotations the app trusts labels its first call with their listing
+ * before the SDK records it; and a tool without `execute` (the app's client
+ * runs it) must never reach the client before a deny stops it. Otherwise
+ * (every `beforeToolCall` handler declares `toolCallActions` without
+ * `transform`) the run's `toolApproval` decides each call at the SDK's own
+ * approval point ({@link decidesInToolApproval}), on the arguments the SDK
+ * parsed, as the raw SDK asks its own.
+ */
 export function decidesInModelLayer(run: Run): boolean {
-  return run.decidesToolCalls;
+  // what is registered and the run's tools do not change while it runs: worked out once per run
+  run.decidesAhead ??= run.decidesToolCalls && (mayTakeAction(run, 'transform') || needsToolsHeld(run));
+  return run.decidesAhead;
 }
 
 /**
  * Whether a streamed step holds its tool calls in the model layer until
- * they are decided (`holdToolCalls`): when the run decides tool calls and
- * something needs the hold. A call a handler may `transform` is released
- * with its new arguments, so no client, no history and no approval ever
- * shows the model's; `gateToolCalls` hooks see the turn's calls together;
- * a run with tools whose annotations the app trusts labels its first call
- * with their listing before the SDK records it; a tool without `execute`
- * (the app's client runs it) must never reach the client before a deny
- * stops it; and the hold gives a call repeating an id an id of its own. Otherwise (every `beforeToolCall`
- * handler declares `toolCallActions` without `transform`) each call streams
- * as the provider sends it, as with the raw SDK, and the run's
- * `toolApproval` decides it at the SDK's own approval point
- * ({@link decidesInToolApproval}).
+ * they are decided (`holdToolCalls`): exactly when the model layer decides
+ * them ({@link decidesInModelLayer}); the hold also gives a call repeating
+ * an id an id of its own. Otherwise each call streams as the provider sends
+ * it, as with the raw SDK.
  */
 export function holdsStreamedCalls(run: Run): boolean {
-  // what is registered and the run's tools do not change while it runs: worked out once per run
-  run.callsHeld ??= run.decidesToolCalls && (mayTakeAction(run, 'transform') || needsToolsHeld(run));
-  return run.callsHeld;
+  return decidesInModelLayer(run);
 }
 
 /**
@@ -98,7 +106,8 @@ export function decidesWithTurn(run: Run): boolean {
 /**
  * Whether `toolApproval` decides a call itself: the model layer left it
  * undecided (`taken` is `undefined`) and it is a resumed call, or the run
- * decides tool calls (a streamed call nothing held, a call the SDK repaired).
+ * decides tool calls (a call nothing needed decided in the model layer, a
+ * call the SDK repaired).
  */
 export function decidesInToolApproval(run: Run, taken: ToolCallDecision | undefined, approval: ResumedApproval | undefined): boolean {
   return taken === undefined && (approval !== undefined || run.decidesToolCalls);

@@ -1,12 +1,12 @@
 /**
- * Where a streamed step's tool calls are decided: held in the model layer
- * until decided when something needs the hold, or, when every
+ * Where a run's tool calls are decided: in the model layer (a streamed
+ * step's held until decided) when something needs it, or, when every
  * `beforeToolCall` handler declares `toolCallActions` without `transform`,
- * streamed as the provider sends them and decided at the SDK's own approval
- * point, as the raw SDK streams them.
+ * at the SDK's own approval point, `generateText` and `streamText` alike,
+ * as the raw SDK asks its own (a stream's calls as the provider sends them).
  */
-import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart } from '@ai-sdk/provider';
-import { isStepCount, streamText, type TextStreamPart, type ToolSet, tool } from 'ai';
+import type { LanguageModelV4CallOptions, LanguageModelV4Content, LanguageModelV4StreamPart } from '@ai-sdk/provider';
+import { generateText, isStepCount, streamText, type TextStreamPart, type ToolSet, tool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -20,9 +20,10 @@ import {
   type InterventionHandlerLike,
   InvalidActionError,
   InvalidHandlerError,
+  type ToolCallActionType,
   toolPolicy,
 } from '../../src/index.ts';
-import { usage } from '../helpers/scripted-model.ts';
+import { scriptedModel, step, text, toolCall, usage } from '../helpers/scripted-model.ts';
 import { DONE_STEP, TWO_CALL_STEP } from '../helpers/streamed-calls.ts';
 
 const TOOL_STEP = TWO_CALL_STEP;
@@ -347,6 +348,103 @@ describe('holdsStreamedCalls (through interventions.streamText)', () => {
       expect(parts).toContain('call c1 {"text":"[redacted]"}');
       expect(ran).toEqual(['[redacted]', 'two']);
     });
+  });
+});
+
+/**
+ * One generateText step with `first`'s calls, then "done": the order in which
+ * the tool's onInputAvailable and the handlers met each call (`events`, which
+ * `handlers` are given), what ran, and what the model was sent.
+ */
+async function generated(handlers: ((events: string[]) => InterventionHandlerLike[]) | 'raw', first: LanguageModelV4Content[]) {
+  const events: string[] = [];
+  const ran: string[] = [];
+  const model = scriptedModel(step(...first), step(text('done')));
+  const tools = {
+    echo: tool({
+      inputSchema: z.object({ text: z.string() }),
+      onInputAvailable: ({ input }) => void events.push(`onInputAvailable ${input.text}`),
+      execute: async ({ text }) => {
+        ran.push(text);
+        return text;
+      },
+    }),
+  };
+  const options = { model, tools, prompt: 'go', stopWhen: isStepCount(2) };
+  const result = await (handlers === 'raw' ? generateText(options) : createInterventions({ handlers: handlers(events) }).generateText(options));
+  return { events, ran, result, calls: model.calls };
+}
+
+/** A handler that notes each call it decides in `events`, denying a text that starts with "secret". */
+const noting =
+  (toolCallActions?: ToolCallActionType[]) =>
+  (events: string[]): InterventionHandlerLike[] => [
+    defineHandler({
+      name: 'noting',
+      ...(toolCallActions === undefined ? {} : { toolCallActions }),
+      beforeToolCall: ({ toolCall }) => {
+        const { text } = toolCall.input as { text: string };
+        events.push(`handler ${text}`);
+        return text.startsWith('secret') ? InterventionActions.deny('No secrets.') : InterventionActions.proceed();
+      },
+    }),
+  ];
+
+describe('decidesInModelLayer (through interventions.generateText)', () => {
+  const secretAndTwo = [toolCall('c1', 'echo', { text: 'secret-1' }), toolCall('c2', 'echo', { text: 'two' })];
+
+  it("should decide each call at the SDK's approval point when every handler declares it never transforms: after the tool's onInputAvailable, as raw asks its own toolApproval", async () => {
+    const raw = await generated('raw', secretAndTwo);
+    const wrapped = await generated(noting(['deny']), secretAndTwo);
+
+    expect(raw.events).toEqual(['onInputAvailable secret-1', 'onInputAvailable two']);
+    expect(wrapped.events).toEqual(['onInputAvailable secret-1', 'handler secret-1', 'onInputAvailable two', 'handler two']);
+    expect(wrapped.ran).toEqual(['two']);
+    const results = wrapped.calls[1]?.prompt.flatMap((message) => (message.role === 'tool' ? message.content : []));
+    expect(results).toEqual([
+      expect.objectContaining({
+        toolCallId: 'c1',
+        output: expect.objectContaining({ type: 'execution-denied', reason: expect.stringContaining('No secrets.') }),
+      }),
+      expect.objectContaining({ toolCallId: 'c2', output: { type: 'text', value: 'two' } }),
+    ]);
+  });
+
+  it('should decide the calls in the model layer when a handler may transform: each before the SDK parses it', async () => {
+    const { events, ran } = await generated(noting(), secretAndTwo);
+
+    expect(events).toEqual(['handler secret-1', 'handler two', 'onInputAvailable secret-1', 'onInputAvailable two']);
+    expect(ran).toEqual(['two']);
+  });
+
+  it('should give a call repeating an id an id of its own, so each is decided alone and the one allowed runs', async () => {
+    const first = [toolCall('c1', 'echo', { text: 'secret-1' }), toolCall('c1', 'echo', { text: 'two' })];
+
+    const { ran, result } = await generated(noting(['deny']), first);
+
+    expect(ran).toEqual(['two']);
+    expect(result.steps[0]?.toolCalls.map((call) => call.toolCallId)).toEqual(['c1', 'c1-2']);
+    expect(result.steps[0]?.toolResults.map((toolResult) => [toolResult.toolCallId, toolResult.output])).toEqual([['c1-2', 'two']]);
+  });
+
+  it("should reject with a handler's failure, naming it, and run nothing", async () => {
+    const ran: string[] = [];
+    const broken = defineHandler({
+      name: 'broken',
+      toolCallActions: ['deny'],
+      beforeToolCall: () => {
+        throw new Error('policy service down');
+      },
+    });
+
+    const error = await generated(() => [broken], [toolCall('c1', 'echo', { text: 'one' })]).then(
+      (done) => void ran.push(...done.ran),
+      (thrown: unknown) => thrown,
+    );
+
+    expect(InterventionHandlerError.isInstance(error)).toBe(true);
+    expect((error as InterventionHandlerError).handlerName).toBe('broken');
+    expect(ran).toEqual([]);
   });
 });
 
