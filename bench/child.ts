@@ -22,16 +22,16 @@ function gc(): void {
   (globalThis as { gc?: () => void }).gc?.();
 }
 
-async function workloadOf(scenario: Scenario): Promise<{ workload: Workload; decisionsPerRun: () => number }> {
+async function workloadOf(scenario: Scenario): Promise<{ workload: Workload; decisionsPerRun: () => Promise<number> }> {
   switch (scenario.kind) {
     case 'ai-sdk':
       return aiSdkWorkload(scenario.impl, scenario.mode, scenario.k, scenario.n);
     case 'floor':
       return floorWorkload(scenario.impl, scenario.mode, scenario.mix, scenario.k, scenario.n);
     case 'langchain':
-      return { workload: await langchainWorkload(scenario.k, scenario.n), decisionsPerRun: () => 0 };
+      return { workload: await langchainWorkload(scenario.k, scenario.n), decisionsPerRun: async () => 0 };
     case 'strands':
-      return { workload: await strandsWorkload(scenario.k, scenario.n), decisionsPerRun: () => 0 };
+      return { workload: await strandsWorkload(scenario.k, scenario.n), decisionsPerRun: async () => 0 };
     default:
       throw new Error(`no workload for ${scenario.kind}`);
   }
@@ -138,7 +138,7 @@ async function main(): Promise<Result> {
       const { workload, decisionsPerRun } = await workloadOf(scenario);
       if (profileSeconds !== undefined) return profile(workload, profileSeconds, heapProfilePath);
       const measurement = await measureWorkload(workload, scenario.budget);
-      return { kind: 'measurement', measurement, decisionsPerRun: decisionsPerRun() };
+      return { kind: 'measurement', measurement, decisionsPerRun: await decisionsPerRun() };
     }
   }
 }

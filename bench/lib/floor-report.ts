@@ -157,7 +157,7 @@ export function floorTables(
 
   const checks =
     wrongWork.length === 0
-      ? 'Every run was checked: N steps, N − 1 `echo` executions, the text "done", K × (the mix\'s calls per run) handler method calls for the floor and for ours, and as many decision records for ours.'
+      ? 'Every run was checked: N steps, N − 1 `echo` executions, the text "done", K × (the mix\'s calls per run) handler method calls for the floor and for ours, and as many decision records for ours (read from one more run after the measured ones: a measured run keeps nothing of itself once it has ended).'
       : `WARNING: ${wrongWork.length} rows of ours recorded an unexpected number of decisions.`;
   return { tables: sections.join('\n\n'), verdicts, checks };
 }

@@ -104,8 +104,8 @@ export interface ToolLatencySample {
 
 export interface FloorRun {
   readonly workload: Workload;
-  /** The library's decision records of one run (0 for raw and the floor). */
-  readonly decisionsPerRun: () => number;
+  /** The library's decision records of one run (0 for raw and the floor): one more run, after the measured ones. */
+  readonly decisionsPerRun: () => Promise<number>;
 }
 
 /** The N-step loop through `impl`, every run checked: N steps, N − 1 executions, "done", and every handler method called. */
@@ -115,30 +115,29 @@ export function floorWorkload(impl: FloorImpl, mode: Mode, mix: Mix, k: number, 
     executed++;
   });
   const expectedCalls = impl === 'raw' ? 0 : k * callsPerHandler(mix, steps);
-  // the last run's report, read once the runs are measured: records are built when read, and a production run
-  // reads none (reading them all costs what building each as it is made did)
-  let report: { decisions: readonly unknown[] } | undefined;
+  // a measured run keeps nothing of itself, as a production request drops its result (see aiSdkWorkload); one
+  // more run is checked for its records once the runs are measured
+  type Report = { decisions: readonly unknown[] } | undefined;
 
-  const run = async (): Promise<void> => {
+  const once = async (): Promise<Report> => {
     const executedBefore = executed;
     const callsBefore = methodCalls;
     const options = { model: wrap(scriptedModel(steps)), tools, stopWhen: isStepCount(steps), prompt: 'Echo every step.' };
     let stepCount: number;
     let text: string;
-    let interventions: { decisions: readonly unknown[] } | undefined;
+    let interventions: Report;
     if (mode === 'generate') {
       const result = await generate(options);
       stepCount = result.steps.length;
       text = result.text;
-      interventions = (result as { interventions?: { decisions: readonly unknown[] } }).interventions;
+      interventions = (result as { interventions?: Report }).interventions;
     } else {
       const result = stream(options);
       for await (const part of result.fullStream) void part;
       stepCount = (await result.steps).length;
       text = await result.text;
-      interventions = (result as { interventions?: { decisions: readonly unknown[] } }).interventions;
+      interventions = (result as { interventions?: Report }).interventions;
     }
-    report = interventions;
     const calls = methodCalls - callsBefore;
     if (stepCount !== steps || text !== 'done' || executed - executedBefore !== steps - 1 || calls !== expectedCalls) {
       throw new Error(
@@ -146,8 +145,12 @@ export function floorWorkload(impl: FloorImpl, mode: Mode, mix: Mix, k: number, 
           `${executed - executedBefore} tool calls, ${calls} handler method calls (expected ${expectedCalls})`,
       );
     }
+    return interventions;
   };
-  return { workload: { steps, run }, decisionsPerRun: () => report?.decisions.length ?? 0 };
+  const run = async (): Promise<void> => {
+    await once();
+  };
+  return { workload: { steps, run }, decisionsPerRun: async () => (await once())?.decisions.length ?? 0 };
 }
 
 /**

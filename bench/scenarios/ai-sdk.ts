@@ -144,8 +144,8 @@ export function runtimeFor(impl: FirstChunkImpl, k: number): Interventions | und
 
 export interface AiSdkRun {
   readonly workload: Workload;
-  /** What the last run recorded, read once the runs are measured (records are built when read). */
-  readonly decisionsPerRun: () => number;
+  /** What a run records: one more run, after the measured ones, its records read (records are built when read). */
+  readonly decisionsPerRun: () => Promise<number>;
 }
 
 export function aiSdkWorkload(impl: Impl, mode: Mode, k: number, steps: number): AiSdkRun {
@@ -163,9 +163,11 @@ export function aiSdkWorkload(impl: Impl, mode: Mode, k: number, steps: number):
   const runtime = runtimeFor(impl, k);
   const generate = runtime?.generateText ?? generateText;
   const stream = runtime?.streamText ?? streamText;
-  // the last run's report, read once the runs are measured: records are built when read, and a production run
-  // reads none (reading them all costs what building each as it is made did)
-  let report: { decisions: readonly unknown[] } | undefined;
+  // a measured run keeps nothing of itself, as a production request drops its result: holding a run's report
+  // until the next run would keep its records (and what they hold) alive across the next run's garbage
+  // collections; one more run is checked for its records once the runs are measured (records are built when
+  // read, and a production run reads none)
+  type Report = { decisions: readonly unknown[] } | undefined;
 
   const check = (stepCount: number, text: string, executedThisRun: number): void => {
     if (stepCount !== steps || text !== 'done' || executedThisRun !== steps - 1) {
@@ -173,21 +175,23 @@ export function aiSdkWorkload(impl: Impl, mode: Mode, k: number, steps: number):
     }
   };
 
-  const run = async (): Promise<void> => {
+  const once = async (): Promise<Report> => {
     const before = executed;
     const options = { model: scriptedModel(steps), tools, stopWhen: isStepCount(steps), prompt: 'Echo every step.' };
     if (mode === 'generate') {
       const result = await generate(options);
       check(result.steps.length, result.text, executed - before);
-      report = (result as { interventions?: { decisions: readonly unknown[] } }).interventions;
-    } else {
-      const result = stream(options);
-      for await (const part of result.fullStream) void part;
-      check((await result.steps).length, await result.text, executed - before);
-      report = (result as { interventions?: { decisions: readonly unknown[] } }).interventions;
+      return (result as { interventions?: Report }).interventions;
     }
+    const result = stream(options);
+    for await (const part of result.fullStream) void part;
+    check((await result.steps).length, await result.text, executed - before);
+    return (result as { interventions?: Report }).interventions;
   };
-  return { workload: { steps, run }, decisionsPerRun: () => report?.decisions.length ?? 0 };
+  const run = async (): Promise<void> => {
+    await once();
+  };
+  return { workload: { steps, run }, decisionsPerRun: async () => (await once())?.decisions.length ?? 0 };
 }
 
 /**
