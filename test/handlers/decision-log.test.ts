@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { isStepCount, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -88,4 +90,37 @@ describe('result.interventions.decisions', () => {
       });
     });
   }
+
+  describe('what a run keeps of a plain proceed until its records are read', () => {
+    it("should keep none of the event: a step's event is collected once the step is over, while the run goes on", async () => {
+      // a garbage collection on demand, in this worker
+      setFlagsFromString('--expose-gc');
+      const gc = runInNewContext('gc') as () => void;
+      let first: WeakRef<object> | undefined;
+      let collected: boolean | undefined;
+      const observer = defineHandler({
+        name: 'observer',
+        beforeModelCall: (event) => {
+          if (event.stepNumber === 0) first = new WeakRef(event);
+          if (event.stepNumber !== 2) return InterventionActions.proceed();
+          // a WeakRef holds its target until the job that made it ends: the check waits for a timer
+          return new Promise((resolve) => setTimeout(resolve, 0)).then(() => {
+            gc();
+            collected = first?.deref() === undefined;
+            return InterventionActions.proceed();
+          });
+        },
+      });
+      const interventions = createInterventions({ handlers: [observer] });
+
+      const result = await interventions.generateText({ model: script(), tools, stopWhen: isStepCount(3), prompt: 'Echo.' });
+
+      expect(collected).toBe(true);
+      expect(result.interventions.decisions.map(({ handler, stepNumber }) => `${handler} ${stepNumber}`)).toEqual([
+        'observer 0',
+        'observer 1',
+        'observer 2',
+      ]);
+    });
+  });
 });
