@@ -37,14 +37,14 @@ describe('result.interventions.decisions', () => {
   for (const api of ['generateText', 'streamText'] as const) {
     describe(`when nobody is told of the records as they are made (${api})`, () => {
       /** One run: its records as the result gives them, and as `onDecision` received them when `told`. */
-      async function run(told: boolean) {
+      async function run(told: boolean, model = script(), steps = 3) {
         const received: DecisionRecord[] = [];
         const interventions = createInterventions({
           handlers: handlers(),
           policyVersion: 'v7',
           ...(told ? { hooks: { onDecision: ({ record }: { record: DecisionRecord }) => void received.push(record) } } : {}),
         });
-        const options = { model: script(), tools, stopWhen: isStepCount(3), prompt: 'Echo.' };
+        const options = { model, tools, stopWhen: isStepCount(steps), prompt: 'Echo.' };
         if (api === 'generateText') {
           const result = await interventions.generateText(options);
           return { decisions: result.interventions.decisions, received, report: result.interventions };
@@ -81,6 +81,19 @@ describe('result.interventions.decisions', () => {
         );
         expect(quiet.decisions.find((record) => record.handler === 'guard')).toEqual(expect.objectContaining({ reason: 'checked' }));
         expect(quiet.decisions.every((record) => record.policyVersion === 'v7')).toBe(true);
+      });
+
+      it('should give the same records over a long run, with records made as they come between the plain proceeds', async () => {
+        // 40 steps: 39 calls (every fourth denied) and the last step's text, far more entries than the log's first chunks hold
+        const long = () =>
+          scriptedModel(
+            ...Array.from({ length: 39 }, (_, index) => step(toolCall(index % 4 === 1 ? 'c2' : `c${index + 3}`, 'echo', { text: `${index}` }))),
+            step(text('done')),
+          );
+        const [quiet, reported] = [await run(false, long(), 40), await run(true, long(), 40)];
+        expect(quiet.decisions.length).toBeGreaterThan(200);
+        expect(timeless(quiet.decisions)).toEqual(timeless(reported.decisions));
+        expect(quiet.decisions.filter((record) => record.action === 'deny')).toHaveLength(10);
       });
 
       it('should give one array, the same at every read', async () => {
