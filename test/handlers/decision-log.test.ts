@@ -87,7 +87,9 @@ describe('result.interventions.decisions', () => {
         // 40 steps: 39 calls (every fourth denied) and the last step's text, far more entries than the log's first chunks hold
         const long = () =>
           scriptedModel(
-            ...Array.from({ length: 39 }, (_, index) => step(toolCall(index % 4 === 1 ? 'c2' : `c${index + 3}`, 'echo', { text: `${index}` }))),
+            ...Array.from({ length: 39 }, (_, index) =>
+              step(toolCall(index % 4 === 1 ? 'c2' : `c${index + 3}`, 'echo', { text: `${index}` })),
+            ),
             step(text('done')),
           );
         const [quiet, reported] = [await run(false, long(), 40), await run(true, long(), 40)];

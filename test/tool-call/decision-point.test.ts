@@ -371,7 +371,9 @@ async function generated(handlers: ((events: string[]) => InterventionHandlerLik
     }),
   };
   const options = { model, tools, prompt: 'go', stopWhen: isStepCount(2) };
-  const result = await (handlers === 'raw' ? generateText(options) : createInterventions({ handlers: handlers(events) }).generateText(options));
+  const result = await (handlers === 'raw'
+    ? generateText(options)
+    : createInterventions({ handlers: handlers(events) }).generateText(options));
   return { events, ran, result, calls: model.calls };
 }
 
