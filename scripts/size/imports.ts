@@ -21,14 +21,16 @@ export interface MeasuredImport {
  * put, the capability table), and what only some runs need moved to code loaded on demand
  * (47.4 -> 35.5 kB). Deciding a whole response's calls (a generateText step, a held step) and
  * the calls a live step holds load on demand too (36.2 -> 34.7 kB, with records built when read
- * and a cheaper held step in). The budget is what loads at once today with a margin for the
- * build's chunking (about 0.3 kB), so that growth fails CI, within the issue's 36.0 kB.
+ * and a cheaper held step in). The approval point beyond its common case and deciding a resumed
+ * call load on demand as well (35.3 -> 33.4 kB, with generateText deciding at the approval point
+ * and records kept without their events in). The budget is what loads at once today with a margin
+ * for the build's chunking (about 0.4 kB), so that growth fails CI, within the issue's 36.0 kB.
  */
 export const IMPORTS: readonly MeasuredImport[] = [
   {
     name: "{ createInterventions } from 'ai-interventions'",
     source: "export { createInterventions } from 'ai-interventions';",
-    budgetGzipBytes: 35_000,
+    budgetGzipBytes: 33_800,
   },
   { name: "* from 'ai-interventions'", source: "export * from 'ai-interventions';" },
   { name: "* from 'ai-interventions/client'", source: "export * from 'ai-interventions/client';" },

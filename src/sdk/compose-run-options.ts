@@ -6,12 +6,17 @@ import type { Run } from '../run/run.ts';
 import { hasToolHooks } from '../run/runtime-snapshot.ts';
 import { SETTING_KEYS } from '../run/setting-keys.ts';
 import { holdsStreamedCalls, mayConfirm } from '../tool-call/decision-point.ts';
+import { isThenable } from '../util/is-thenable.ts';
+import { onDemand } from '../util/on-demand.ts';
 import type { CallOptions } from './call-options.ts';
 import { createModelMiddleware } from './create-model-middleware.ts';
 import { guardToolSet } from './guard-tool-set.ts';
 import { createRunPrepareStep } from './run-prepare-step.ts';
 import { createRunRepair } from './run-repair-tool-call.ts';
-import { createRunToolApproval, decideResumed } from './run-tool-approval.ts';
+import { createRunToolApproval } from './run-tool-approval.ts';
+
+/** Deciding a call a person answered: its code loads with the first resume of a process that answers one. */
+const resumedDecisions = onDemand(() => import('./decide-resumed.ts'));
 
 /**
  * The SDK options of a run: the caller's options, with each extension point
@@ -36,7 +41,12 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
     signs,
     appSecret: options.experimental_toolApprovalSecret,
     approver: options.runtimeContext ?? {},
-    decide: (approval, asker) => decideResumed(run, approval, asker),
+    decide: (approval, asker) => {
+      const loaded = resumedDecisions();
+      return isThenable(loaded)
+        ? loaded.then(({ decideResumed }) => decideResumed(run, approval, asker))
+        : loaded.decideResumed(run, approval, asker);
+    },
   });
   if (approvals?.history !== undefined) {
     if (options.messages !== undefined) composed.messages = approvals.history;

@@ -45,14 +45,6 @@ export async function resolveCallerApproval(
   return needed ? { type: 'user-approval' } : NOT_APPLICABLE;
 }
 
-/** Whether the caller set anything to resolve for this call. */
-export function hasCallerApproval(
-  toolApproval: ToolApprovalConfiguration<ToolSet, Context> | undefined,
-  options: Pick<ApprovalOptions, 'toolCall' | 'tools'>,
-): boolean {
-  return toolApproval !== undefined || getOwn(options.tools, options.toolCall.toolName)?.needsApproval !== undefined;
-}
-
 async function validateContext(toolName: string, context: unknown, schema: FlexibleSchema<unknown> | undefined) {
   if (schema == null) return context;
   return validateTypes({ value: context, schema, context: { field: 'tool context', entityName: toolName } });

@@ -1,40 +1,19 @@
 import type { Context } from '@ai-sdk/provider-utils';
-import type { GenericToolApprovalFunction, Tool, ToolApprovalConfiguration, ToolSet } from 'ai';
-import type { ResumedApproval } from '../approvals/read-resume.ts';
-import { UNVERIFIABLE_REASON, unverifiedDenial } from '../approvals/unverified-denial.ts';
+import type { GenericToolApprovalFunction, ToolApprovalConfiguration, ToolSet } from 'ai';
 import type { Run } from '../run/run.ts';
 import { ensureStarted } from '../run/start-run.ts';
 import { type ApprovalStatus, approvalStatusOf, decidedInput, type ToolCallDecision } from '../run/tool-call-decision.ts';
 import { decideToolCall } from '../tool-call/decide-tool-call.ts';
-import { decidesInToolApproval, holdsStreamedCalls } from '../tool-call/decision-point.ts';
-import { AMBIGUOUS_CALL_ID, denyCall, notTheAnsweredCall } from '../tool-call/deny-call.ts';
-import { gateResumedCall, gateToolCalls } from '../tool-call/gate-tool-calls.ts';
-import { getErrorMessage } from '../util/get-error-message.ts';
-import { getOwn } from '../util/get-own.ts';
+import { decidesInToolApproval } from '../tool-call/decision-point.ts';
 import { isThenable } from '../util/is-thenable.ts';
-import { safeValidateTypes } from '../util/validate-types.ts';
-import { hasCallerApproval, resolveCallerApproval } from './resolve-caller-approval.ts';
+import { onDemand } from '../util/on-demand.ts';
+import { hasCallerApproval } from './has-caller-approval.ts';
+import type { ApprovalOptions, FoundAlready } from './resolve-approval.ts';
 
-const RANK: Readonly<Record<ApprovalStatus['type'], number>> = {
-  'not-applicable': 0,
-  approved: 1,
-  'user-approval': 2,
-  denied: 3,
-};
+/** The approval point beyond its common case: its code loads with the first call of a process that needs it. */
+const beyondCommonCase = onDemand(() => import('./resolve-approval.ts'));
 
-const NOT_APPLICABLE: ApprovalStatus = Object.freeze({ type: 'not-applicable' });
-/** A call whose decision failed: not run (the run ends with the failure). */
-const FAILED: ApprovalStatus = Object.freeze({ type: 'denied', reason: 'The call was not run: deciding it failed.' });
-
-const TRANSFORMED_REPAIR =
-  'the call was repaired by the SDK and then transformed, and a human cannot be asked to approve arguments the model did not send in this step';
-
-/** Validates arguments against a tool's input schema, as the SDK validates a model's. */
-function validateInput(tool: Tool | undefined, input: unknown) {
-  return tool?.inputSchema === undefined
-    ? Promise.resolve({ success: true as const, value: input })
-    : safeValidateTypes({ value: input, schema: tool.inputSchema });
-}
+const ignore = (): void => {};
 
 /**
  * The run's `toolApproval`: the only reader of the step's decision table.
@@ -52,9 +31,8 @@ export function createRunToolApproval({
   run: Run;
   toolApproval: ToolApprovalConfiguration<ToolSet, Context> | undefined;
 }): GenericToolApprovalFunction<ToolSet, Record<string, never>, Context> {
-  type Options = Parameters<GenericToolApprovalFunction<ToolSet, Record<string, never>, Context>>[0];
   // the common case, at once: the model layer decided the call, and nothing else asks about it
-  const approve = (options: Options): ApprovalStatus | Promise<ApprovalStatus> => {
+  const approve = (options: ApprovalOptions): ApprovalStatus | Promise<ApprovalStatus> => {
     const taken = run.step.take(options.toolCall);
     const alone = run.approvals === undefined && !hasCallerApproval(toolApproval, options);
     if (taken !== undefined && taken !== 'ambiguous' && alone) {
@@ -64,7 +42,7 @@ export function createRunToolApproval({
     // a call no layer decided (nothing needed the model layer: see decidesInModelLayer), with nothing else to ask:
     // decided here, at once when its handlers answer at once; anything more (a confirm, changed arguments, a failure)
     // goes on as below
-    if (taken === undefined && alone && run.decidesToolCalls && run.snapshot.hooks.gateToolCalls.length === 0) {
+    if (taken === undefined && alone && decidesInToolApproval(run, taken, undefined) && run.snapshot.hooks.gateToolCalls.length === 0) {
       const { toolCallId, toolName, input } = options.toolCall;
       const call = { toolCallId, toolName, input };
       if (!run.step.firstWithId(call)) return resolve(options, taken, { repeated: true });
@@ -87,102 +65,18 @@ export function createRunToolApproval({
     status.then(settled, settled);
     return status;
   };
-  /** `given`: what {@link approve} found already (the call repeats an id of its step, or its decision under way). */
-  const resolve = async (
-    options: Options,
-    taken: ToolCallDecision | 'ambiguous' | undefined,
-    given: { readonly repeated?: true; readonly deciding?: ToolCallDecision | Promise<ToolCallDecision> } = {},
-  ): Promise<ApprovalStatus> => {
-    const { toolCall } = options;
+  /** Everything beyond the common case (see `resolveApproval`), for a call of the step under way. */
+  const resolve = (options: ApprovalOptions, taken: ToolCallDecision | 'ambiguous' | undefined, given?: FoundAlready) => {
     const step = run.step;
-    const call = { toolCallId: toolCall.toolCallId, toolName: toolCall.toolName, input: toolCall.input };
-    // fail closed: a decision that cannot be told to be this call's is no decision for it
-    if (taken === 'ambiguous') return approvalStatusOf(await denyCall(run, call, AMBIGUOUS_CALL_ID));
-    let decision: ToolCallDecision | undefined = taken;
-    const session = run.approvals;
-    const approval = step.number === undefined ? session?.resume.approved.get(toolCall.toolCallId) : undefined;
-    // fail closed: the SDK resumes a call by its id; an answer is for the call its request was made for, and for no other
-    const another = approval === undefined ? undefined : notTheAnsweredCall(approval, call);
-    if (another !== undefined) return approvalStatusOf(await denyCall(run, call, another));
-    // a used approval answered otherwise now is not decided again: the tool wrapper gives the model what ran
-    if (approval !== undefined && session?.replaysOverriddenAnswer(approval.approvalId) === true) return NOT_APPLICABLE;
-    if (decidesInToolApproval(run, decision, approval)) {
-      // fail closed: a streamed call no hold gave an id of its own is decided once per id; a second call with it is denied
-      if (given.repeated === true || (approval === undefined && given.deciding === undefined && !step.firstWithId(call))) {
-        return approvalStatusOf(await denyCall(run, call, AMBIGUOUS_CALL_ID));
-      }
-      const gated = run.snapshot.hooks.gateToolCalls.length > 0;
-      try {
-        const gates = !gated
-          ? undefined
-          : approval !== undefined
-            ? await gateResumedCall(run, call.toolCallId)
-            : (await gateToolCalls(run, step, [call]))[0];
-        // handlers that answer at once take no turn of the event loop here
-        const deciding = given.deciding ?? decideToolCall(run, step, call, { approval, gates });
-        decision = isThenable(deciding) ? await deciding : deciding;
-      } catch (error) {
-        run.fail(error);
-        // a streamed call no hold kept: the call is not run, and the run ends with the failure at its next step (a stream error)
-        if (run.streaming && !holdsStreamedCalls(run)) return FAILED;
-        // streamText errors its stream with a toolApproval's throw and tells no callback: the run ends here (once)
-        if (run.streaming) await run.end(error);
-        throw error;
-      }
-      // decided here (not in the model layer): the SDK runs and records this very object
-      const input = decidedInput(decision);
-      if (input !== undefined) {
-        // the SDK recorded the model's arguments for this call: an approval of other arguments would not verify on resume
-        if (decision.type === 'confirm') return approvalStatusOf(await denyCall(run, call, TRANSFORMED_REPAIR));
-        const checked = await validateInput(getOwn(options.tools, toolCall.toolName), input.value);
-        if (!checked.success) {
-          const reason = `the arguments a transform produced are not valid for this tool (${getErrorMessage(checked.error)})`;
-          return approvalStatusOf(await denyCall(run, call, reason));
-        }
-        toolCall.input = checked.value;
-      }
-    }
-    // fail closed: a confirm is answered only by an approval the runtime's secret verifies
-    if (decision?.type === 'confirm' && approval !== undefined && session?.verified(approval) === false) {
-      return approvalStatusOf(await denyCall(run, call, UNVERIFIABLE_REASON, unverifiedDenial(call.toolName)));
-    }
-    const ours = decision === undefined ? NOT_APPLICABLE : approvalStatusOf(decision);
-    if (ours.type === 'denied') return ours;
-
-    // the SDK's own resolution, when there is anything to resolve (a toolApproval option, needsApproval)
-    const theirs = hasCallerApproval(toolApproval, options) ? await resolveCallerApproval(toolApproval, options) : NOT_APPLICABLE;
-    // a resumed call that is not denied is executed once, through the approval ledger, by the tool wrapper
-    const status = RANK[theirs.type] > RANK[ours.type] ? theirs : ours;
-    // a handler asked: the request is the library's, keeps its signature and carries its pin (who asked, and when);
-    // the SDK makes any other request unasked by us
-    if (status.type === 'user-approval' && ours.type === 'user-approval') {
-      await run.critical(() =>
-        run.openApprovals().ask(call, run.runtimeContext, decision?.type === 'confirm' ? decision.terms : undefined),
-      );
-    } else if (status.type !== 'not-applicable') {
-      session?.asked(toolCall.toolCallId, false);
-    }
-    return status;
+    // a decision under way is awaited once the code is loaded: its failure is not unhandled meanwhile
+    if (isThenable(given?.deciding)) given.deciding.then(undefined, ignore);
+    const loaded = beyondCommonCase();
+    return isThenable(loaded)
+      ? loaded.then(({ resolveApproval }) => resolveApproval(run, step, toolApproval, options, taken, given))
+      : loaded.resolveApproval(run, step, toolApproval, options, taken, given);
   };
   return (options) => {
     const starting = ensureStarted(run);
     return starting === undefined ? approve(options) : starting.then(() => approve(options));
   };
-}
-
-/**
- * Decides a call a person answered, before the SDK reads the history (the
- * approval session's preparation): the gates and handlers run again with
- * the answer, as the person who asked (`asker`, the runtime context the
- * answer's pin carries), and the decision is written into the run's resume
- * step, where `toolApproval` takes it.
- */
-export async function decideResumed(run: Run, approval: ResumedApproval, asker: Context | undefined): Promise<ToolCallDecision> {
-  const starting = ensureStarted(run);
-  if (starting !== undefined) await starting;
-  const call = { toolCallId: approval.toolCallId, toolName: approval.toolName, input: approval.input };
-  const gates = run.snapshot.hooks.gateToolCalls.length > 0 ? await gateResumedCall(run, call.toolCallId) : undefined;
-  const decision = await decideToolCall(run, run.step, call, { approval, gates, runtimeContext: asker });
-  run.step.write(call, decision);
-  return decision;
 }
