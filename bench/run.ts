@@ -404,8 +404,12 @@ warmup of ≥ ${floorBudget.warmupRuns} runs, ${floorBudget.allocBatches} batche
 depend on what else runs on the machine. **Time** is read paired: at K = ${PAIR_K}, one process per mix and pass runs the
 floor and ours in turn (one run of each, the order swapped at every pair, after ${PAIR_WARMUP_RUNS} runs of each) for
 ${PAIR_TIME_MS / 1e3} s, and the ratio is the median of the pairs' ratios (each pair's two runs met the same machine, heap and
-JIT state). The ratios of medians taken apart, in separate processes (\`apart\`), are shown beside it: on a shared or
-virtualised machine they move by several percent from run to run (compare raw and its repeat in the main tables).
+JIT state). The one heap is also what the paired ratio misses: a collection falls in whichever run fills the heap, so
+the collections one's allocation brings, and the old-generation work its promoted objects leave, are partly timed in
+the other's runs, and a difference in garbage-collection cost shows less there than apart (allocation, above, is
+counted in separate processes). The ratios of medians taken apart, in separate processes (\`apart\`), are shown beside it:
+on a shared or virtualised machine they move by several percent from run to run (compare raw and its repeat in the
+main tables).
 
 - ${command}: ${elapsedS.toFixed(0)} s${floorOnly ? ' (this section alone)' : ''}
 ${env.slice(0, 4).join('\n')}
