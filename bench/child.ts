@@ -6,7 +6,7 @@
  */
 import type { Session } from 'node:inspector/promises';
 import { calibrate, measurePair, measureWorkload, usedHeap, type Workload } from './lib/measure.ts';
-import type { ChildReport, FirstChunkResult, Result, Scenario, SoakPoint } from './lib/scenario.ts';
+import { type ChildReport, type FirstChunkResult, LATENCY_IMPLS, type Result, type Scenario, type SoakPoint } from './lib/scenario.ts';
 import { floorWorkload, toolLatencyWorkload } from './scenarios/against-floor.ts';
 import { aiSdkWorkload, firstChunkWorkload } from './scenarios/ai-sdk.ts';
 import { langchainWorkload, strandsWorkload } from './scenarios/peers.ts';
@@ -84,17 +84,25 @@ async function firstChunk(scenario: Extract<Scenario, { kind: 'first-chunk' }>):
   return { kind: 'first-chunk', results };
 }
 
+/**
+ * Every tool-latency row in one process: a run of each per round, the order
+ * rotated every round (each row meets the same machine, and runs after
+ * each other as often), after `warmupRounds` rounds (the library has more
+ * code to compile than the raw SDK: a few runs time its interpreter).
+ */
 async function toolLatency(scenario: Extract<Scenario, { kind: 'tool-latency' }>): Promise<Result> {
-  const once = toolLatencyWorkload(scenario.impl, scenario.k);
-  for (let i = 0; i < scenario.warmupRuns; i++) await once();
-  const fromToolCallUs: number[] = [];
-  const fromFinishUs: number[] = [];
-  for (let i = 0; i < scenario.samples; i++) {
-    const sample = await once();
-    fromToolCallUs.push(sample.fromToolCallUs);
-    fromFinishUs.push(sample.fromFinishUs);
+  const onces = LATENCY_IMPLS.map((impl) => toolLatencyWorkload(impl, impl === 'raw' || impl === 'approval-point' ? 0 : scenario.k));
+  const rows = LATENCY_IMPLS.map((impl) => ({ impl, fromToolCallUs: [] as number[], fromFinishUs: [] as number[] }));
+  for (let round = 0; round < scenario.warmupRounds + scenario.rounds; round++) {
+    for (let i = 0; i < onces.length; i++) {
+      const at = (i + round) % onces.length;
+      const sample = await onces[at]!();
+      if (round < scenario.warmupRounds) continue;
+      rows[at]!.fromToolCallUs.push(sample.fromToolCallUs);
+      rows[at]!.fromFinishUs.push(sample.fromFinishUs);
+    }
   }
-  return { kind: 'tool-latency', fromToolCallUs, fromFinishUs };
+  return { kind: 'tool-latency', rows };
 }
 
 async function soak(scenario: Extract<Scenario, { kind: 'soak' }>): Promise<Result> {

@@ -9,6 +9,8 @@ export type Mode = 'generate' | 'stream';
 export type FloorImpl = 'raw' | 'floor' | 'ours';
 /** The tool-latency rows: the floor's, and the raw SDK with a `toolApproval` that decides nothing (its approval point, empty). */
 export type LatencyImpl = FloorImpl | 'approval-point';
+/** The tool-latency rows, in the order of the first round. */
+export const LATENCY_IMPLS: readonly LatencyImpl[] = ['raw', 'approval-point', 'floor', 'ours'];
 /**
  * Which no-op lifecycle methods the K handlers define: all four
  * (`beforeModelCall`, `afterModelCall`, `beforeToolCall`, `afterToolCall`),
@@ -51,11 +53,11 @@ export type Scenario =
       readonly timeMs: number;
     }
   | {
+      /** Every {@link LATENCY_IMPLS} row in one process, one run of each per round, the order rotated every round. */
       readonly kind: 'tool-latency';
-      readonly impl: LatencyImpl;
       readonly k: number;
-      readonly samples: number;
-      readonly warmupRuns: number;
+      readonly rounds: number;
+      readonly warmupRounds: number;
     }
   | { readonly kind: 'langchain' | 'strands'; readonly k: number; readonly n: number; readonly budget: Budget }
   | {
@@ -95,10 +97,14 @@ export type Result =
   | { readonly kind: 'first-chunk'; readonly results: readonly FirstChunkResult[] }
   | {
       readonly kind: 'tool-latency';
-      /** µs from the model's first tool-call part to that tool's `execute`, one per run. */
-      readonly fromToolCallUs: readonly number[];
-      /** µs from the model's finish part of the same step to that `execute`. */
-      readonly fromFinishUs: readonly number[];
+      /** Per {@link LATENCY_IMPLS} row, index r of each list from round r. */
+      readonly rows: readonly {
+        readonly impl: LatencyImpl;
+        /** µs from the model's first tool-call part to that tool's `execute`, one per round. */
+        readonly fromToolCallUs: readonly number[];
+        /** µs from the model's finish part of the same step to that `execute`. */
+        readonly fromFinishUs: readonly number[];
+      }[];
     }
   | { readonly kind: 'soak'; readonly points: readonly SoakPoint[]; readonly runs: number; readonly elapsedMs: number };
 
