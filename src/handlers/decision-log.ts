@@ -7,6 +7,10 @@ import type { RegisteredHandler } from './registered-handler.ts';
 /** What the log keeps until its records are read: records made already, and what plain proceeds are made of (never an event). */
 type Unread = DecisionRecord | RegisteredHandler | Lifecycle | string | number | undefined;
 
+/** The slots of a decision log's first chunks (a short run's), and of every later one (see `DecisionLog.room`). */
+const FIRST_CHUNK_SLOTS: readonly number[] = [32, 64];
+const CHUNK_SLOTS = 128;
+
 /**
  * A run's decision records, in the order their evaluations concluded. A
  * plain `proceed` (no reason, no display), which nobody is told about as it
@@ -105,7 +109,7 @@ export class DecisionLog {
       // the chunk ends where its entries do
       this.chunk.length = this.used;
       const chunks = (this.chunks ??= []);
-      this.chunk = new Array(Math.min(32 << chunks.length, 128));
+      this.chunk = new Array(FIRST_CHUNK_SLOTS[chunks.length] ?? CHUNK_SLOTS);
       this.used = 0;
       chunks.push(this.chunk);
     }

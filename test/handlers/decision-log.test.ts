@@ -106,6 +106,36 @@ describe('result.interventions.decisions', () => {
     });
   }
 
+  describe('a run with thousands of records', () => {
+    it('should keep every one, in order, however many chunks they fill', async () => {
+      // 40 handlers before and after each of 39 calls: 3,120 plain proceeds, far more than the log's first chunks hold
+      const many = Array.from({ length: 40 }, (_, index) =>
+        defineHandler({
+          name: `audit-${index}`,
+          toolCallActions: [],
+          beforeToolCall: () => InterventionActions.proceed(),
+          afterToolCall: () => InterventionActions.proceed(),
+        }),
+      );
+      const interventions = createInterventions({ handlers: many });
+      const model = scriptedModel(
+        ...Array.from({ length: 39 }, (_, index) => step(toolCall(`c${index}`, 'echo', { text: `${index}` }))),
+        step(text('done')),
+      );
+
+      const result = await interventions.generateText({ model, tools, stopWhen: isStepCount(40), prompt: 'Echo.' });
+
+      const expected = Array.from({ length: 39 }, (_, call) =>
+        (['beforeToolCall', 'afterToolCall'] as const).flatMap((lifecycle) =>
+          many.map((_, index) => `audit-${index} ${lifecycle} c${call}`),
+        ),
+      ).flat();
+      expect(result.interventions.decisions.map(({ handler, lifecycle, toolCallId }) => `${handler} ${lifecycle} ${toolCallId}`)).toEqual(
+        expected,
+      );
+    });
+  });
+
   describe('what a run keeps of a plain proceed until its records are read', () => {
     it("should keep none of the event: a step's event is collected once the step is over, while the run goes on", async () => {
       // a garbage collection on demand, in this worker
