@@ -86,9 +86,8 @@ async function firstChunk(scenario: Extract<Scenario, { kind: 'first-chunk' }>):
 
 /**
  * Every tool-latency row in one process: a run of each per round, the order
- * rotated every round (each row meets the same machine, and runs after
- * each other as often), after `warmupRounds` rounds (the library has more
- * code to compile than the raw SDK: a few runs time its interpreter).
+ * rotated every round (each row meets the same machine, and follows each
+ * of the others as often), after `warmupRounds` rounds.
  */
 async function toolLatency(scenario: Extract<Scenario, { kind: 'tool-latency' }>): Promise<Result> {
   const onces = LATENCY_IMPLS.map((impl) => toolLatencyWorkload(impl, impl === 'raw' || impl === 'approval-point' ? 0 : scenario.k));
