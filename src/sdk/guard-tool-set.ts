@@ -21,14 +21,11 @@ export interface ToolGuard {
 export function guardToolSet<TOOLS extends ToolSet>(tools: TOOLS, guard: ToolGuard): TOOLS {
   const guarded: Record<string, Tool> = {};
   for (const toolName of Object.keys(tools)) {
-    const tool = tools[toolName] as Tool;
-    // defineProperty: a tool named `__proto__` stays a tool, never the copy's prototype
-    Object.defineProperty(guarded, toolName, {
-      value: guardTool(toolName, tool, guard),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+    const copy = guardTool(toolName, tools[toolName] as Tool, guard);
+    // a tool named `__proto__` stays a tool, never the copy's prototype (the one key an assignment would not define)
+    if (toolName === '__proto__')
+      Object.defineProperty(guarded, toolName, { value: copy, enumerable: true, writable: true, configurable: true });
+    else guarded[toolName] = copy;
   }
   return guarded as TOOLS;
 }
