@@ -6,8 +6,17 @@
  */
 import type { Session } from 'node:inspector/promises';
 import { calibrate, measurePair, measureWorkload, usedHeap, type Workload } from './lib/measure.ts';
-import { type ChildReport, type FirstChunkResult, LATENCY_IMPLS, type Result, type Scenario, type SoakPoint } from './lib/scenario.ts';
-import { floorWorkload, toolLatencyWorkload } from './scenarios/against-floor.ts';
+import {
+  type ChildReport,
+  type FirstChunkResult,
+  type FloorImpl,
+  LATENCY_IMPLS,
+  type Result,
+  type Scenario,
+  type SoakPoint,
+  TOOL_SET_SIZES,
+} from './lib/scenario.ts';
+import { floorWorkload, toolLatencyWorkload, toolSetWorkload } from './scenarios/against-floor.ts';
 import { aiSdkWorkload, firstChunkWorkload } from './scenarios/ai-sdk.ts';
 import { langchainWorkload, strandsWorkload } from './scenarios/peers.ts';
 
@@ -104,6 +113,29 @@ async function toolLatency(scenario: Extract<Scenario, { kind: 'tool-latency' }>
   return { kind: 'tool-latency', rows };
 }
 
+/**
+ * Every tool-set row in one process: for each size, one request of raw, the
+ * floor and ours per round, the order rotated every round, after
+ * `warmupRounds` rounds.
+ */
+async function toolSet(scenario: Extract<Scenario, { kind: 'tool-set' }>): Promise<Result> {
+  const impls: readonly FloorImpl[] = ['raw', 'floor', 'ours'];
+  const rows = TOOL_SET_SIZES.flatMap((tools) =>
+    impls.map((impl) => ({ impl, tools, request: toolSetWorkload(impl, tools), requestUs: [] as number[] })),
+  );
+  for (let round = 0; round < scenario.warmupRounds + scenario.rounds; round++) {
+    for (let i = 0; i < rows.length; i++) {
+      // rotated within each size: a size's three rows run one after the other
+      const size = Math.floor(i / impls.length);
+      const row = rows[size * impls.length + ((i + round) % impls.length)]!;
+      const t0 = performance.now();
+      await row.request();
+      if (round >= scenario.warmupRounds) row.requestUs.push((performance.now() - t0) * 1e3);
+    }
+  }
+  return { kind: 'tool-set', rows: rows.map(({ impl, tools, requestUs }) => ({ impl, tools, requestUs })) };
+}
+
 async function soak(scenario: Extract<Scenario, { kind: 'soak' }>): Promise<Result> {
   const { workload } = aiSdkWorkload(scenario.impl, scenario.mode, scenario.k, scenario.n);
   for (let i = 0; i < scenario.warmupRuns; i++) await workload.run();
@@ -133,6 +165,8 @@ async function main(): Promise<Result> {
       return firstChunk(scenario);
     case 'tool-latency':
       return toolLatency(scenario);
+    case 'tool-set':
+      return toolSet(scenario);
     case 'floor-pair': {
       const { mode, mix, k, n } = scenario;
       const floor = floorWorkload('floor', mode, mix, k, n).workload;

@@ -28,6 +28,8 @@ import {
   floorTables,
   MIXES,
   type ToolLatencyRow,
+  type ToolSetRow,
+  toolSetTable,
   withFloorSection,
 } from './lib/floor-report.ts';
 import { type Budget, type Measurement, percentile } from './lib/measure.ts';
@@ -286,6 +288,9 @@ const PAIR_TIME_MS = quick ? 1_500 : 6_000;
 const LATENCY_K = 1;
 const LATENCY_ROUNDS = quick ? 20 : 80;
 const LATENCY_WARMUP_ROUNDS = quick ? 30 : 120;
+/** The tool-set rows: rounds (one request of each row per round) measured after the warmup rounds. */
+const TOOL_SET_ROUNDS = quick ? 100 : 400;
+const TOOL_SET_WARMUP_ROUNDS = quick ? 100 : 400;
 
 /**
  * Ours against the hand-written floor: per API, raw first and last, and for
@@ -299,6 +304,7 @@ function floorPlan(durations: Map<string, number>, budget: Budget) {
     { info: Omit<FloorRow, 'measurement' | 'decisionsPerRun'>; measurements: Measurement[]; decisions: number[] }
   >();
   const latencies = new Map<LatencyImpl, { k: number; fromToolCallUs: number[]; fromFinishUs: number[]; processes: number }>();
+  const toolSets = new Map<string, { impl: FloorImpl; tools: number; requestUs: number[]; processes: number }>();
   const pairs = new Map<string, { mode: Mode; mix: Mix; k: number; n: number; floorNs: number[]; oursNs: number[]; processes: number }>();
 
   const measureJob =
@@ -377,6 +383,26 @@ function floorPlan(durations: Map<string, number>, budget: Budget) {
         }
       },
     ]);
+    // what a request pays for the tools it gives: every size and row in turn, in one process
+    list.push([
+      'tool set',
+      async () => {
+        const label = `floor section: generateText with 1 to 50 tools and no tool call, raw, floor and ours in turn${name}`;
+        const t0 = performance.now();
+        const report = await step(label, () =>
+          runChild({ kind: 'tool-set', rounds: TOOL_SET_ROUNDS, warmupRounds: TOOL_SET_WARMUP_ROUNDS }),
+        );
+        durations.set('tool set', (performance.now() - t0) / 1e3);
+        if (report.result.kind !== 'tool-set') throw new Error(`unexpected result for ${label}`);
+        for (const { impl, tools, requestUs } of report.result.rows) {
+          const key = `${impl} ${tools}`;
+          const entry = toolSets.get(key) ?? { impl, tools, requestUs: [], processes: 0 };
+          entry.requestUs.push(...requestUs);
+          entry.processes++;
+          toolSets.set(key, entry);
+        }
+      },
+    ]);
     return list;
   };
 
@@ -390,6 +416,7 @@ function floorPlan(durations: Map<string, number>, budget: Budget) {
     const latencyRows: ToolLatencyRow[] = [...latencies.entries()].map(([impl, entry]) => ({ impl, ...entry }));
     const pairRows: FloorPairRow[] = [...pairs.values()];
     const { tables, verdicts, checks } = floorTables(rows, pairRows, latencyRows, (row) => row.k * callsPerHandler(row.mix, row.n));
+    const toolSetRows: ToolSetRow[] = [...toolSets.values()];
     const failed = verdicts.filter(({ verdict }) => verdict.pass === false);
     const env = environment();
     const markdown = `${FLOOR_START}
@@ -440,7 +467,21 @@ step's tools only once the last has answered, so a guard deciding at the approva
 second call's handlers there (the run's decision machinery with them), and the floor's runs the first
 call's inside its \`execute\`.
 
-${checks}
+${
+  toolSetRows.length === 0
+    ? ''
+    : `${toolSetTable(toolSetRows)}
+
+One \`generateText\` step answering "done", given 1, 20 or 50 tools and calling none, with one handler of all four
+methods (no tool runs, so only the model methods are called). The floor wrapped each tool's \`execute\` once, when
+the tools were defined, as an app wraps them at start-up: a request pays it nothing. Ours guards the set a request
+gives, once per request (the handler's \`afterToolCall\` must see every execution), and sets up the run (its
+records, the model layer, the composed options). The rows run in turn in one process (one request of each per
+round, the order rotated within each size every round, after ${TOOL_SET_WARMUP_ROUNDS} rounds), each read against raw's
+request of the same round; every request was checked (one step, the text "done", no tool run).
+
+`
+}${checks}
 ${FLOOR_END}`;
     return { markdown, verdicts, failed };
   };

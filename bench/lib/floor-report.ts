@@ -38,6 +38,14 @@ export interface ToolLatencyRow {
   readonly processes: number;
 }
 
+/** One implementation's requests with one tool-set size, one per round (index r: round r). */
+export interface ToolSetRow {
+  readonly impl: FloorImpl;
+  readonly tools: number;
+  readonly requestUs: readonly number[];
+  readonly processes: number;
+}
+
 export const MIXES: readonly Mix[] = ['all-four', 'no-after-model', 'before-tool'];
 
 const MIX_TEXT: Record<Mix, string> = {
@@ -166,6 +174,50 @@ export function floorTables(
       ? 'Every run was checked: N steps, N − 1 `echo` executions, the text "done", K × (the mix\'s calls per run) handler method calls for the floor and for ours, and as many decision records for ours (read from one more run after the measured ones: a measured run keeps nothing of itself once it has ended).'
       : `WARNING: ${wrongWork.length} rows of ours recorded an unexpected number of decisions.`;
   return { tables: sections.join('\n\n'), verdicts, checks };
+}
+
+/**
+ * What a request pays for the tools it gives, before any is called: per
+ * size, raw's time and what the floor and ours add to raw's request of the
+ * same round (p50 of the differences), and ours' added time per tool beyond
+ * the first.
+ */
+export function toolSetTable(rows: readonly ToolSetRow[]): string {
+  const sizes = [...new Set(rows.map((row) => row.tools))].sort((a, b) => a - b);
+  const rowOf = (impl: FloorImpl, tools: number) => rows.find((row) => row.impl === impl && row.tools === tools);
+  const overRaw = (row: ToolSetRow | undefined, raw: ToolSetRow) =>
+    row === undefined
+      ? undefined
+      : percentile(
+          row.requestUs.map((us, round) => us - raw.requestUs[round]!).sort((a, b) => a - b),
+          0.5,
+        );
+  const signed = (us: number | undefined) => (us === undefined ? '' : `${us < 0 ? '−' : '+'}${fmtUs(Math.abs(us))}`);
+  const lines = [
+    '#### generateText: what a request pays for the tools it gives',
+    '',
+    '| tools | raw, µs per request (p50) | floor − raw, same round (p50) | **ours − raw**, same round (p50) | ours, µs per tool beyond the first | rounds (processes) |',
+    '|--:|--:|--:|--:|--:|--:|',
+  ];
+  const first = sizes[0] ?? 1;
+  const firstRaw = rowOf('raw', first);
+  const oursFirst = firstRaw === undefined ? undefined : overRaw(rowOf('ours', first), firstRaw);
+  for (const tools of sizes) {
+    const raw = rowOf('raw', tools);
+    if (raw === undefined) continue;
+    const ours = overRaw(rowOf('ours', tools), raw);
+    const perTool = ours === undefined || oursFirst === undefined || tools === first ? undefined : (ours - oursFirst) / (tools - first);
+    lines.push(
+      `| ${tools} | ${fmtUs(
+        percentile(
+          [...raw.requestUs].sort((a, b) => a - b),
+          0.5,
+        ),
+      )} | ${signed(overRaw(rowOf('floor', tools), raw))} | ` +
+        `**${signed(ours)}** | ${perTool === undefined ? '' : fmtUs(perTool)} | ${raw.requestUs.length} (${raw.processes}) |`,
+    );
+  }
+  return lines.join('\n');
 }
 
 /** The ratios ours / floor of a row's pairs, each pair's runs side by side: median and quartiles. */

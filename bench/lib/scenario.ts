@@ -17,6 +17,8 @@ export const LATENCY_IMPLS: readonly LatencyImpl[] = ['raw', 'approval-point', '
  * the same without `afterModelCall`, or `beforeToolCall` only.
  */
 export type Mix = 'all-four' | 'no-after-model' | 'before-tool';
+/** How many tools a request of the tool-set rows gives (one step, no tool call). */
+export const TOOL_SET_SIZES: readonly number[] = [1, 20, 50];
 
 /** The method calls of one handler in a run of `steps` steps (N model calls, N − 1 tool calls). */
 export function callsPerHandler(mix: Mix, steps: number): number {
@@ -56,6 +58,12 @@ export type Scenario =
       /** Every {@link LATENCY_IMPLS} row in one process, one run of each per round, the order rotated every round. */
       readonly kind: 'tool-latency';
       readonly k: number;
+      readonly rounds: number;
+      readonly warmupRounds: number;
+    }
+  | {
+      /** Raw, the floor and ours with each of {@link TOOL_SET_SIZES} tools in one process, one request of each per round, rotated. */
+      readonly kind: 'tool-set';
       readonly rounds: number;
       readonly warmupRounds: number;
     }
@@ -105,6 +113,11 @@ export type Result =
         /** µs from the model's finish part of the same step to that `execute`. */
         readonly fromFinishUs: readonly number[];
       }[];
+    }
+  | {
+      readonly kind: 'tool-set';
+      /** Per implementation and size, index r of each list from round r. */
+      readonly rows: readonly { readonly impl: FloorImpl; readonly tools: number; readonly requestUs: readonly number[] }[];
     }
   | { readonly kind: 'soak'; readonly points: readonly SoakPoint[]; readonly runs: number; readonly elapsedMs: number };
 

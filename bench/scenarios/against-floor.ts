@@ -79,8 +79,10 @@ function echoTool(onExecute: (toolCallId: string) => void) {
 }
 
 /** The calls a run makes: `generateText` / `streamText` of the SDK, the floor's model and tools, or the library's. */
-function callsOf(impl: FloorImpl, mix: Mix, k: number, onExecute: (toolCallId: string) => void) {
-  const tools = { echo: echoTool(onExecute) };
+function callsOf(impl: FloorImpl, mix: Mix, k: number, onExecute: (toolCallId: string) => void, size = 1) {
+  // `echo`, then `echo1`, `echo2`… when a request gives more tools
+  const tools: Record<string, ReturnType<typeof echoTool>> = { echo: echoTool(onExecute) };
+  for (let index = 1; index < size; index++) tools[`echo${index}`] = echoTool(onExecute);
   if (impl === 'raw') return { generate: generateText, stream: streamText, tools, wrap: (model: MockLanguageModelV4) => model };
   const handlers = handlersOf(mix, k);
   if (impl === 'floor') {
@@ -223,5 +225,44 @@ export function toolLatencyWorkload(impl: LatencyImpl, k: number): () => Promise
       throw new Error('stream did not follow the script');
     }
     return { fromToolCallUs: (entered - given) * 1e3, fromFinishUs: (entered - finished) * 1e3 };
+  };
+}
+
+/**
+ * One request through `impl` that gives `size` tools and calls none: one
+ * step answering "done", with one handler of all four methods (ours guards
+ * every tool of the set for its `afterToolCall`; the floor wrapped each
+ * tool's `execute` once, when the tools were defined, as an app wraps them
+ * at start-up). What a request pays for the tools it is given, before any is
+ * called.
+ */
+export function toolSetWorkload(impl: FloorImpl, size: number): () => Promise<void> {
+  const { generate, tools, wrap } = callsOf(
+    impl,
+    'all-four',
+    1,
+    () => {
+      throw new Error('no tool is called in the tool-set rows');
+    },
+    size,
+  );
+  const usage = {
+    inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
+    outputTokens: { total: 1, text: 1, reasoning: undefined },
+  };
+  return async () => {
+    // a model per request, as the loop's runs have (a mock keeps every call it was given)
+    const model = wrap(
+      new MockLanguageModelV4({
+        doGenerate: async () => ({
+          content: [{ type: 'text', text: 'done' }],
+          finishReason: { unified: 'stop', raw: 'stop' },
+          usage,
+          warnings: [],
+        }),
+      }),
+    );
+    const result = await generate({ model, tools, prompt: 'Say done.' });
+    if (result.text !== 'done' || result.steps.length !== 1) throw new Error(`${impl} request did not follow the script`);
   };
 }
