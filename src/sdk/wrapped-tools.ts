@@ -14,6 +14,8 @@ import { guardToolsStandalone } from './guard-tools-standalone.ts';
  */
 export class WrappedTools {
   private readonly originals = new WeakMap<Tool, Tool>();
+  /** Whether any tool was wrapped: a runtime that never wrapped one has nothing to look up in a call's tools. */
+  private wrappedAny = false;
   /** The originals by name (the latest of each name), as a tool set. */
   readonly byName: ToolSet = Object.create(null) as ToolSet;
 
@@ -29,7 +31,10 @@ export class WrappedTools {
       const tool = wrapped[name];
       const original = tools[name] as Tool;
       Object.defineProperty(this.byName, name, { value: original, enumerable: true, writable: true, configurable: true });
-      if (tool !== undefined && tool !== original) this.originals.set(tool, original);
+      if (tool !== undefined && tool !== original) {
+        this.originals.set(tool, original);
+        this.wrappedAny = true;
+      }
     }
     return wrapped;
   }
@@ -37,7 +42,7 @@ export class WrappedTools {
   /** `callOptions` with the tools this runtime wrapped replaced by their originals. */
   unwrapped(callOptions: CallOptions): CallOptions {
     const tools = callOptions.tools;
-    if (tools === undefined) return callOptions;
+    if (tools === undefined || !this.wrappedAny) return callOptions;
     let copy: ToolSet | undefined;
     for (const name of Object.keys(tools)) {
       const original = this.originals.get(tools[name] as Tool);
