@@ -22,8 +22,9 @@ export function guardToolSet<TOOLS extends ToolSet>(tools: TOOLS, guard: ToolGua
   const guarded: Record<string, Tool> = {};
   for (const toolName of Object.keys(tools)) {
     const copy = guardTool(toolName, tools[toolName] as Tool, guard);
-    // a tool named `__proto__` stays a tool, never the copy's prototype (the one key an assignment would not define)
-    if (toolName === '__proto__')
+    // a name the set inherits is defined, not assigned: `__proto__` stays a tool, never the copy's prototype, and
+    // `toString` or `constructor` stays a tool where Object.prototype is frozen (an assignment would throw there)
+    if (toolName in guarded)
       Object.defineProperty(guarded, toolName, { value: copy, enumerable: true, writable: true, configurable: true });
     else guarded[toolName] = copy;
   }
