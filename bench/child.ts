@@ -11,6 +11,7 @@ import {
   type FirstChunkResult,
   type FloorImpl,
   LATENCY_IMPLS,
+  latencyK,
   type Result,
   type Scenario,
   type SoakPoint,
@@ -99,7 +100,7 @@ async function firstChunk(scenario: Extract<Scenario, { kind: 'first-chunk' }>):
  * of the others as often), after `warmupRounds` rounds.
  */
 async function toolLatency(scenario: Extract<Scenario, { kind: 'tool-latency' }>): Promise<Result> {
-  const onces = LATENCY_IMPLS.map((impl) => toolLatencyWorkload(impl, impl === 'raw' || impl === 'approval-point' ? 0 : scenario.k));
+  const onces = LATENCY_IMPLS.map((impl) => toolLatencyWorkload(impl, latencyK(impl, scenario.k)));
   const rows = LATENCY_IMPLS.map((impl) => ({ impl, fromToolCallUs: [] as number[], fromFinishUs: [] as number[] }));
   for (let round = 0; round < scenario.warmupRounds + scenario.rounds; round++) {
     for (let i = 0; i < onces.length; i++) {

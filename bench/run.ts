@@ -52,7 +52,9 @@ import {
   callsPerHandler,
   type FloorImpl,
   type Impl,
+  LATENCY_IMPLS,
   type LatencyImpl,
+  latencyK,
   type Mix,
   type Mode,
   type Scenario,
@@ -365,7 +367,7 @@ function floorPlan(durations: Map<string, number>, budget: Budget) {
     list.push([
       'tool latency',
       async () => {
-        const label = `floor section: streamText tool call to execute, raw, approval point, floor and ours in turn${name}`;
+        const label = `floor section: streamText tool call to execute, raw, approval point, the floor's decision there, floor and ours in turn${name}`;
         const t0 = performance.now();
         const report = await step(label, () =>
           runChild({ kind: 'tool-latency', k: LATENCY_K, rounds: LATENCY_ROUNDS, warmupRounds: LATENCY_WARMUP_ROUNDS }),
@@ -374,7 +376,7 @@ function floorPlan(durations: Map<string, number>, budget: Budget) {
         if (report.result.kind !== 'tool-latency') throw new Error(`unexpected result for ${label}`);
         for (const { impl, fromToolCallUs, fromFinishUs } of report.result.rows) {
           const entry = latencies.get(impl) ?? {
-            k: impl === 'raw' || impl === 'approval-point' ? 0 : LATENCY_K,
+            k: latencyK(impl, LATENCY_K),
             fromToolCallUs: [],
             fromFinishUs: [],
             processes: 0,
@@ -460,15 +462,17 @@ ${verdicts.length - failed.length} of ${verdicts.length} pass.
 
 ${tables}
 
-The last table: one streamed step with two tool calls, the first complete at once, the second's input
+The tool-call table: one streamed step with two tool calls, the first complete at once, the second's input
 then streamed in five deltas 2 ms apart, then the finish. \`ai\` 7 itself starts a streamed step's tools once
 the provider has finished the step, so the raw SDK's first figure holds the rest of the step too; the
-figure from the finish part is what comes on top of it. The four rows run in turn in one process (one run
+figure from the finish part is what comes on top of it. The ${LATENCY_IMPLS.length} rows run in turn in one process (one run
 of each per round, the order rotated every round, after ${LATENCY_WARMUP_ROUNDS} rounds), each read against raw's run of the
 same round. What lies on that path: the SDK asks each call's approval in stream order and starts the
 step's tools only once the last has answered, so a guard deciding at the approval point (ours) runs the
 second call's handlers there (the run's decision machinery with them), and the floor's runs the first
-call's inside its \`execute\`.
+call's inside its \`execute\`. The floor's handler calls moved into a \`toolApproval\` (the third row) show
+what deciding there costs by itself: what ours adds beyond that row is its decision's own work (the
+event, the evaluation, its record, the approval's checks), which the step's first tool waits for.
 
 ${
   toolSetRows.length === 0

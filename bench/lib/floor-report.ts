@@ -142,12 +142,7 @@ export function floorTables(
     for (const row of latencies) {
       const fromCall = stats(row.fromToolCallUs);
       const fromFinish = stats(row.fromFinishUs);
-      const label =
-        row.impl === 'raw'
-          ? 'raw streamText'
-          : row.impl === 'approval-point'
-            ? 'raw streamText, `toolApproval` deciding nothing (the approval point, empty)'
-            : `${row.impl === 'floor' ? 'floor' : 'interventions.streamText'}, ${row.k} × \`beforeToolCall\` only`;
+      const label = latencyLabel(row);
       const against = raw === undefined || row.impl === 'raw' ? undefined : raw.fromFinishUs;
       const minus = against === undefined ? undefined : perRound(row.fromFinishUs, against, (value, base) => value - base);
       const ratio = against === undefined ? undefined : perRound(row.fromFinishUs, against, (value, base) => value / base);
@@ -174,6 +169,24 @@ export function floorTables(
       ? 'Every run was checked: N steps, N − 1 `echo` executions, the text "done", K × (the mix\'s calls per run) handler method calls for the floor and for ours, and as many decision records for ours (read from one more run after the measured ones: a measured run keeps nothing of itself once it has ended).'
       : `WARNING: ${wrongWork.length} rows of ours recorded an unexpected number of decisions.`;
   return { tables: sections.join('\n\n'), verdicts, checks };
+}
+
+/** What a tool-latency row runs. */
+function latencyLabel({ impl, k }: ToolLatencyRow): string {
+  switch (impl) {
+    case 'raw':
+      return 'raw streamText';
+    case 'approval-point':
+      return 'raw streamText, `toolApproval` deciding nothing (the approval point, empty)';
+    case 'floor-at-approval':
+      return `raw streamText, \`toolApproval\` calling the floor's ${k} × \`beforeToolCall\` (its decision where ours decides)`;
+    case 'floor':
+      return `floor, ${k} × \`beforeToolCall\` only`;
+    case 'ours':
+      return `interventions.streamText, ${k} × \`beforeToolCall\` only`;
+    default:
+      throw new Error(`unknown row ${impl satisfies never}`);
+  }
 }
 
 /**

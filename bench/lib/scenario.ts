@@ -7,10 +7,20 @@ export type FirstChunkImpl = Impl | 'handlers-streaming';
 export type Mode = 'generate' | 'stream';
 /** Against the hand-written floor (bench/scenarios/floor.ts): the raw SDK, the floor, or ai-interventions. */
 export type FloorImpl = 'raw' | 'floor' | 'ours';
-/** The tool-latency rows: the floor's, and the raw SDK with a `toolApproval` that decides nothing (its approval point, empty). */
-export type LatencyImpl = FloorImpl | 'approval-point';
+/**
+ * The tool-latency rows: the floor's, the raw SDK with a `toolApproval` that
+ * decides nothing (its approval point, empty), and the raw SDK with the
+ * floor's decision in its `toolApproval` (`floorApproval`: the floor's
+ * handler calls where ours decides).
+ */
+export type LatencyImpl = FloorImpl | 'approval-point' | 'floor-at-approval';
 /** The tool-latency rows, in the order of the first round. */
-export const LATENCY_IMPLS: readonly LatencyImpl[] = ['raw', 'approval-point', 'floor', 'ours'];
+export const LATENCY_IMPLS: readonly LatencyImpl[] = ['raw', 'approval-point', 'floor-at-approval', 'floor', 'ours'];
+
+/** How many handlers a tool-latency row calls: none for the raw SDK and its empty approval point, else `k`. */
+export function latencyK(impl: LatencyImpl, k: number): number {
+  return impl === 'raw' || impl === 'approval-point' ? 0 : k;
+}
 /**
  * Which no-op lifecycle methods the K handlers define: all four
  * (`beforeModelCall`, `afterModelCall`, `beforeToolCall`, `afterToolCall`),

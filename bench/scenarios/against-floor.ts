@@ -15,7 +15,7 @@ import { z } from 'zod';
 import type { Workload } from '../lib/measure.ts';
 import { callsPerHandler, type FloorImpl, type LatencyImpl, type Mix, type Mode } from '../lib/scenario.ts';
 import { scriptedModel } from './ai-sdk.ts';
-import { type FloorHandler, floorMiddleware, floorModel, floorTools } from './floor.ts';
+import { type FloorHandler, floorApproval, floorMiddleware, floorModel, floorTools } from './floor.ts';
 
 type StreamPart = Awaited<ReturnType<MockLanguageModelV4['doStream']>>['stream'] extends ReadableStream<infer PART> ? PART : never;
 
@@ -166,14 +166,22 @@ export function floorWorkload(impl: FloorImpl, mode: Mode, mix: Mix, k: number, 
  * the step for the raw SDK too; the second is what comes on top.)
  * `approval-point`: the raw SDK with a `toolApproval` that decides nothing
  * (every call not applicable), what deciding at the SDK's approval point
- * costs before anything is decided there.
+ * costs before anything is decided there; `floor-at-approval`: the raw SDK
+ * with the floor's decision (its handler calls) in its `toolApproval`, where
+ * ours decides.
  */
 export function toolLatencyWorkload(impl: LatencyImpl, k: number): () => Promise<ToolLatencySample> {
   let entered = Number.NaN;
-  const calls = callsOf(impl === 'approval-point' ? 'raw' : impl, 'before-tool', k, (toolCallId) => {
+  const calls = callsOf(impl === 'approval-point' || impl === 'floor-at-approval' ? 'raw' : impl, 'before-tool', k, (toolCallId) => {
     if (toolCallId === 'call-1' && Number.isNaN(entered)) entered = performance.now();
   });
   const { stream, tools, wrap } = calls;
+  const toolApproval =
+    impl === 'approval-point'
+      ? () => undefined
+      : impl === 'floor-at-approval'
+        ? floorApproval(asFloorHandlers(handlersOf('before-tool', k)))
+        : undefined;
   const usage = {
     inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
     outputTokens: { total: 5, text: 5, reasoning: undefined },
@@ -219,7 +227,7 @@ export function toolLatencyWorkload(impl: LatencyImpl, k: number): () => Promise
       },
     });
     const options = { model: wrap(model), tools, stopWhen: isStepCount(2), prompt: 'Echo twice.' };
-    const result = impl === 'approval-point' ? streamText({ ...options, toolApproval: () => undefined }) : stream(options);
+    const result = toolApproval === undefined ? stream(options) : streamText({ ...options, toolApproval });
     for await (const part of result.fullStream) void part;
     if ((await result.text) !== 'done' || Number.isNaN(entered) || Number.isNaN(given) || Number.isNaN(finished)) {
       throw new Error('stream did not follow the script');

@@ -110,6 +110,22 @@ export function floorModel(model: Model, middleware: LanguageModelMiddleware) {
   return wrapLanguageModel({ model, middleware });
 }
 
+/**
+ * A `toolApproval` calling the before-tool functions: the floor's decision
+ * made at the SDK's approval point instead of inside `execute` (a deny is
+ * the SDK's denial; anything else lets the call run).
+ */
+export function floorApproval(handlers: readonly FloorHandler[]) {
+  const { beforeTool } = pointsOf(handlers);
+  return ({ toolCall }: { readonly toolCall: FloorToolCall }) => {
+    for (const handler of beforeTool) {
+      const denied = verdictOf(handler.beforeToolCall!({ toolCall }), 'beforeToolCall');
+      if (denied !== undefined) return { type: 'denied' as const, reason: denied };
+    }
+    return undefined;
+  };
+}
+
 /** The tools, each `execute` wrapped with the before/after-tool functions (once, not per run). */
 export function floorTools<TOOLS extends ToolSet>(tools: TOOLS, handlers: readonly FloorHandler[]): TOOLS {
   const { beforeTool, afterTool } = pointsOf(handlers);
