@@ -9,6 +9,8 @@
  *                                                           (rewrites that section of BENCHMARKS.md)
  *   node --experimental-strip-types bench/run.ts --pair generate all-four 15
  *                                                           the floor and ours in turn for 15 s (K = 1), printed
+ *   node --experimental-strip-types bench/run.ts --pair generate all-four 15 --profile
+ *                                                           the same under the CPU profiler: each one's self time
  *
  * Every scenario runs in a fresh child process (bench/child.ts), one after the
  * other; this process only collects their JSON reports and writes the tables.
@@ -33,7 +35,7 @@ import {
   withFloorSection,
 } from './lib/floor-report.ts';
 import { type Budget, type Measurement, percentile } from './lib/measure.ts';
-import { type ProfileSummary, summarizeCpu, summarizeHeap } from './lib/profile.ts';
+import { type ProfileSummary, summarizeCpu, summarizeCpuInSpans, summarizeHeap } from './lib/profile.ts';
 import {
   baselineOf,
   type FirstChunkRow,
@@ -912,6 +914,7 @@ BENCH_QUICK=1 node --experimental-strip-types bench/run.ts  # smaller budgets, p
 node --experimental-strip-types bench/run.ts --profile      # CPU and allocation profiles: raw vs 5 handlers, N = 50
 npm run bench -- --floor                                   # only "Against a hand-written floor" (about 3.5 minutes), rewrites that section
 node --experimental-strip-types bench/run.ts --pair stream before-tool 15   # the floor and ours in turn for 15 s, printed
+node --experimental-strip-types bench/run.ts --pair stream before-tool 15 --profile   # the same under the CPU profiler: each one's self time, and the difference
 \`\`\`
 
 \`BENCH_DEADLINE_S\` (default ${deadlineS}) is when the second pass stops starting processes. Every sample of
@@ -923,38 +926,84 @@ the latest run is in bench/results/latest.json (not committed).
 
 /**
  * `--pair <generate|stream> <mix> [seconds] [k]`: one pair process (the floor and ours in turn), printed:
- * the quick check of one change's time against the floor, without the whole section.
+ * the quick check of one change's time against the floor, without the whole section. With `--profile`, the
+ * process runs under `node --cpu-prof` (50 µs sampling), and the samples taken during each one's runs give
+ * the floor's and ours' self time per step side by side, by category and by function: where ours' time over
+ * the floor goes, both measured on the same machine, heap and JIT state (two processes' profiles differ by
+ * more than that). The profiler slows both; read the difference, not the totals.
  */
 async function pairMode(): Promise<void> {
-  const [mode = 'generate', mix = 'all-four', seconds = '15', k = String(PAIR_K)] = process.argv.slice(process.argv.indexOf('--pair') + 1);
+  const positional = process.argv.slice(process.argv.indexOf('--pair') + 1).filter((arg) => !arg.startsWith('--'));
+  const [mode = 'generate', mix = 'all-four', seconds = '15', k = String(PAIR_K)] = positional;
   if ((mode !== 'generate' && mode !== 'stream') || !MIXES.includes(mix as Mix)) {
-    throw new Error(`usage: --pair <generate|stream> <${MIXES.join('|')}> [seconds] [k]`);
+    throw new Error(`usage: --pair <generate|stream> <${MIXES.join('|')}> [seconds] [k] [--profile]`);
   }
   total = 1;
-  const report = await runChild({
-    kind: 'floor-pair',
-    mode,
-    mix: mix as Mix,
-    k: Number(k),
-    n: FLOOR_N,
-    warmupRuns: PAIR_WARMUP_RUNS,
-    timeMs: Number(seconds) * 1e3,
-  });
+  const dir = `${benchDir}profiles`;
+  const file = `pair-${mode}-${mix}-k${k}.cpuprofile`;
+  if (profiling) {
+    rmSync(`${dir}/${file}`, { force: true });
+    mkdirSync(dir, { recursive: true });
+  }
+  const report = await runChild(
+    {
+      kind: 'floor-pair',
+      mode,
+      mix: mix as Mix,
+      k: Number(k),
+      n: FLOOR_N,
+      warmupRuns: PAIR_WARMUP_RUNS,
+      timeMs: Number(seconds) * 1e3,
+      spans: profiling,
+    },
+    profiling ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${file}`, '--cpu-prof-interval=50'] : [],
+  );
   if (report.result.kind !== 'pair') throw new Error('unexpected result');
-  const { firstNs, secondNs, steps } = report.result.pair;
+  const { firstNs, secondNs, steps, firstSpans, secondSpans } = report.result.pair;
   const sorted = (values: readonly number[]) => [...values].sort((a, b) => a - b);
   const ratios = sorted(secondNs.map((ours, index) => ours / firstNs[index]!));
   const perStep = (values: readonly number[]) => fmtUs(percentile(sorted(values), 0.5) / 1e3 / steps);
+  const api = mode === 'generate' ? 'generateText' : 'streamText';
   console.log(
-    `${mode === 'generate' ? 'generateText' : 'streamText'}, ${mix}, K=${k}, N=${FLOOR_N}: ${ratios.length} pairs; ` +
+    `${api}, ${mix}, K=${k}, N=${FLOOR_N}: ${ratios.length} pairs; ` +
       `floor ${perStep(firstNs)} µs/step, ours ${perStep(secondNs)} µs/step (p50); ` +
       `ours / floor ${percentile(ratios, 0.5).toFixed(3)} (p25 ${percentile(ratios, 0.25).toFixed(3)}, p75 ${percentile(ratios, 0.75).toFixed(3)})`,
   );
+  if (firstSpans === undefined || secondSpans === undefined) return;
+  const summaries = summarizeCpuInSpans(`${dir}/${file}`, rootUrl, { floor: firstSpans, ours: secondSpans });
+  const floor = summaries.get('floor')!;
+  const ours = summaries.get('ours')!;
+  const floorSteps = firstSpans.length * steps;
+  const oursSteps = secondSpans.length * steps;
+  const us = (value: number) => fmtUs(value).padStart(8);
+  const signed = (value: number) => `${value < 0 ? '−' : '+'}${fmtUs(Math.abs(value))}`.padStart(8);
+  console.log(`\nSelf time per step under the profiler, the samples of each one's runs (µs): floor, ours, ours − floor\n`);
+  const categories = [...new Set([...floor.byCategory.keys(), ...ours.byCategory.keys()])];
+  const category = (summary: ProfileSummary, runSteps: number, name: string) => (summary.byCategory.get(name) ?? 0) / runSteps;
+  categories.sort((a, b) => category(ours, oursSteps, b) - category(ours, oursSteps, a));
+  for (const name of categories) {
+    const [f, o] = [category(floor, floorSteps, name), category(ours, oursSteps, name)];
+    console.log(`  ${name.padEnd(46)} ${us(f)} ${us(o)} ${signed(o - f)}`);
+  }
+  const [totalFloor, totalOurs] = [floor.total / floorSteps, ours.total / oursSteps];
+  console.log(`  ${'total'.padEnd(46)} ${us(totalFloor)} ${us(totalOurs)} ${signed(totalOurs - totalFloor)}`);
+  console.log(`\nThe functions whose self time differs most (µs per step, ours − floor):\n`);
+  const fn = (summary: ProfileSummary, runSteps: number, key: string) => (summary.byFunction.get(key)?.amount ?? 0) / runSteps;
+  const differences = [...new Set([...floor.byFunction.keys(), ...ours.byFunction.keys()])]
+    .map((key) => ({
+      key,
+      category: (ours.byFunction.get(key) ?? floor.byFunction.get(key))!.category,
+      by: fn(ours, oursSteps, key) - fn(floor, floorSteps, key),
+    }))
+    .sort((a, b) => Math.abs(b.by) - Math.abs(a.by))
+    .slice(0, 25);
+  for (const { key, category: where, by } of differences) console.log(`  ${signed(by)}  [${where}] ${key}`);
+  console.log(`\nProfile: ${dir}/${file}`);
 }
 
 try {
-  if (profiling) await profileMode();
-  else if (process.argv.includes('--pair')) await pairMode();
+  if (process.argv.includes('--pair')) await pairMode();
+  else if (profiling) await profileMode();
   else if (floorOnly) await floorMode();
   else await benchmark();
 } catch (error) {

@@ -170,7 +170,17 @@ export interface PairMeasurement {
   /** The time of each run of the first workload and of the second, ns: index i of both is one pair. */
   readonly firstNs: readonly number[];
   readonly secondNs: readonly number[];
+  /**
+   * With `spans`: when each run began and ended, µs on the monotonic clock a
+   * V8 CPU profile stamps its samples with (`process.hrtime`), to tell the
+   * two workloads' samples apart in one profile (`summarizeCpuInSpans`).
+   */
+  readonly firstSpans?: readonly Span[];
+  readonly secondSpans?: readonly Span[];
 }
+
+/** A run's start and end, µs on the monotonic clock. */
+export type Span = readonly [start: number, end: number];
 
 /**
  * The time of two workloads relative to each other, on a machine whose speed
@@ -184,7 +194,7 @@ export interface PairMeasurement {
 export async function measurePair(
   first: Workload,
   second: Workload,
-  { warmupRuns, timeMs }: { readonly warmupRuns: number; readonly timeMs: number },
+  { warmupRuns, timeMs, spans = false }: { readonly warmupRuns: number; readonly timeMs: number; readonly spans?: boolean },
 ): Promise<PairMeasurement> {
   for (let run = 0; run < warmupRuns; run++) {
     await first.run();
@@ -192,22 +202,28 @@ export async function measurePair(
   }
   const firstNs: number[] = [];
   const secondNs: number[] = [];
-  const timed = async (workload: Workload): Promise<number> => {
+  // performance.now() counts on the monotonic clock from the process's start: its µs plus this are the clock's
+  const monotonicUs = Number(process.hrtime.bigint() / 1000n) - performance.now() * 1e3;
+  const firstSpans: Span[] = [];
+  const secondSpans: Span[] = [];
+  const timed = async (workload: Workload, into: Span[]): Promise<number> => {
     const t0 = performance.now();
     await workload.run();
-    return (performance.now() - t0) * 1e6;
+    const t1 = performance.now();
+    if (spans) into.push([monotonicUs + t0 * 1e3, monotonicUs + t1 * 1e3]);
+    return (t1 - t0) * 1e6;
   };
   const end = performance.now() + timeMs;
   while (performance.now() < end) {
     if (firstNs.length % 2 === 0) {
-      firstNs.push(await timed(first));
-      secondNs.push(await timed(second));
+      firstNs.push(await timed(first, firstSpans));
+      secondNs.push(await timed(second, secondSpans));
     } else {
-      secondNs.push(await timed(second));
-      firstNs.push(await timed(first));
+      secondNs.push(await timed(second, secondSpans));
+      firstNs.push(await timed(first, firstSpans));
     }
   }
-  return { steps: first.steps, firstNs, secondNs };
+  return { steps: first.steps, firstNs, secondNs, ...(spans ? { firstSpans, secondSpans } : {}) };
 }
 
 /**

@@ -15,6 +15,8 @@ interface ProfileNode {
   readonly callFrame: CallFrame;
 }
 interface CpuProfile {
+  /** When the profile began, µs on the monotonic clock; each sample comes `timeDeltas[i]` after the one before. */
+  readonly startTime: number;
   readonly nodes: readonly ProfileNode[];
   readonly samples: readonly number[];
   readonly timeDeltas: readonly number[];
@@ -79,6 +81,47 @@ export function summarizeCpu(path: string, root: string): ProfileSummary {
   return tally(
     [...byNode].map(([id, us]): [CallFrame, number] => [nodes.get(id)!.callFrame, us]),
     root,
+  );
+}
+
+/**
+ * Self time (µs) of a `.cpuprofile` taken while two or more workloads ran in
+ * turn in one process, told apart by when each of their runs began and
+ * ended (`spans`: per workload, in order, µs on the profile's clock; see
+ * `measurePair`): one summary per workload, of the samples taken during its
+ * runs. Samples between runs (the loop, the timing) count for neither.
+ */
+export function summarizeCpuInSpans(
+  path: string,
+  root: string,
+  spans: Readonly<Record<string, readonly (readonly [number, number])[]>>,
+): Map<string, ProfileSummary> {
+  const profile = JSON.parse(readFileSync(path, 'utf8')) as CpuProfile;
+  const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+  // every run of every workload, by start
+  const runs = Object.entries(spans)
+    .flatMap(([name, list]) => list.map(([start, end]) => ({ name, start, end })))
+    .sort((a, b) => a.start - b.start);
+  const byNode = new Map<string, Map<number, number>>(Object.keys(spans).map((name) => [name, new Map()]));
+  let time = profile.startTime;
+  let at = 0;
+  profile.samples.forEach((id, index) => {
+    const delta = profile.timeDeltas[index] ?? 0;
+    time += delta;
+    while (at < runs.length && runs[at]!.end < time) at++;
+    const run = runs[at];
+    if (run === undefined || run.start > time) return;
+    const counts = byNode.get(run.name)!;
+    counts.set(id, (counts.get(id) ?? 0) + delta);
+  });
+  return new Map(
+    [...byNode].map(([name, counts]) => [
+      name,
+      tally(
+        [...counts].map(([id, us]): [CallFrame, number] => [nodes.get(id)!.callFrame, us]),
+        root,
+      ),
+    ]),
   );
 }
 

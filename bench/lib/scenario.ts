@@ -63,6 +63,8 @@ export type Scenario =
       readonly n: number;
       readonly warmupRuns: number;
       readonly timeMs: number;
+      /** Keep each run's span (for a CPU profile of the process; see `measurePair`). */
+      readonly spans?: boolean;
     }
   | {
       /** Every {@link LATENCY_IMPLS} row in one process, one run of each per round, the order rotated every round. */
