@@ -4,6 +4,7 @@
  * Node internals, GC…) and by function.
  */
 import { readFileSync } from 'node:fs';
+import type { Span } from './measure.ts';
 
 interface CallFrame {
   readonly functionName: string;
@@ -74,10 +75,19 @@ function tally(entries: Iterable<[CallFrame, number]>, root: string): ProfileSum
 
 /** Self time (µs) of a `.cpuprofile`. */
 export function summarizeCpu(path: string, root: string): ProfileSummary {
-  const profile = JSON.parse(readFileSync(path, 'utf8')) as CpuProfile;
-  const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+  const profile = readCpuProfile(path);
   const byNode = new Map<number, number>();
   profile.samples.forEach((id, index) => byNode.set(id, (byNode.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0)));
+  return tallyNodes(profile, byNode, root);
+}
+
+function readCpuProfile(path: string): CpuProfile {
+  return JSON.parse(readFileSync(path, 'utf8')) as CpuProfile;
+}
+
+/** The summary of self time counted per profile node (`byNode`: node id → µs). */
+function tallyNodes(profile: CpuProfile, byNode: ReadonlyMap<number, number>, root: string): ProfileSummary {
+  const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
   return tally(
     [...byNode].map(([id, us]): [CallFrame, number] => [nodes.get(id)!.callFrame, us]),
     root,
@@ -94,10 +104,9 @@ export function summarizeCpu(path: string, root: string): ProfileSummary {
 export function summarizeCpuInSpans(
   path: string,
   root: string,
-  spans: Readonly<Record<string, readonly (readonly [number, number])[]>>,
+  spans: Readonly<Record<string, readonly Span[]>>,
 ): Map<string, ProfileSummary> {
-  const profile = JSON.parse(readFileSync(path, 'utf8')) as CpuProfile;
-  const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+  const profile = readCpuProfile(path);
   // every run of every workload, by start
   const runs = Object.entries(spans)
     .flatMap(([name, list]) => list.map(([start, end]) => ({ name, start, end })))
@@ -114,15 +123,7 @@ export function summarizeCpuInSpans(
     const counts = byNode.get(run.name)!;
     counts.set(id, (counts.get(id) ?? 0) + delta);
   });
-  return new Map(
-    [...byNode].map(([name, counts]) => [
-      name,
-      tally(
-        [...counts].map(([id, us]): [CallFrame, number] => [nodes.get(id)!.callFrame, us]),
-        root,
-      ),
-    ]),
-  );
+  return new Map([...byNode].map(([name, counts]) => [name, tallyNodes(profile, counts, root)]));
 }
 
 /** Bytes allocated (self) of a sampling heap profile (`HeapProfiler.stopSampling`). */
