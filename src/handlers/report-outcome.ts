@@ -77,10 +77,15 @@ export function reportOutcome(
   if (outcome instanceof Failure) {
     record.error = outcome.error;
     if (shadow || registered.onError === 'throw') record.action = 'error';
-    if (shadow || registered.onError === 'proceed') return NONE;
+    // an action the handler did not declare fails closed, whatever its onError says
+    if (shadow || (registered.onError === 'proceed' && !outcome.undeclared)) return NONE;
     if (registered.onError === 'throw') throw outcome.error;
     // fail closed: the failure becomes a deny that names the handler
-    action = InterventionActions.deny(`The "${handler}" check failed, so this was blocked (fail closed).`);
+    action = InterventionActions.deny(
+      outcome.undeclared
+        ? `The "${handler}" check returned an action it did not declare, so this was blocked (fail closed).`
+        : `The "${handler}" check failed, so this was blocked (fail closed).`,
+    );
   } else {
     action = outcome;
   }

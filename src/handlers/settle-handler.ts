@@ -8,13 +8,16 @@ import { InvalidActionError } from '../errors/invalid-action-error.ts';
 import { isThenable } from '../util/is-thenable.ts';
 import { settle } from '../util/settle.ts';
 import type { RegisteredHandler } from './registered-handler.ts';
-import { actionProblem } from './validate-action.ts';
+import { actionProblem, undeclaredAction } from './validate-action.ts';
 
 /** A handler that failed (threw, rejected, timed out, returned no valid action, had its `apply` throw). */
 export class Failure {
   readonly error: InterventionsError;
-  constructor(error: InterventionsError) {
+  /** The handler returned an action it did not declare: it fails closed whatever its `onError` says. */
+  readonly undeclared: boolean;
+  constructor(error: InterventionsError, undeclared = false) {
     this.error = error;
+    this.undeclared = undeclared;
   }
 }
 
@@ -165,9 +168,13 @@ function applied<EVENT extends InterventionEvent>(
 }
 
 function validated(registered: RegisteredHandler, event: InterventionEvent, value: unknown): Outcome {
-  const message = actionProblem(value, event.lifecycle, registered.name, registered.toolCallActions);
+  const { name, toolCallActions } = registered;
+  const { lifecycle } = event;
+  const problem = actionProblem(value, lifecycle, name);
+  const undeclared = problem === undefined ? undeclaredAction(value as InterventionAction, lifecycle, name, toolCallActions) : undefined;
+  const message = problem ?? undeclared;
   if (message === undefined) return value as InterventionAction;
-  return new Failure(new InvalidActionError({ handlerName: registered.name, lifecycle: event.lifecycle, received: value, message }));
+  return new Failure(new InvalidActionError({ handlerName: name, lifecycle, received: value, message }), undeclared !== undefined);
 }
 
 function failure(registered: RegisteredHandler, error: unknown, event: InterventionEvent, abortSignal: AbortSignal | undefined): Failure {

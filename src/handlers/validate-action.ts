@@ -8,12 +8,7 @@ const returned = (name: string) => `Intervention handler "${name}" returned`;
  * Why what a handler returned is not a valid action at `lifecycle`, or
  * `undefined` when `value` is one (then it is an {@link InterventionAction}).
  */
-export function actionProblem(
-  value: unknown,
-  lifecycle: Lifecycle,
-  name: string,
-  toolCallActions?: ReadonlySet<string>,
-): string | undefined {
+export function actionProblem(value: unknown, lifecycle: Lifecycle, name: string): string | undefined {
   if (value == null || typeof value !== 'object') {
     return `${returned(name)} ${value === null ? 'null' : typeof value} from ${lifecycle}; expected an action from InterventionActions (proceed, deny, guide, confirm, transform).`;
   }
@@ -47,11 +42,27 @@ export function actionProblem(
   if (ACTION_EFFECTS[lifecycle][action.type] === undefined) {
     return `${returned(name)} ${action.type} from ${lifecycle}, which does not support it.`;
   }
-  if (lifecycle === 'beforeToolCall' && toolCallActions !== undefined && action.type !== 'proceed' && !toolCallActions.has(action.type)) {
-    const declared = toolCallActions.size === 0 ? 'none' : [...toolCallActions].join(', ');
-    return `${returned(name)} ${action.type} from beforeToolCall, which its toolCallActions (${declared}) do not include: add '${action.type}' to toolCallActions, or return one of them.`;
-  }
   return undefined;
+}
+
+/**
+ * Why a valid `beforeToolCall` action is not one its handler declared in
+ * `toolCallActions`, or `undefined` when it is (or nothing is declared).
+ * Such an action fails closed whatever the handler's `onError` says: the
+ * run may have let the call's arguments stream before deciding it, because
+ * the handler said it would never transform it.
+ */
+export function undeclaredAction(
+  action: InterventionAction,
+  lifecycle: Lifecycle,
+  name: string,
+  toolCallActions: ReadonlySet<string> | undefined,
+): string | undefined {
+  if (lifecycle !== 'beforeToolCall' || toolCallActions === undefined || action.type === 'proceed' || toolCallActions.has(action.type)) {
+    return undefined;
+  }
+  const declared = toolCallActions.size === 0 ? 'none' : [...toolCallActions].join(', ');
+  return `${returned(name)} ${action.type} from beforeToolCall, which its toolCallActions (${declared}) do not include: add '${action.type}' to toolCallActions, or return one of them.`;
 }
 
 /** What is wrong with a confirm's options (who may answer, quorum, expiry), or `undefined`. */

@@ -6,28 +6,36 @@ import type { ToolCallDecision } from './tool-call-decision.ts';
 export type CallKey = Pick<ToolCallInfo, 'toolCallId' | 'toolName'>;
 
 /**
- * One step of a run, as the run's hooks and handlers see it: its number,
- * the messages the model is sent, the tools it may call, and the decision
- * taken for each of its tool calls, written where calls are decided ahead
- * of the SDK (`write`: the model layer, a standalone tool's `needsApproval`)
- * and read once by whoever applies it (`take`: the run's `toolApproval`, or
- * a standalone tool's `execute`). A decision is for one call, found by its
- * tool and its id (an id of its own within the step where the run sees the
- * response, see `uniqueToolCallIds`). A second decision for the same tool
- * and id replaces nothing: the call can no longer be told apart, and `take`
- * answers `'ambiguous'` for every call with that tool and id (the caller
- * denies them). A run resuming approvals starts with a step of its own
- * (`number` undefined): the approved calls run before step 0.
+ * One call's entry in its step's decision table: its decision (settled or
+ * under way), whether the point that applies it took it already, and
+ * whether more than one call of the step had its tool and id.
+ */
+export interface DecidedCall {
+  readonly decision: Promise<ToolCallDecision>;
+  /** Whether the decision was asked ahead of the point that applies it (the model layer, a plain tool's `needsApproval`). */
+  readonly ahead: boolean;
+  /** Whether the point that applies the decision took it. */
+  taken: boolean;
+  /** More than one call of the step had this tool and id: none can be told apart, so none runs. */
+  ambiguous: boolean;
+}
+
+/**
+ * One step of a run, as its hooks and handlers see it: its number, the
+ * messages the model is sent, the tools it may call, and the decision
+ * table of its tool calls, keyed by each call's tool and id (an id of its
+ * own within the step where the run sees the response first). The table
+ * is state; the one owner of a call's decision (`decisionOf`) is the only
+ * code that reads or writes it. A run resuming approvals starts with a step
+ * of its own (`number` undefined): the approved calls run before step 0.
  */
 export class Step {
   readonly number: number | undefined;
   readonly messages: ModelMessage[];
   /** The tools the model may call in this step (`undefined`: all). */
   readonly activeTools: readonly string[] | undefined;
-  /** The decision table, made at the first write: `[toolName, toolCallId, decision]` per call, flat (a step has few calls). */
-  private decisions: (string | ToolCallDecision | typeof AMBIGUOUS)[] | undefined;
-  /** The calls decided as the SDK handed them over, `[toolName, toolCallId]` flat (see {@link firstWithId}). */
-  private seen: string[] | undefined;
+  /** The decision table (made at the first call: most steps have none). */
+  private table: Map<string, DecidedCall> | undefined;
 
   constructor(number: number | undefined, messages: ModelMessage[], activeTools?: readonly string[]) {
     this.number = number;
@@ -35,53 +43,17 @@ export class Step {
     this.activeTools = activeTools;
   }
 
-  /** Records the decision for a call of this step. */
-  write(call: CallKey, decision: ToolCallDecision): void {
-    const table = this.decisions;
-    // a step's first call makes a table its size (a step has one call, as a rule)
-    if (table === undefined) this.decisions = [call.toolName, call.toolCallId, decision];
-    else {
-      const at = indexOf(table, call);
-      if (at === -1) table.push(call.toolName, call.toolCallId, decision);
-      else table[at + 2] = AMBIGUOUS;
-    }
+  /** The entry of a call of this step, if it was decided. */
+  entry(call: CallKey): DecidedCall | undefined {
+    return this.table?.get(keyOf(call));
   }
 
-  /**
-   * Whether this is the first call of the step with this tool and id that
-   * the run decides as the SDK hands it over (a streamed call no hold gave
-   * an id of its own): a later one cannot be told apart from it (the caller
-   * denies it).
-   */
-  firstWithId({ toolName, toolCallId }: CallKey): boolean {
-    const seen = (this.seen ??= []);
-    for (let at = 0; at < seen.length; at += 2) if (seen[at] === toolName && seen[at + 1] === toolCallId) return false;
-    seen.push(toolName, toolCallId);
-    return true;
-  }
-
-  /**
-   * The decision for exactly this call, removed from the table (it is
-   * applied once): `undefined` when none was written, `'ambiguous'` when
-   * one was written for more than one call with this tool and id.
-   */
-  take(call: CallKey): ToolCallDecision | 'ambiguous' | undefined {
-    const table = this.decisions;
-    const at = table === undefined ? -1 : indexOf(table, call);
-    if (at === -1) return undefined;
-    const decision = (table as unknown[])[at + 2] as ToolCallDecision | typeof AMBIGUOUS;
-    if (decision === AMBIGUOUS) return 'ambiguous';
-    // the table's only call (a step has one, as a rule): nothing to cut out
-    if (table?.length === 3) this.decisions = undefined;
-    else (table as unknown[]).splice(at, 3);
-    return decision;
+  /** Keeps a call's entry. */
+  keep(call: CallKey, entry: DecidedCall): void {
+    (this.table ??= new Map()).set(keyOf(call), entry);
   }
 }
 
-const AMBIGUOUS = Symbol('ambiguous');
-
-/** Where a call's entry starts in a decision table, or -1. */
-function indexOf(table: readonly unknown[], { toolName, toolCallId }: CallKey): number {
-  for (let at = 0; at < table.length; at += 3) if (table[at] === toolName && table[at + 1] === toolCallId) return at;
-  return -1;
+function keyOf({ toolName, toolCallId }: CallKey): string {
+  return `${toolName}\u0000${toolCallId}`;
 }

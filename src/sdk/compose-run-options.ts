@@ -5,18 +5,15 @@ import { createLoopControl } from '../run/loop-control.ts';
 import type { Run } from '../run/run.ts';
 import { hasToolHooks } from '../run/runtime-snapshot.ts';
 import { SETTING_KEYS } from '../run/setting-keys.ts';
+import { ensureStarted } from '../run/start-run.ts';
+import { decisionOf } from '../tool-call/decision-of.ts';
 import { holdsStreamedCalls, mayConfirm } from '../tool-call/decision-point.ts';
-import { isThenable } from '../util/is-thenable.ts';
-import { onDemand } from '../util/on-demand.ts';
 import type { CallOptions } from './call-options.ts';
 import { createModelMiddleware } from './create-model-middleware.ts';
 import { guardToolSet } from './guard-tool-set.ts';
 import { createRunPrepareStep } from './run-prepare-step.ts';
 import { createRunRepair } from './run-repair-tool-call.ts';
 import { createRunToolApproval } from './run-tool-approval.ts';
-
-/** Deciding a call a person answered: its code loads with the first resume of a process that answers one. */
-const resumedDecisions = onDemand(() => import('./decide-resumed.ts'));
 
 /**
  * The SDK options of a run: the caller's options, with each extension point
@@ -41,11 +38,11 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
     signs,
     appSecret: options.experimental_toolApprovalSecret,
     approver: options.runtimeContext ?? {},
-    decide: (approval, asker) => {
-      const loaded = resumedDecisions();
-      return isThenable(loaded)
-        ? loaded.then(({ decideResumed }) => decideResumed(run, approval, asker))
-        : loaded.decideResumed(run, approval, asker);
+    // a call a person answered is decided before the SDK reads the history, as the person who asked
+    decide: async ({ toolCallId, toolName, input }, asker) => {
+      const starting = ensureStarted(run);
+      if (starting !== undefined) await starting;
+      return decisionOf(run, run.step, { toolCallId, toolName, input }, { applies: false, asker });
     },
   });
   if (approvals?.history !== undefined) {
@@ -84,7 +81,13 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
   // resumed approvals execute through the wrapper (once, with the approval ledger)
   // (a refusal of a used approval is replayed too: any answer may be)
   const resumesApprovals = run.approvals?.executesOnce === true;
-  if (options.tools !== undefined && (hasToolHooks(run.snapshot) || handlers.beforeInvocation.length > 0 || resumesApprovals)) {
+  // a streamed step decided at the approval point runs its approved calls after every call was decided: each execute asks
+  // whether the run failed meanwhile (a failed run starts no further tool)
+  const failsLate = streaming && run.decidesToolCalls && !holdsStreamedCalls(run);
+  if (
+    options.tools !== undefined &&
+    (hasToolHooks(run.snapshot) || handlers.beforeInvocation.length > 0 || resumesApprovals || failsLate)
+  ) {
     composed.tools = guardToolSet(options.tools, { runOf: () => run });
   }
   if (run.decidesToolCalls || (run.approvals?.resume.approved.size ?? 0) > 0 || resumesApprovals) {

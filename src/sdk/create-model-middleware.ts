@@ -9,19 +9,16 @@ import type { OwnPrompts } from '../run/own-prompts.ts';
 import { modelHookContext, respond } from '../run/respond.ts';
 import type { Run } from '../run/run.ts';
 import { ensureStarted } from '../run/start-run.ts';
+import { decideResponse, holdCalls } from '../tool-call/decide-turn.ts';
 import { holdsStreamedCalls } from '../tool-call/decision-point.ts';
 import { isThenable } from '../util/is-thenable.ts';
 import { onDemand } from '../util/on-demand.ts';
-import { decideCalls } from './decide-calls.ts';
 
 /** The held step's code: loads with the first step a runtime that holds steps streams. */
 const heldStep = onDemand(() => import('./stream-held-step.ts'));
 /** The chunk timers' code: loads with the first step a runtime times itself. */
 const streamTimers = onDemand(() => import('../model/stream-timeouts.ts'));
 type StreamTimers = Awaited<ReturnType<typeof streamTimers>>;
-/** The tool-call hold's code (and deciding the calls it holds): loads with the first streamed step a runtime holds the calls of (see `holdsStreamedCalls`). */
-const callHold = onDemand(() => import('./held-calls.ts'));
-type CallHold = Awaited<ReturnType<typeof callHold>>;
 
 /**
  * The model layer as a `LanguageModelV4Middleware`: `respond` (the
@@ -61,7 +58,7 @@ export function createModelMiddleware(
           run.snapshot.ownPrompts?.add(sent.prompt);
           return sent === params ? doGenerate() : model.doGenerate(sent);
         });
-        return decideCalls(run, final);
+        return await decideResponse(run, final);
       } catch (error) {
         // errors here reach the caller through the SDK; remember whose run they ended
         run.noteError(error);
@@ -86,8 +83,8 @@ export function createModelMiddleware(
           // a step held whole, its code loaded: the held step's own promise (it notes its errors), without an async function around it
           return whole.streamHeldStep(current, model, withInvocationChanges(current.invocation, promptOf(current, params)), open);
         }
-        const hold = holdsStreamedCalls(current) ? callHold() : undefined;
-        if (starting !== undefined || !streamsAtOnce(current) || isThenable(hold)) {
+        const hold = holdsStreamedCalls(current);
+        if (starting !== undefined || !streamsAtOnce(current)) {
           return streamAfterWaiting(current, model, params, open, starting);
         }
         // the common step, without an async function around it: nothing to await before the provider is asked
@@ -158,7 +155,7 @@ async function streamLive(
     const pre = await runPreRequest(hooks.preRequest, { ...modelHookContext(run, first, model), request: first });
     if (pre.response !== undefined) {
       const redacting = redactors.length === 0 ? undefined : await modelOutputRedaction();
-      const decided = await decideCalls(
+      const decided = await decideResponse(
         run,
         redacting === undefined ? pre.response : redacting.redactResponse(redactors, pre.response, redacting.keepOriginalsIn(run)),
         'streamed',
@@ -170,8 +167,8 @@ async function streamLive(
   }
   if (hooks.onStatus.length > 0) await run.status({ type: 'model-call', stepNumber: run.stepNumber, attempt: 0 });
   // before the provider is asked: the timers start with its stream
-  const hold = holdsStreamedCalls(run) ? await callHold() : undefined;
-  const timers = run.streamTimeouts !== undefined && hold !== undefined ? await streamTimers() : undefined;
+  const hold = holdsStreamedCalls(run);
+  const timers = run.streamTimeouts !== undefined && hold ? await streamTimers() : undefined;
   const result = await open(request);
   const redacting = redactors.length > 0 ? await modelOutputRedaction() : undefined;
   return liveStream(run, result, request, hold, timers, redacting);
@@ -179,25 +176,25 @@ async function streamLive(
 
 /**
  * The provider's stream with the layers a live step needs: errors watched,
- * redaction, the chunk timers, the tool-call hold (`hold`: its code, given
- * when the step's calls are held).
+ * redaction, the chunk timers, the tool-call hold (`hold`: when the step's
+ * calls are held).
  */
 function liveStream(
   run: Run,
   result: LanguageModelV4StreamResult,
   request: LanguageModelV4CallOptions,
-  hold: CallHold | undefined,
+  hold: boolean,
   timers?: StreamTimers,
   redacting?: ModelOutputRedaction,
 ): LanguageModelV4StreamResult {
   let stream = result.stream;
   if (run.streamFailed !== undefined) stream = watchStreamErrors(stream, run.streamFailed);
   if (redacting !== undefined) stream = stream.pipeThrough(redacting.redactStream(run.snapshot.redactors, redacting.keepOriginalsIn(run)));
-  if (hold !== undefined) {
+  if (hold) {
     if (timers !== undefined && run.streamTimeouts !== undefined) {
       stream = timers.watchStreamTimeouts(stream, run.streamTimeouts, { toolChoice: request.toolChoice });
     }
-    stream = hold.holdCalls(run, stream);
+    stream = holdCalls(run, stream);
   }
   return stream === result.stream ? result : { ...result, stream };
 }

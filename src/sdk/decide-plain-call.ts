@@ -7,11 +7,11 @@ import { ToolCallBlockedError } from '../errors/tool-call-blocked-error.ts';
 import type { Run } from '../run/run.ts';
 import type { Step } from '../run/step.ts';
 import { decidedInput, type ToolCallDecision } from '../run/tool-call-decision.ts';
-import { decideToolCall } from '../tool-call/decide-tool-call.ts';
-import { AMBIGUOUS_CALL_ID, denyCall, notTheAnsweredCall } from '../tool-call/deny-call.ts';
+import { decidedAhead, decisionOf } from '../tool-call/decision-of.ts';
+import { decidesPlainCalls } from '../tool-call/decision-point.ts';
+import { denyCall, notTheAnsweredCall } from '../tool-call/deny-call.ts';
 import type { DecideInExecute } from '../tool-call/guard-execute.ts';
 import { unreachable } from '../util/unreachable.ts';
-import { decidesPlainCalls, gatePlainCall } from './gate-plain-call.ts';
 
 /** The steps and approval sessions of the plain calls of one guarded tool set, by the SDK's `messages` array. */
 export interface PlainCalls {
@@ -45,13 +45,9 @@ export async function decidePlainCall(
       false,
     );
   }
-  const asked = step.take(call);
-  // fail closed: two calls of one tool with one id cannot be told apart, so neither runs
-  const decision =
-    asked === 'ambiguous'
-      ? await denyCall(run, call, AMBIGUOUS_CALL_ID)
-      : (asked ?? (await decideToolCall(run, step, call, { gates: await gatePlainCall(run, step, call) })));
-  return applyInExecute(run, call, decision, asked !== undefined);
+  // needsApproval decided it (the SDK asked it), or nobody asked: a confirm then cannot be answered
+  const asked = decidedAhead(step, call);
+  return applyInExecute(run, call, await decisionOf(run, step, call, { applies: true }), asked);
 }
 
 /**
@@ -80,8 +76,6 @@ async function applyAnswer(
   if (refusal !== undefined)
     return refuse(refusal.reason, { handler: refusal.handler, ...(refusal.text === undefined ? {} : { text: refusal.text }) });
   let target = call;
-  const asked = step.take(call);
-  if (asked === 'ambiguous') return refuse(AMBIGUOUS_CALL_ID);
   if (answer.edit !== undefined) {
     const checked = await validateEdit(tool, call.toolName, answer.edit.value);
     if (!checked.ok) return refuse(checked.problem, { handler: EDIT_HANDLER });
@@ -89,14 +83,13 @@ async function applyAnswer(
   }
   if (!decidesPlainCalls(run)) return target;
   const pin = await session.askerOfCall(answer);
-  const decision =
-    answer.edit === undefined && asked !== undefined
-      ? asked
-      : await decideToolCall(run, step, target, {
-          approval: answer,
-          gates: await gatePlainCall(run, step, target),
-          runtimeContext: pin?.asker,
-        });
+  // the call needsApproval decided with the answer (transforms not applied again), or the person's edit, decided anew
+  const decision = await decisionOf(run, step, target, {
+    applies: true,
+    answer,
+    asker: pin?.asker,
+    edited: answer.edit !== undefined,
+  });
   // the people rules of the confirms it answered: who may answer, the quorum, the expiry (the request cannot stay pending)
   // (those of a handler asking again; else those pinned when it asked)
   const answered = decision.type === 'proceed' || decision.type === 'transform' ? decision.answered : undefined;

@@ -6,10 +6,10 @@ import { ApprovalSession, keepAsker } from '../approvals/approval-session.ts';
 import { Run } from '../run/run.ts';
 import type { RuntimeSnapshot } from '../run/runtime-snapshot.ts';
 import { Step } from '../run/step.ts';
-import { decideToolCall } from '../tool-call/decide-tool-call.ts';
+import { decisionOf } from '../tool-call/decision-of.ts';
+import { decidesPlainCalls } from '../tool-call/decision-point.ts';
 import type { ApprovalOf, DecideInExecute } from '../tool-call/guard-execute.ts';
 import { onDemand } from '../util/on-demand.ts';
-import { decidesPlainCalls, gatePlainCall } from './gate-plain-call.ts';
 import { guardToolSet } from './guard-tool-set.ts';
 
 /** What decides a plain call's execution, loaded once, with the first one that has anything to decide. */
@@ -101,9 +101,7 @@ export function guardToolsStandalone<TOOLS extends ToolSet>(
             const session = sessionOf(options.messages);
             const approval = session?.answerFor(options.toolCallId);
             const asker = approval === undefined ? undefined : (await session?.askerOfCall(approval))?.asker;
-            const gates = await gatePlainCall(run, step, call);
-            const decision = await decideToolCall(run, step, call, { approval, gates, runtimeContext: asker });
-            step.write(call, decision);
+            const decision = await decisionOf(run, step, call, { applies: false, answer: approval, asker });
             if (decision.type === 'confirm') {
               // the request carries no pin of its own: who asked, and when, is kept in the ledger
               await run.critical(() => keepAsker(approvalLedger, call, run.runtimeContext, decision.terms));

@@ -12,8 +12,7 @@ import { responseToParts } from '../model/response-to-parts.ts';
 import { isLateChunk, watchStreamTimeouts } from '../model/stream-timeouts.ts';
 import { type Responded, respond } from '../run/respond.ts';
 import type { Run } from '../run/run.ts';
-import { isThenable } from '../util/is-thenable.ts';
-import { decideCalls } from './decide-calls.ts';
+import { decideResponse } from '../tool-call/decide-turn.ts';
 
 type Open = (request: LanguageModelV4CallOptions) => PromiseLike<LanguageModelV4StreamResult>;
 type Collected = Extract<CollectedStream, { ok: true }>;
@@ -84,12 +83,7 @@ class HeldStep {
     raw,
     final,
   }: Responded<LanguageModelV4GenerateResult>): LanguageModelV4StreamResult | Promise<LanguageModelV4StreamResult> => {
-    try {
-      const decided = decideCalls(this.run, final, 'streamed');
-      return isThenable(decided) ? decided.then((calls) => this.release(raw, calls), this.failed) : this.release(raw, decided);
-    } catch (error) {
-      return this.failed(error);
-    }
+    return decideResponse(this.run, final, 'streamed').then((decided) => this.release(raw, decided), this.failed);
   };
 
   private release(raw: LanguageModelV4GenerateResult, decided: LanguageModelV4GenerateResult): LanguageModelV4StreamResult {

@@ -1,6 +1,4 @@
-import type { ResumedApproval } from '../approvals/read-resume.ts';
 import type { Run } from '../run/run.ts';
-import type { ToolCallDecision } from '../run/tool-call-decision.ts';
 import { hasTrustedAnnotations } from '../tools/trusted-annotations.ts';
 
 /**
@@ -104,11 +102,9 @@ export function decidesWithTurn(run: Run): boolean {
 }
 
 /**
- * Whether `toolApproval` decides a call itself: the model layer left it
- * undecided (`taken` is `undefined`) and it is a resumed call, or the run
- * decides tool calls (a call nothing needed decided in the model layer, a
- * call the SDK repaired).
+ * Whether a runtime decides the calls of tools guarded without a run:
+ * `beforeToolCall` handlers, or `gateToolCalls` hooks.
  */
-export function decidesInToolApproval(run: Run, taken: ToolCallDecision | undefined, approval: ResumedApproval | undefined): boolean {
-  return taken === undefined && (approval !== undefined || run.decidesToolCalls);
+export function decidesPlainCalls(run: Run): boolean {
+  return run.snapshot.handlers.beforeToolCall.length > 0 || run.snapshot.hooks.gateToolCalls.length > 0;
 }

@@ -6,6 +6,28 @@ import type { Run } from '../run/run.ts';
 import type { Step } from '../run/step.ts';
 import { settleAfterAbort } from '../util/settle-after-abort.ts';
 
+const NO_GATES: readonly RegisteredHandler[] = Object.freeze([]);
+
+/**
+ * The gates' actions for one call the turn did not gate (see
+ * {@link gateToolCalls}): a run's resumed calls meet the gates together,
+ * once, as their turn did (`resumed`); any other call (one the SDK repaired,
+ * or that its approval point decides, or a tool guarded without a run, which
+ * never sees the turn) meets them alone, as a batch of one.
+ */
+export async function gatesOfCall(run: Run, step: Step, call: ToolCallInfo, resumed: boolean): Promise<readonly RegisteredHandler[]> {
+  if (run.snapshot.hooks.gateToolCalls.length === 0) return NO_GATES;
+  const session = run.approvals;
+  if (!resumed || session === undefined) return (await gateToolCalls(run, step, [call]))[0] ?? NO_GATES;
+  if (session.state.resumedGates === undefined) {
+    const calls = [...session.resume.approved.values()];
+    session.state.resumedGates = gateToolCalls(run, step, calls).then(
+      (perCall) => new Map(calls.map((resumedCall, position) => [resumedCall.toolCallId, perCall[position] ?? []])),
+    );
+  }
+  return (await session.state.resumedGates).get(call.toolCallId) ?? NO_GATES;
+}
+
 /**
  * Runs the `gateToolCalls` hooks over a turn's calls (serially: a human is
  * never asked by two racing prompts) and returns, per call, the gates'

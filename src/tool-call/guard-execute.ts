@@ -4,9 +4,11 @@ import type { ToolCallInfo } from '../actions/intervention-events.ts';
 import type { ApprovalSession } from '../approvals/approval-session.ts';
 import type { ApprovedCall } from '../approvals/execute-approved.ts';
 import type { ResumedApproval } from '../approvals/read-resume.ts';
+import { ToolCallBlockedError } from '../errors/tool-call-blocked-error.ts';
 import type { Run } from '../run/run.ts';
 import { isAsyncIterable, lastOf } from '../util/async-iterable.ts';
 import { isThenable } from '../util/is-thenable.ts';
+import { denyCall } from './deny-call.ts';
 import { finishResult, finishToolCall, hasResultPipeline, type Settled } from './finish-tool-call.ts';
 import { type DecideInExecute, needsPreparing, prepareToolCall, type ToolExecution } from './prepare-tool-call.ts';
 
@@ -66,6 +68,8 @@ export function guardExecute({
   // which implementation runs is known per call (a run may have replaced the tool)
   return function guardedExecute(input: unknown, options: ToolExecutionOptions<Context>) {
     const run = runOf();
+    // fail closed: a run that failed starts no further tool (a sibling of the call whose decision failed)
+    if (run.failed !== undefined) return notRun(run, { toolCallId: options.toolCallId, toolName, input });
     const target = run.invocation?.replacedTools.get(toolName) ?? tool;
     const perform = target.execute ?? execute;
     // an approved call being resumed executes once across every resume of its approval, on behalf of whoever asked
@@ -77,6 +81,12 @@ export function guardExecute({
     if (approved === undefined && !needsPreparing(run, decide)) return invoke(execution, call, target, perform);
     return prepared(execution, call, { target, perform, approved, decide });
   } as Execute;
+}
+
+/** A call of a run that failed: not run, with a record; the model reads why. */
+async function notRun(run: Run, call: ToolCallInfo): Promise<never> {
+  const denied = await denyCall(run, call, 'the run failed before it could run, so it was not run');
+  throw new ToolCallBlockedError({ toolName: call.toolName, toolCallId: call.toolCallId, decision: 'deny', message: denied.text });
 }
 
 /** The guarded execution of a call something must run before (a decision, hooks, the approval ledger). */

@@ -18,7 +18,7 @@ describe('docs/architecture.md', () => {
     expect(paths.length).toBeGreaterThanOrEqual(40);
     for (const step of [
       'decide-turn.ts',
-      'decide-tool-call.ts',
+      'decision-of.ts',
       'step.ts',
       'run-tool-approval.ts',
       'guard-execute.ts',

@@ -473,8 +473,10 @@ async function checkScenario(scenario: Scenario, mode: Mode): Promise<void> {
     expect(executed).toEqual([]);
     expect(preToolCalls).toEqual([]);
     expect(model.calls).toHaveLength(1);
-    // the records up to the failing handler, none after it
-    expect(observedRecords.map(summary)).toEqual(expectedRecords);
+    // the records up to the failing handler, none after it, then the runtime's: the call was denied, not run
+    const failedCall = expectedRecords.at(-1)?.toolCallId ?? '';
+    const notRun = { handler: 'ai-interventions', action: 'deny', enforced: true, failed: undefined, toolCallId: failedCall };
+    expect(observedRecords.map(summary)).toEqual([...expectedRecords, notRun]);
     expect(timers()).toBeLessThanOrEqual(timersBefore);
     return;
   }
