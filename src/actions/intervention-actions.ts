@@ -189,11 +189,14 @@ export const PLAIN_PROCEED: Proceed = Object.freeze({ type: 'proceed' });
 /**
  * Factories for the five typed actions a handler returns.
  *
- * Precedence when several handlers answer: deny > guide > confirm >
- * transform > proceed. `deny` short-circuits; `guide` feedback from every
- * handler is collected; `confirm` is asked at most once, after every other
- * handler ran without a deny or a guide (a person is never asked about a
- * call that does not run whatever they answer).
+ * Precedence when several handlers answer (seed 000): deny > confirm >
+ * guide > transform > proceed. `deny` short-circuits; `guide` feedback from
+ * every handler is collected; `confirm` is asked at most once, after every
+ * other handler ran without a deny. When a confirm outranks a guide, the
+ * person is shown the guide's feedback with the request and their answer
+ * counts: an approval runs the call (on resume a guide does not block it, a
+ * deny still does), a refusal gives the model their reason with the
+ * feedback.
  *
  * @example
  * ```ts

@@ -1,5 +1,6 @@
 import type { ConfirmTerms } from '../actions/confirm-terms.ts';
 import type { Approvers } from '../actions/intervention-actions.ts';
+import type { GuideFeedback } from '../handlers/evaluate-interventions.ts';
 import { toBase64 } from '../util/base64.ts';
 import { fromBase64 } from '../util/from-base64.ts';
 import { sha256 } from '../util/stable-json.ts';
@@ -21,6 +22,8 @@ export interface ApprovalPin {
    * again on resume); the answer is held to it when no handler asks again.
    */
   readonly terms?: ConfirmTerms | undefined;
+  /** The feedback of the guides the confirm outranked, shown with the request: a refusal gives it to the model with the person's reason. */
+  readonly guidance?: readonly GuideFeedback[] | undefined;
 }
 
 /** The call a pin is sealed to: the one its approval request was made for. */
@@ -67,7 +70,13 @@ export async function openPin(secret: ApprovalSecret, token: string, call: Pinne
 /** A pin as JSON carries it: the asker's runtime context without what JSON cannot hold. */
 export function pinJson(pin: ApprovalPin): string {
   const terms = pin.terms === undefined ? undefined : { ...pin.terms, approvers: pin.terms.approvers.map(pinnedRule) };
-  return JSON.stringify({ asker: asJson(pin.asker), askedAt: pin.askedAt, ...(terms === undefined ? {} : { terms }) });
+  const { guidance } = pin;
+  return JSON.stringify({
+    asker: asJson(pin.asker),
+    askedAt: pin.askedAt,
+    ...(terms === undefined ? {} : { terms }),
+    ...(guidance === undefined ? {} : { guidance }),
+  });
 }
 
 /** A rule as a pin keeps it: data only (a predicate as `allow: true`, a mark that one was there). */
@@ -81,7 +90,10 @@ const PINNED_PREDICATE = () => false;
 /** A pin read back from {@link pinJson}; `undefined` when it is not one. */
 export function parsePin(json: string | undefined): ApprovalPin | undefined {
   try {
-    const pin = json === undefined ? undefined : (JSON.parse(json) as { asker?: unknown; askedAt?: unknown; terms?: ConfirmTerms });
+    const pin =
+      json === undefined
+        ? undefined
+        : (JSON.parse(json) as { asker?: unknown; askedAt?: unknown; terms?: ConfirmTerms; guidance?: GuideFeedback[] });
     if (pin === undefined || typeof pin.askedAt !== 'number' || pin.asker === null || typeof pin.asker !== 'object') return undefined;
     const terms =
       pin.terms === undefined
@@ -90,7 +102,13 @@ export function parsePin(json: string | undefined): ApprovalPin | undefined {
             ...pin.terms,
             approvers: pin.terms.approvers.map((rule) => ((rule.allow as unknown) === true ? { ...rule, allow: PINNED_PREDICATE } : rule)),
           };
-    return { asker: pin.asker as Record<string, unknown>, askedAt: pin.askedAt, ...(terms === undefined ? {} : { terms }) };
+    const guidance = Array.isArray(pin.guidance) ? pin.guidance : undefined;
+    return {
+      asker: pin.asker as Record<string, unknown>,
+      askedAt: pin.askedAt,
+      ...(terms === undefined ? {} : { terms }),
+      ...(guidance === undefined ? {} : { guidance }),
+    };
   } catch {
     return undefined;
   }

@@ -2,6 +2,7 @@ import type { ModelMessage, ToolSet } from 'ai';
 import type { ConfirmTerms } from '../actions/confirm-terms.ts';
 import type { DecisionRecord } from '../actions/decision-record.ts';
 import type { ToolCallInfo } from '../actions/intervention-events.ts';
+import type { GuideFeedback } from '../handlers/evaluate-interventions.ts';
 import type { Wording } from '../handlers/wording.ts';
 import type { ApprovalLedger } from './approval-ledger.ts';
 import type { ApprovalPin, PinnedCall } from './approval-pin.ts';
@@ -103,9 +104,9 @@ export class ApprovalSession {
    * trusted runtime context is `asker`: the request is the library's, and
    * carries its pin (who asked, and when), sealed with the runtime's secret.
    */
-  async ask(call: PinnedCall, asker: RuntimeContext, terms: ConfirmTerms | undefined): Promise<void> {
+  async ask(call: PinnedCall, asker: RuntimeContext, terms: ConfirmTerms | undefined, guidance?: readonly GuideFeedback[]): Promise<void> {
     this.asked(call.toolCallId, true);
-    const pin = { asker, askedAt: Date.now(), terms };
+    const pin = { asker, askedAt: Date.now(), terms, guidance };
     const { sealPin } = await import('./approval-pin.ts');
     this.state.pins.set(call.toolCallId, await sealPin(this.state.runtimeSecret, pin, call));
   }
@@ -114,8 +115,13 @@ export class ApprovalSession {
    * Keeps who asked a call, and when, in the ledger (tools guarded without a
    * run: their requests carry no pin of their own).
    */
-  async keepAsker(call: PinnedCall, asker: RuntimeContext, terms: ConfirmTerms | undefined): Promise<void> {
-    await keepAsker(this.state.ledger, call, asker, terms);
+  async keepAsker(
+    call: PinnedCall,
+    asker: RuntimeContext,
+    terms: ConfirmTerms | undefined,
+    guidance?: readonly GuideFeedback[],
+  ): Promise<void> {
+    await keepAsker(this.state.ledger, call, asker, terms, guidance);
   }
 
   /**
@@ -250,13 +256,14 @@ export class ApprovalSession {
   refusal(
     answer: ResumedApproval,
     call: ToolCallInfo,
+    guidance?: readonly GuideFeedback[],
   ): { readonly handler: string; readonly reason: string; readonly text?: string } | undefined {
     if (answer.problem !== undefined) return { handler: ANSWER_HANDLER, reason: unreadable(answer.problem) };
     if (answer.approved) return undefined;
     return {
       handler: ANSWER_HANDLER,
       reason: 'the person refused it',
-      text: this.state.wording.rejectedCall({ toolCall: call, reason: answer.reason }),
+      text: this.state.wording.rejectedCall({ toolCall: call, reason: answer.reason, ...(guidance === undefined ? {} : { guidance }) }),
     };
   }
 
@@ -282,8 +289,9 @@ export async function keepAsker(
   call: PinnedCall,
   asker: RuntimeContext,
   terms: ConfirmTerms | undefined,
+  guidance?: readonly GuideFeedback[],
 ): Promise<void> {
   if (ledger?.keepAsker === undefined) return;
   const { callKey, pinJson } = await import('./approval-pin.ts');
-  await ledger.keepAsker(await callKey(call), pinJson({ asker, askedAt: Date.now(), terms }));
+  await ledger.keepAsker(await callKey(call), pinJson({ asker, askedAt: Date.now(), terms, guidance }));
 }

@@ -71,6 +71,7 @@ export function takePins(state: ApprovalState): Map<string, string> {
 export async function takeAnswers(state: ApprovalState, tokens: ReadonlyMap<string, string>): Promise<void> {
   const { history, resume } = state;
   if (history === undefined || state.decide === undefined) return;
+  for (const refusal of resume.refused.values()) await withGuidance(state, refusal, tokens.get(refusal.toolCallId));
   for (const approval of [...resume.approved.values()]) {
     if (approval.shared || isReplay(state, approval.approvalId)) continue;
     const token = tokens.get(approval.toolCallId);
@@ -86,6 +87,19 @@ export async function takeAnswers(state: ApprovalState, tokens: ReadonlyMap<stri
     if (settled.type === 'refused') refuse(state, approval, settled.text);
     else if (settled.type === 'held') hold(state, approval, token);
   }
+}
+
+/**
+ * A person's refusal of a confirm that outranked guides: the model reads
+ * their reason with the guides' feedback they were shown (kept in the
+ * request's pin), as a typed refusal's wording says it.
+ */
+async function withGuidance(state: ApprovalState, refusal: ResumedApproval, token: string | undefined): Promise<void> {
+  if (token === undefined || refusal.problem !== undefined) return;
+  const guidance = (await openPinWithKeys(state, token, askedCall(refusal)))?.guidance;
+  const response = responseOf(state, refusal);
+  if (guidance === undefined || guidance.length === 0 || response === undefined) return;
+  response.reason = state.wording.rejectedCall({ toolCall: refusal, reason: refusal.reason, guidance });
 }
 
 /** The call as it was asked about: the model's arguments (or a transform's), before a person's edit. */

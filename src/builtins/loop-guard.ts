@@ -110,10 +110,10 @@ export const LOOP_GUARD_OPTIONS = knownOptions<LoopGuardOptions>({
  * with the same arguments N times; change approach"); every later time it
  * gets `then` (`'deny'` by default). A signature already blocked twice in
  * the turn escalates straight to `then`, even in a new run. Guided and
- * denied calls do not run. A guide ranks below another handler's `confirm`:
- * when a human refused a call and the model retries it, the human is asked
- * once more (the guard's feedback is on the decision record); the retry
- * after that is denied without asking.
+ * denied calls do not run. A guide ranks below another handler's `confirm`
+ * (seed 000): when a human refused a call and the model retries it, the
+ * human is asked once more, shown the guard's feedback with the request; the
+ * retry after that is denied without asking.
  *
  * **State and memory.** Repeat counts live in a `Map` keyed on `runId`.
  * Handlers are not told when a run ends, so the map keeps the `maxRuns` most

@@ -90,6 +90,12 @@ export interface InterventionData {
     readonly answeredBy?: string;
     readonly approvedBy?: readonly string[];
   };
+  /**
+   * `confirm`: the feedback of the handlers that guided the call, which the
+   * person's approval outranks (seed 000's deny > confirm > guide): shown
+   * with the request, so they decide knowing what the other checks said.
+   */
+  readonly guidance?: readonly { readonly handler: string; readonly feedback: string }[];
   /** The arguments the call runs with, when they are not the model's (a person's edit). */
   readonly input?: unknown;
   /** The step the decision was taken in; absent for a resumed call (decided before step 0). */

@@ -27,10 +27,11 @@ export interface GuideFeedback {
 
 /**
  * The outcome of evaluating every handler at one lifecycle point, resolved
- * by precedence: deny > guide > confirm > transform > proceed. `confirm`,
- * `guide` and `transform` carry the committed draft (`event`: the original
- * event when nothing transformed it) and whether a transform changed it;
- * `proceed` means nothing changed.
+ * by seed 000's precedence: deny > confirm > guide > transform > proceed.
+ * `confirm`, `guide` and `transform` carry the committed draft (`event`:
+ * the original event when nothing transformed it) and whether a transform
+ * changed it; a `confirm` that outranks guides carries their feedback, for
+ * the person who answers it; `proceed` means nothing changed.
  */
 export type Verdict<EVENT extends InterventionEvent> =
   | { readonly type: 'deny'; readonly reason: string; readonly handler: string }
@@ -42,6 +43,8 @@ export type Verdict<EVENT extends InterventionEvent> =
       readonly prompt: string;
       /** What the confirms ask of the answer (who, how many, how long), merged; `undefined`: anyone, once, no expiry. */
       readonly terms: ConfirmTerms | undefined;
+      /** The guides it outranks, in registration order: the person is shown them with the request. */
+      readonly guidance?: readonly GuideFeedback[] | undefined;
     }
   | {
       readonly type: 'guide';
@@ -115,12 +118,14 @@ export interface EvaluationSinks {
  * - `transform` applies to a draft (made by `makeDraft` on first use) that
  *   later handlers see; the draft is committed only if nobody denies.
  * - `guide` feedback is accumulated; `confirm` prompts are merged into one.
+ * - The verdict is deny > confirm > guide > transform > proceed.
  * - A failure (throw, rejection, timeout, invalid action, a throwing
  *   `apply`) follows the handler's `onError`; shadow handlers are recorded
  *   and never enforced.
  *
  * With `settings.frozen` (a call a human approved), transforms are recorded
- * but not applied and confirms count as answered.
+ * but not applied; with `settings.answered`, confirms count as answered and
+ * guides do not block (the person approved exactly these arguments).
  *
  * Every handler evaluated yields one {@link DecisionRecord}, added to
  * `sinks.records` as it concludes (a later deny makes an earlier guide,
@@ -326,20 +331,22 @@ function foldEffect(tally: Tally, effect: Exclude<Effect, { readonly type: 'none
 }
 
 /**
- * The verdict once every handler was evaluated without a deny: guide >
- * confirm > transform > proceed. No pointless question: a guided call does not
- * run whatever a person answers (the handlers decide again after an approval,
- * and the guide still stands), so a guide outranks a confirm and nobody is
- * asked; the model reads the feedback instead.
+ * The verdict once every handler was evaluated without a deny: confirm >
+ * guide > transform > proceed (seed 000). A confirm outranks a guide: the
+ * person is asked, shown the guides' feedback with the request, and their
+ * answer counts (on resume, a guide does not block a call they approved:
+ * see `reportOutcome`; a refusal gives the model their reason with the
+ * feedback).
  */
 function finish<EVENT extends InterventionEvent>(event: EVENT, drafted: boolean, tally: Tally | undefined): Verdict<EVENT> {
   if (tally === undefined) return PROCEED;
-  const { transformed, guidance, prompts, terms, answeredTerms: answered, provisional } = tally;
-  if (guidance !== undefined) {
-    if (prompts !== undefined) for (const record of provisional ?? []) if (record.action === 'confirm') record.enforced = false;
-    return { type: 'guide', event, transformed: drafted, guidance };
+  const { transformed, guidance, prompts, terms, answeredTerms: answered } = tally;
+  if (prompts !== undefined) {
+    return guidance === undefined
+      ? { type: 'confirm', event, transformed: drafted, prompt: prompts.join('\n'), terms }
+      : { type: 'confirm', event, transformed: drafted, prompt: prompts.join('\n'), terms, guidance };
   }
-  if (prompts !== undefined) return { type: 'confirm', event, transformed: drafted, prompt: prompts.join('\n'), terms };
+  if (guidance !== undefined) return { type: 'guide', event, transformed: drafted, guidance };
   if (transformed && drafted)
     return answered === undefined
       ? { type: 'transform', event, transformed: true }

@@ -105,7 +105,10 @@ export function reportOutcome(
     case 'deny':
       return { type: 'deny', reason: action.reason };
     case 'guide':
-      return downgradeGuide === undefined ? { type: 'guide', feedback: action.feedback, record } : unenforced(record, downgradeGuide);
+      if (downgradeGuide !== undefined) return unenforced(record, downgradeGuide);
+      // a person approved exactly these arguments (asked with this feedback shown): their answer counts
+      if (answered === true) return unenforced(record, 'not enforced: a person approved this call for exactly these arguments');
+      return { type: 'guide', feedback: action.feedback, record };
     case 'confirm': {
       const terms = termsOf(action);
       if (answered === true) {

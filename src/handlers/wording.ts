@@ -22,9 +22,15 @@ export interface Wording {
   /**
    * The tool result of a call a person refused with a typed answer
    * (`approvalAnswer`), with their reason; a plain refusal reaches the model
-   * as the SDK sends it (their bare reason).
+   * as the SDK sends it (their bare reason), unless the person was shown
+   * guides' feedback with the request (`guidance`: a confirm outranked them):
+   * then the model reads both.
    */
-  rejectedCall(details: { readonly toolCall: ToolCallInfo; readonly reason: string | undefined }): string;
+  rejectedCall(details: {
+    readonly toolCall: ToolCallInfo;
+    readonly reason: string | undefined;
+    readonly guidance?: readonly GuideFeedback[] | undefined;
+  }): string;
   /** The user message a `beforeModelCall` / `afterModelCall` / `beforeInvocation` guide injects. */
   modelGuidance(details: { readonly guidance: readonly GuideFeedback[] }): string;
 }
@@ -70,9 +76,10 @@ export const defaultWording: Wording = {
   guidedToolCall: ({ toolCall, guidance }) =>
     `The call to "${toolCall.toolName}" was not executed. Feedback:\n${formatGuidance(guidance)}\n` +
     'Revise the call according to this feedback and try again.',
-  rejectedCall: ({ toolCall, reason }) =>
+  rejectedCall: ({ toolCall, reason, guidance }) =>
     `The user did not approve the call to "${toolCall.toolName}", so it was not executed.` +
     (reason ? ` Their reason: ${reason}` : '') +
+    (guidance === undefined || guidance.length === 0 ? '' : `\nFeedback the user saw with the request:\n${formatGuidance(guidance)}`) +
     '\nDo not retry it unless the user asks; continue without it.',
   modelGuidance: ({ guidance }) => formatGuidance(guidance),
 };

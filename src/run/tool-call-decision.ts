@@ -1,5 +1,6 @@
 import type { ConfirmTerms } from '../actions/confirm-terms.ts';
 import type { GuideFeedback } from '../handlers/evaluate-interventions.ts';
+import { formatGuidance } from '../handlers/wording.ts';
 import { unreachable } from '../util/unreachable.ts';
 
 /**
@@ -27,6 +28,8 @@ export type ToolCallDecision =
       readonly terms: ConfirmTerms | undefined;
       /** The arguments the human is asked about, when a transform changed them. */
       readonly input: { readonly value: unknown } | undefined;
+      /** The feedback of the guides the confirm outranks: the person is shown it with the request. */
+      readonly guidance?: readonly GuideFeedback[] | undefined;
     };
 
 /** An approval status of the SDK's `toolApproval`. */
@@ -48,7 +51,11 @@ export function approvalStatusOf(decision: ToolCallDecision): ApprovalStatus {
     case 'guide':
       return { type: 'denied', reason: decision.text };
     case 'confirm':
-      return { type: 'user-approval', reason: decision.prompt };
+      // the person is shown the feedback of the guides the confirm outranks with its prompt
+      return {
+        type: 'user-approval',
+        reason: decision.guidance === undefined ? decision.prompt : `${decision.prompt}\n${formatGuidance(decision.guidance)}`,
+      };
     default:
       return unreachable(decision);
   }

@@ -72,7 +72,9 @@ async function applyAnswer(
     applyInExecute(run, call, await denyCall(run, call, reason, options), false);
   const another = notTheAnsweredCall(answer, call);
   if (another !== undefined) return refuse(another);
-  const refusal = session.refusal(answer, call);
+  const refused = !answer.approved || answer.problem !== undefined;
+  // a refusal gives the model the feedback the person saw with the request (kept with who asked)
+  const refusal = session.refusal(answer, call, refused ? (await session.askerOfCall(answer))?.guidance : undefined);
   if (refusal !== undefined)
     return refuse(refusal.reason, { handler: refusal.handler, ...(refusal.text === undefined ? {} : { text: refusal.text }) });
   let target = call;

@@ -104,7 +104,7 @@ export function guardToolsStandalone<TOOLS extends ToolSet>(
             const decision = await decisionOf(run, step, call, { applies: false, answer: approval, asker });
             if (decision.type === 'confirm') {
               // the request carries no pin of its own: who asked, and when, is kept in the ledger
-              await run.critical(() => keepAsker(approvalLedger, call, run.runtimeContext, decision.terms));
+              await run.critical(() => keepAsker(approvalLedger, call, run.runtimeContext, decision.terms, decision.guidance));
               return true;
             }
           }

@@ -3,6 +3,8 @@ import type { ToolCallInfo } from '../actions/intervention-events.ts';
 import { holdToolCalls } from '../model/hold-tool-calls.ts';
 import { repeatsAnId } from '../model/repeats-an-id.ts';
 import { uniqueToolCallIds } from '../model/unique-tool-call-ids.ts';
+import { redactData } from '../redaction/redact-data.ts';
+import { redactionForPeople } from '../redaction/redaction-for-people.ts';
 import type { Run } from '../run/run.ts';
 import { decidedInput, type ToolCallDecision } from '../run/tool-call-decision.ts';
 import { decisionOf } from './decision-of.ts';
@@ -95,9 +97,24 @@ export async function decideTurn(run: Run, content: Content): Promise<Content> {
   }
 }
 
+/** Whether a decision stops the call (it does not run). */
+function stops(decision: ToolCallDecision): boolean {
+  return decision.type === 'deny' || decision.type === 'guide';
+}
+
+/** A call's arguments with every registered redaction rule applied, when any changes them. */
+function forPeople(run: Run, input: unknown): { readonly value: unknown } | undefined {
+  const redact = redactionForPeople(run.snapshot);
+  const value = redact === undefined ? input : redactData(input, redact);
+  return value === input ? undefined : { value };
+}
+
 /**
  * The call as the SDK is given it, when its decision changes it: a
- * transformed input, and (on the run's first decided call) the listing of
+ * transformed input; a call that does not run with its arguments as people
+ * may see them (a deny stops the handlers before a redacting transform
+ * would run: the registered redaction rules still apply to what reaches the
+ * UI and the history); and (on the run's first decided call) the listing of
  * its trusted tools, which the history then keeps (`ToolListings`).
  */
 function written(
@@ -107,7 +124,7 @@ function written(
   decision: ToolCallDecision,
 ): LanguageModelV4ToolCall | undefined {
   const label = run.listings?.takeLabel();
-  const input = decidedInput(decision);
+  const input = decidedInput(decision) ?? (stops(decision) ? forPeople(run, call.input) : undefined);
   let text = input === undefined ? undefined : JSON.stringify(input.value);
   if (text !== undefined && text === JSON.stringify(call.input)) text = undefined;
   if (text === undefined && label === undefined) return undefined;

@@ -189,6 +189,7 @@ function toDecision(run: Run, call: ToolCallInfo, verdict: Verdict<BeforeToolCal
         prompt: verdict.prompt,
         terms: verdict.terms,
         input: verdict.transformed ? { value: verdict.event.toolCall.input } : undefined,
+        ...(verdict.guidance === undefined ? {} : { guidance: verdict.guidance }),
       };
     case 'transform':
       return { type: 'transform', input: verdict.event.toolCall.input, answered: verdict.answered };

@@ -37,6 +37,11 @@ export function interventionDataOf({
         : guided.length > 0
           ? { toolCallId, toolName, action: 'guide', handler: guided[0]?.handler, reason: reasons(guided, 'feedback') }
           : { toolCallId, toolName, action: of('transform').length > 0 ? 'transform' : 'proceed' };
+  // a confirm outranks guides: the person is shown their feedback with the request
+  const guidance =
+    data.action === 'confirm' && guided.length > 0
+      ? guided.map((record) => ({ handler: record.handler, feedback: record.display ?? record.feedback ?? '' }))
+      : undefined;
   const stepNumber = records.find((record) => record.stepNumber !== undefined)?.stepNumber;
   // what the request asks of its answer, then what became of this one: later records say more
   const approvals = records.filter((record) => record.approval !== undefined).map((record) => record.approval);
@@ -54,6 +59,7 @@ export function interventionDataOf({
           }),
         }),
     ...(approval === undefined ? {} : { approval }),
+    ...(guidance === undefined ? {} : { guidance }),
     ...(input === undefined ? {} : { input: input.value }),
     ...(stepNumber === undefined ? {} : { stepNumber }),
     records: records.map(recordData),

@@ -290,17 +290,20 @@ describe.each(MODES)('loopGuard through %s', (mode) => {
 
       await refuse(await run(interventions, mode, { model, tools, stopWhen: isStepCount(5), messages }));
 
-      // first retry, in a new run: the guard guides, and a guide outranks confirm (a yes would run nothing), so nobody is asked;
-      // the second retry, in the same run: blocked twice in this turn, the guard denies
+      // first retry, in a new run: the guard guides and the policy confirms; a confirm outranks a guide (seed 000), so the
+      // human is asked once more, shown the guard's feedback
       const second = await run(interventions, mode, { model, tools, stopWhen: isStepCount(5), messages });
-      expect(loopRecords(second.decisions)).toEqual([
-        ['d2', 'guide'],
-        ['d3', 'deny'],
-      ]);
-      expect(approvalRequests(second.content)).toHaveLength(0);
+      expect(loopRecords(second.decisions)).toEqual([['d2', 'guide']]);
+      const [again] = approvalRequests(second.content);
+      expect(again?.reason).toContain('[loop-guard]');
+      await refuse(second);
+      // the retry after that: blocked twice in this turn, the guard denies, and nobody is asked
+      const third = await run(interventions, mode, { model, tools, stopWhen: isStepCount(5), messages });
+      expect(loopRecords(third.decisions)).toEqual([['d3', 'deny']]);
+      expect(approvalRequests(third.content)).toHaveLength(0);
       expect(JSON.stringify(toolResultsSent(model, 3).d3)).toContain('after being blocked 2 times');
       expect(inputsOf('delete_file')).toEqual([]);
-      expect(second.text).toBe('I will keep the report.');
+      expect(third.text).toBe('I will keep the report.');
     });
 
     it('should forget blocks of an earlier user turn: a new request may try the call again', async () => {
@@ -346,7 +349,7 @@ describe.each(MODES)(
       const interventions = createInterventions({ handlers: [loopGuard(), policy] });
       // the model insists, every turn, with the id its provider always sends
       const insist = () => step(toolCall('call_0', 'delete_file', { path: '/tmp/report.txt' }));
-      const model = scriptedModel(insist(), insist(), step(text('Shall I try again?')), insist(), step(text('I will keep the report.')));
+      const model = scriptedModel(insist(), insist(), insist(), step(text('I will keep the report.')));
       const user: UIMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Delete the report' }] };
 
       // one request of the chat: the UI history in, the assistant message (continued) out
@@ -383,19 +386,21 @@ describe.each(MODES)(
 
       await request();
       refuse();
-      // the first retry, on the next request: the guard guides, and a guide outranks confirm (a yes would run nothing),
-      // so nobody is asked
+      // the first retry, on the next request: the guard guides and the policy confirms; a confirm outranks a guide
+      // (seed 000), so the human is asked once more, shown the guard's feedback
       const second = await request();
       expect(loopRecords(second.interventions.decisions)).toEqual([['call_0', 'guide']]);
-      expect(approvalRequests(await second.content)).toEqual([]);
-      // the second retry, on the request after: blocked twice in this turn (the refusal now reads as error text)
+      const [again] = approvalRequests(await second.content);
+      expect(again?.reason).toContain('[loop-guard]');
+      refuse();
+      // the second retry, on the request after: blocked twice in this turn (the first refusal now reads as error text)
       const messages = await convertToModelMessages([user, assistant!], { tools });
       expect(JSON.stringify(messages)).toContain('"type":"error-text","value":"keep it"');
       const third = await run(interventions, mode, { model, tools, stopWhen: isStepCount(5), messages });
       expect(loopRecords(third.decisions)).toEqual([['call_0', 'deny']]);
       expect(approvalRequests(third.content)).toEqual([]);
       expect(third.text).toBe('I will keep the report.');
-      expect(JSON.stringify(toolResultsSent(model, 4))).toContain('after being blocked 2 times');
+      expect(JSON.stringify(toolResultsSent(model, 3))).toContain('after being blocked 2 times');
       expect(inputsOf('delete_file')).toEqual([]);
     });
   },

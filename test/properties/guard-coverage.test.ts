@@ -117,9 +117,9 @@ function expectWithin(executions: readonly string[], allowed: readonly string[])
 
 /**
  * The run of an answered request: what the person approved (the arguments
- * shown, or their edit), or nothing (a refusal; a guide, which the handlers
- * deciding again on the approved call still give; the `preToolCall` hook
- * answering the call itself: `blocked`).
+ * shown, or their edit), or nothing (a refusal; the `preToolCall` hook
+ * answering the call itself: `blocked`). A guide the confirm outranked does
+ * not stop an approved call: the person saw its feedback.
  */
 function approvedRun(
   judge: Judge,
@@ -127,7 +127,8 @@ function approvedRun(
   answer: Answer | undefined,
 ): { readonly run?: string; readonly blocked?: true } {
   const { toolName } = request.toolCall;
-  if (judge.guides(toolName) || (answer !== 'approve' && answer !== 'edit')) return {};
+  // a person's approval counts: a guide the confirm outranked does not block the call on resume (a deny does)
+  if (answer !== 'approve' && answer !== 'edit') return {};
   if (judge.blocks(toolName)) return { blocked: true };
   return { run: `${toolName}(${answer === 'edit' ? 'e' : (request.toolCall.input as { tag: string }).tag})` };
 }

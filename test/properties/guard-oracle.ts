@@ -186,7 +186,7 @@ export class Judge {
     return this.enforcedIn(toolName).some((handler) => handler.behaviour === 'deny' || (fails(handler) && handler.onError === 'deny'));
   }
 
-  /** Whether an enforced handler in scope guides a call (after a person approved it, too: the handlers decide again). */
+  /** Whether an enforced handler in scope guides a call (a person's approval outranks it: see `fateOf`). */
   guides(toolName: string): boolean {
     return this.enforcedIn(toolName).some((handler) => handler.behaviour === 'guide');
   }
@@ -212,7 +212,7 @@ export class Judge {
   }
 
   /**
-   * The precedence is deny > guide > confirm > transform > proceed. Through
+   * The precedence is seed 000's, deny > confirm > guide > transform > proceed. Through
    * the wrappers, a call the SDK repaired and a handler transformed is not
    * put to a person (the history they would approve holds arguments the
    * model never sent): it is denied. Tools guarded for the plain SDK
@@ -220,9 +220,9 @@ export class Judge {
    */
   fateOf(call: { readonly tool: string; readonly repaired: boolean }, plain = false): Fate {
     if (this.denies(call.tool)) return 'stopped';
-    // a guided call does not run whatever a person answers: nobody is asked
-    if (this.guides(call.tool)) return 'stopped';
+    // a confirm outranks a guide: the person is asked, shown the guide's feedback
     if (this.asks(call.tool)) return call.repaired && !plain && this.transformSuffix(call.tool) !== '' ? 'stopped' : 'asks';
+    if (this.guides(call.tool)) return 'stopped';
     return this.blocks(call.tool) ? 'blocked' : 'runs';
   }
 }

@@ -11,7 +11,7 @@
  *
  * Every scenario runs through `interventions.generateText` and
  * `interventions.streamText` and must, in both:
- * - follow the precedence (deny > guide > confirm > transform > proceed,
+ * - follow the precedence (deny > confirm > guide > transform > proceed,
  *   failures by `onError`, a timeout counted as a throw);
  * - send a valid next request: every tool call in the history has exactly one
  *   result;
@@ -267,12 +267,9 @@ function expectedVerdict(specs: readonly HandlerSpec[], position: number): { ver
     if (spec.kind === 'confirm') prompts.push(`prompt-${index}`);
     if (spec.kind === 'transform') suffix += `+${index}`;
   }
-  if (guides.length > 0) {
-    // a guide outranks confirm: the guided call does not run whatever a person answers, so nobody is asked
-    for (const record of records) if (record.action === 'confirm' && record.enforced) record.enforced = false;
-    return { verdict: { type: 'guide', lines: guides }, records };
-  }
-  if (prompts.length > 0) return { verdict: { type: 'confirm', prompt: prompts.join('\n') }, records };
+  // seed 000: a confirm outranks guides; the person is shown their feedback with the prompts
+  if (prompts.length > 0) return { verdict: { type: 'confirm', prompt: [...prompts, ...guides].join('\n') }, records };
+  if (guides.length > 0) return { verdict: { type: 'guide', lines: guides }, records };
   return { verdict: { type: 'run', suffix }, records };
 }
 

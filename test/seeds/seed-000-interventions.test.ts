@@ -20,7 +20,7 @@ import {
   InterventionHandlerError,
   type OnError,
 } from '../../src/index.ts';
-import { approvalRequests } from '../helpers/approval-requests.ts';
+import { answeredHistory, approvalRequests } from '../helpers/approval-requests.ts';
 import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
 
 // ---------------------------------------------------------------------------
@@ -975,9 +975,8 @@ describe('seed 000: precedence', () => {
     expect(toolResultsSent(model, 1).d1).toMatchObject({ type: 'execution-denied' });
   });
 
-  it('should rank guide above confirm: the model reads the guide, and nobody is asked about a call their yes would not run', async () => {
-    // seed 000 ranks confirm above guide; here a guide outranks a confirm, because the handlers decide
-    // again after an approval and the guide would still stand: the person's "yes" would run nothing
+  it('should rank confirm above guide: the person is asked, shown the guide, and their approval runs the call', async () => {
+    // seed 000: deny > confirm > guide > transform > proceed; the person's answer counts
     const { tools, runs } = countingTools();
     class PathGuide extends InterventionHandler {
       readonly name = 'path-guide';
@@ -985,18 +984,27 @@ describe('seed 000: precedence', () => {
         return InterventionActions.guide('Prefer absolute paths.');
       }
     }
-    const model = scriptedModel(step(toolCall('d1', 'delete_file', { path: '/tmp/report.txt' })), step(text('Noted.')));
+    const model = scriptedModel(step(toolCall('d1', 'delete_file', { path: '/tmp/report.txt' })), step(text('Deleted.')));
     const interventions = createInterventions({ handlers: [new PathGuide(), new DeleteApproval()] });
 
-    const result = await interventions.generateText({ model, tools, stopWhen: isStepCount(5), messages: [USER] });
+    const first = await interventions.generateText({ model, tools, stopWhen: isStepCount(5), messages: [USER] });
 
-    expect(approvalRequests(result.content)).toHaveLength(0);
+    const [request] = approvalRequests(first.content);
+    expect(request?.reason).toContain('[path-guide] Prefer absolute paths.');
     expect(runs.delete_file).toHaveLength(0);
-    expect(JSON.stringify(toolResultsSent(model, 1).d1)).toContain('[path-guide] Prefer absolute paths.');
-    expect(result.interventions.decisions.map((d) => [d.handler, d.action, d.enforced])).toEqual([
+    expect(first.interventions.decisions.map((d) => [d.handler, d.action, d.enforced])).toEqual([
       ['path-guide', 'guide', true],
-      ['delete-approval', 'confirm', false],
+      ['delete-approval', 'confirm', true],
     ]);
+
+    await interventions.generateText({
+      model,
+      tools,
+      stopWhen: isStepCount(5),
+      messages: answeredHistory([USER], first.responseMessages, { id: request?.approvalId ?? '', approved: true }),
+    });
+
+    expect(runs.delete_file).toHaveLength(1);
   });
 
   it('should still let a deny win on resume after a human approved', async () => {

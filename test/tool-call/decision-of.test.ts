@@ -4,12 +4,14 @@
  * (both APIs, both wrappers): the fail-closed rules hold whichever point of
  * the SDK meets the call (the model layer's hold, the approval point).
  */
-import { tool } from 'ai';
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { isStepCount, type LanguageModel, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createInterventions, type DecisionRecord, defineHandler, InterventionActions } from '../../src/index.ts';
+import { createInterventions, type DecisionRecord, defineHandler, InterventionActions, redactPii } from '../../src/index.ts';
 import { replyText, replyToolCalls, toolCall } from '../helpers/openai-compatible-server.ts';
 import { CASES, run, serve } from '../helpers/openai-wire.ts';
+import { startReasoningServer } from '../helpers/reasoning-wire-server.ts';
 import { noWipes, wipeAndLookupTools } from '../helpers/recording-tools.ts';
 
 const USER = { role: 'user' as const, content: 'Tidy up and mail the report' };
@@ -151,4 +153,53 @@ describe('the owner decides a call once', () => {
       expect(evaluated).toBe(1);
     },
   );
+});
+
+describe("a denied call's arguments, as people see them", () => {
+  const noMail = defineHandler({ name: 'no-mail', beforeToolCall: () => InterventionActions.deny('Mail is off today.') });
+
+  /** Every chunk of the UI stream of one streamText call (the denied call, then the model's answer). */
+  async function uiChunks(model: LanguageModel): Promise<string> {
+    const { sent, tools } = mailTools();
+    const interventions = createInterventions({ handlers: [noMail, redactPii()] });
+    const result = interventions.streamText({ model, tools, messages: [USER], stopWhen: isStepCount(3) });
+    const chunks: unknown[] = [];
+    for await (const chunk of result.toUIMessageStream()) chunks.push(chunk);
+    expect(sent).toEqual([]);
+    return JSON.stringify(chunks);
+  }
+
+  it.each(['chat', 'responses'] as const)(
+    'should reach the UI stream only as the redactors leave them, though the deny stopped the redacting handler (OpenAI %s API)',
+    async (api) => {
+      const { model } = await serve(
+        api,
+        replyToolCalls(toolCall('c1', 'send_email', { to: 'hr@example.com', body: `SSN ${SSN}` })),
+        replyText('Not sent.'),
+      );
+
+      const ui = await uiChunks(model);
+
+      expect(ui).toContain('tool-input-available');
+      expect(ui).not.toContain(SSN);
+      expect(ui).toContain('[SSN]');
+    },
+  );
+
+  it('should reach the UI stream only as the redactors leave them (Anthropic Messages API)', async () => {
+    const server = await startReasoningServer([
+      { reasoning: 'The user wants the report mailed.', call: { name: 'send_email', input: { to: 'hr@example.com', body: `SSN ${SSN}` } } },
+      { text: 'Not sent.' },
+    ]);
+    try {
+      const model = createAnthropic({ baseURL: server.baseURL, apiKey: 'test' })('claude-test');
+
+      const ui = await uiChunks(model);
+
+      expect(ui).toContain('tool-input-available');
+      expect(ui).not.toContain(SSN);
+    } finally {
+      await server.close();
+    }
+  });
 });

@@ -208,6 +208,40 @@ describe('decisions in the UI message stream', () => {
     ]);
   });
 
+  it("should show a confirm that outranks a guide with the guide's feedback, for the person who answers it", async () => {
+    const { tools } = setup();
+    const interventions = createInterventions({
+      handlers: [
+        defineHandler({
+          name: 'style',
+          beforeToolCall: ({ toolCall: call }) =>
+            call.toolName === 'deploy' ? InterventionActions.guide('Tag the release first.') : InterventionActions.proceed(),
+        }),
+        defineHandler({
+          name: 'change-board',
+          beforeToolCall: ({ toolCall: call }) =>
+            call.toolName === 'deploy' ? InterventionActions.confirm('Deploy to production?') : InterventionActions.proceed(),
+        }),
+      ],
+    });
+    const model = scriptedModel(step(toolCall('4', 'deploy', { env: 'prod' })), step(text('x')));
+    const result = interventions.streamText({ model, tools, stopWhen: isStepCount(3), prompt: 'go' });
+    const message = await readMessage(result.toUIMessageStream());
+
+    const [deploy] = decisionsOf(message);
+    expect(deploy).toMatchObject({
+      action: 'confirm',
+      handler: 'change-board',
+      reason: 'Deploy to production?',
+      guidance: [{ handler: 'style', feedback: 'Tag the release first.' }],
+    });
+    const part = message.parts.find((item) => item.type === 'tool-deploy');
+    expect(part).toMatchObject({
+      state: 'approval-requested',
+      approval: { requestReason: expect.stringContaining('[style] Tag the release first.') },
+    });
+  });
+
   it('should stream exactly what the raw SDK streams when every handler lets every call through', async () => {
     const { tools } = setup();
     const raw = await chunksOf(streamText({ model: firstTurn(), tools, stopWhen: isStepCount(3), prompt: 'go' }).toUIMessageStream());
