@@ -1,14 +1,15 @@
 /**
  * How much of the library one denied tool call runs: the functions of
  * `src/` entered (and the files they are in, and how many of them are in
- * `src/approvals/`) by one `interventions.streamText` call whose model asks
- * for one tool call that a `beforeToolCall` handler denies, with no approval
- * in the request, read to its end. The count is V8's precise coverage with
+ * `src/approvals/`) by one `interventions.streamText` call (or
+ * `interventions.generateText`, with `--generate`) whose model asks for one
+ * tool call that a `beforeToolCall` handler denies (a handler that declares
+ * no `toolCallActions`), with no approval in the request, read to its end. The count is V8's precise coverage with
  * call counts (`node:inspector`): counters are reset after a first, warm-up
  * call, so the figures are those of a steady call, not of loading modules.
  *
  * Usage:
- *   node --experimental-strip-types --conditions=ai-interventions-source scripts/functions-entered.ts [--list] [--json]
+ *   node --experimental-strip-types --conditions=ai-interventions-source scripts/functions-entered.ts [--generate] [--list] [--json]
  *
  * `--list` prints every function entered, by file; `--json` prints the
  * figures as JSON.
@@ -24,6 +25,7 @@ import { z } from 'zod';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const list = process.argv.includes('--list');
 const json = process.argv.includes('--json');
+const generate = process.argv.includes('--generate');
 
 const interventions = createInterventions({
   handlers: [
@@ -41,9 +43,13 @@ const tools = {
 /** One denied call: the model asks for delete_file, the handler denies it, the model answers in text. */
 async function deniedCall(): Promise<void> {
   const model = scriptedModel(toolCall('call-1', 'delete_file', { path: '/tmp/report.txt' }), text('I may not delete it.'));
-  const result = interventions.streamText({ model, tools, stopWhen: isStepCount(3), prompt: 'Delete /tmp/report.txt' });
-  for await (const _part of result.fullStream) {
-    // read to the end, as a chat route does
+  const options = { model, tools, stopWhen: isStepCount(3), prompt: 'Delete /tmp/report.txt' };
+  if (generate) await interventions.generateText(options);
+  else {
+    const result = interventions.streamText(options);
+    for await (const _part of result.fullStream) {
+      // read to the end, as a chat route does
+    }
   }
   if (model.calls.length !== 2) throw new Error(`expected two model calls, got ${model.calls.length}`);
 }
@@ -98,7 +104,7 @@ const figures = {
 if (json) console.log(JSON.stringify(figures));
 else {
   console.log(
-    `one denied call (interventions.streamText, a beforeToolCall deny, no approval in the request): ` +
+    `one denied call (interventions.${generate ? 'generateText' : 'streamText'}, a beforeToolCall deny, no approval in the request): ` +
       `${figures.functions} functions entered (${figures.calls} calls) in ${figures.files} files of src/; ` +
       `${figures.approvalFunctions} of them (${figures.approvalCalls} calls) in ${figures.approvalFiles} files of src/approvals/`,
   );

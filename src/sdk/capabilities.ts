@@ -98,7 +98,8 @@ export interface ToolRefusal {
  *   where that is less than on the wrappers; `refusedFor`, the tools it is
  *   refused for instead);
  * - `'with-middleware'`: enforced when the call's model is wrapped with
- *   `interventions.middleware` (read before `wrapTools`), refused otherwise;
+ *   `interventions.middleware` (read before `wrapTools`; each call of a
+ *   wrapped tool is checked to come from that model), refused otherwise;
  * - `'with-wrapped-tools'`: enforced for the call's tools wrapped with
  *   `interventions.wrapTools`, refused for any other tool;
  * - `'refused'`: registering it while the path is in use, or using the path

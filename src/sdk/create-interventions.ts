@@ -19,6 +19,7 @@ import { INTERVENTIONS_OPTIONS, type Interventions, type InterventionsOptions, W
 import { isIdle } from './is-idle.ts';
 import { runGenerateText } from './run-generate-text.ts';
 import { runStreamText } from './run-stream-text.ts';
+import { runtimeMiddleware } from './runtime-middleware.ts';
 import { RuntimePaths } from './runtime-paths.ts';
 import { createScopeReport } from './scope-report.ts';
 import { warnAtCreation } from './warn-at-creation.ts';
@@ -139,13 +140,26 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
     scopes.check(unwrapped.tools, registered);
     return { snapshot: snapshot(), approvalLedger, options: unwrapped };
   };
-  const middleware = createModelMiddleware(() => Run.detached(snapshot()), {
-    beforeCall: (params) => {
-      paths.enter('middleware');
-      paths.checkModelCall(params.tools);
+  const middleware = runtimeMiddleware(
+    createModelMiddleware(() => Run.detached(snapshot()), { own: ownPrompts }),
+    {
+      // the middleware refuses what it cannot enforce: a tool guard over a tool this runtime did not wrap (known by identity)
+      check: (params) => {
+        if (ownPrompts.has(params.prompt)) return params;
+        paths.enter('middleware');
+        paths.checkModelCall(params.tools, (definition) => wrappedTools.isWrapped(definition));
+        return wrappedTools.restore(params);
+      },
+      sawCall: (toolCallId) => {
+        if (paths.has('plain-tools')) wrappedTools.sawCall(toolCallId);
+      },
     },
-    own: ownPrompts,
-  });
+  );
+  // a call of a wrapped tool comes from a model wrapped with this runtime's middleware when a guard needs the model layer
+  const fromModel = (toolCallId: string) => {
+    const guard = paths.modelGuard();
+    if (!wrappedTools.takeCall(toolCallId) && guard !== undefined) throw paths.notEnforced(guard, 'plain-tools');
+  };
   return {
     generateText: (async (callOptions: CallOptions) =>
       runGenerateText(runOptions(callOptions))) as unknown as Interventions['generateText'],
@@ -157,7 +171,7 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
       paths.enter('plain-tools');
       paths.checkTools(tools);
       scopes.check(tools, registered);
-      return wrappedTools.wrap(tools, snapshot, approvalLedger, wrapOptions?.runtimeContext);
+      return wrappedTools.wrap(tools, snapshot, approvalLedger, { runtimeContext: wrapOptions?.runtimeContext, fromModel });
     },
     agentSettings: (settings) => {
       paths.enter('agent');
@@ -185,7 +199,7 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
         consumeSseStream,
         stream: await agentStream(agentOptions as Parameters<typeof agentUIStream>[0]),
       })) as Interventions['createAgentUIStreamResponse'],
-    // reading it says a model is wrapped with it: tools guarded without a run then have a model layer
+    // reading it says a model may be wrapped with it: each call of a wrapped tool is then checked to come from one
     get middleware() {
       paths.readMiddleware();
       // from now on a model may be wrapped with it: the runtime's requests are told apart

@@ -31,22 +31,17 @@ type StreamTimers = Awaited<ReturnType<typeof streamTimers>>;
  * held until it is decided, as it comes (the turn until the provider
  * finishes when gates must see it whole); redactors hold back at most their
  * look-ahead. Held parts are released as the provider
- * sent them, except what a decision changed. `beforeCall` checks each call
- * first (the runtime's own middleware refuses what it cannot enforce); a
- * request whose prompt is in `own` (`RuntimeSnapshot.ownPrompts`: the
- * runtime sent it on already) goes on as it is.
+ * sent them, except what a decision changed. A request whose prompt is in
+ * `own` (`RuntimeSnapshot.ownPrompts`: the runtime sent it on already) goes
+ * on as it is.
  */
-export function createModelMiddleware(
-  runOf: () => Run,
-  { beforeCall, own }: { readonly beforeCall?: (params: LanguageModelV4CallOptions) => void; readonly own?: OwnPrompts } = {},
-): LanguageModelV4Middleware {
+export function createModelMiddleware(runOf: () => Run, { own }: { readonly own?: OwnPrompts } = {}): LanguageModelV4Middleware {
   return {
     specificationVersion: 'v4',
 
     wrapGenerate: async ({ doGenerate, params, model }) => {
       // a request the runtime already guards (its run, or this middleware further out) goes on as it is
       if (own?.has(params.prompt) === true) return doGenerate();
-      beforeCall?.(params);
       const run = runOf();
       try {
         const starting = ensureStarted(run);
@@ -70,7 +65,6 @@ export function createModelMiddleware(
       if (own?.has(params.prompt) === true) return doStream();
       let run: Run | undefined;
       try {
-        beforeCall?.(params);
         const current = (run = runOf());
         const open = (request: LanguageModelV4CallOptions) => {
           const sent = current.redactedOriginals?.restore(request) ?? request;

@@ -38,12 +38,23 @@ export function guardToolsStandalone<TOOLS extends ToolSet>(
   snapshotOf: () => RuntimeSnapshot,
   approvalLedger?: ApprovalLedger,
   runtimeContext?: Context,
+  fromModel?: (toolCallId: string) => void,
 ): TOOLS {
   const steps = new WeakMap<ModelMessage[], Step>();
   const stepOf = (messages: ModelMessage[]) => {
     let step = steps.get(messages);
     if (step === undefined) steps.set(messages, (step = new Step(undefined, messages)));
     return step;
+  };
+  // each call is met once per step (needsApproval, then execute): a new one (not resumed) must come from a wrapped model
+  const met = new WeakMap<ModelMessage[], Set<string>>();
+  const meet = (messages: ModelMessage[], toolCallId: string) => {
+    if (fromModel === undefined || sessionOf(messages)?.answerFor(toolCallId) !== undefined) return;
+    let ids = met.get(messages);
+    if (ids === undefined) met.set(messages, (ids = new Set()));
+    if (ids.has(toolCallId)) return;
+    ids.add(toolCallId);
+    fromModel(toolCallId);
   };
   // the approval session of a plain call's input: one per SDK messages array that carries answers
   const sessions = new WeakMap<ModelMessage[], ApprovalSession | null>();
@@ -84,6 +95,7 @@ export function guardToolsStandalone<TOOLS extends ToolSet>(
     runOf: () => Run.detached(snapshotOf(), tools, runtimeContext),
     // what decides a plain call's execution loads with the first one that has anything to decide
     decide: async (run, details) => {
+      meet(details.options.messages, details.call.toolCallId);
       if (!decides(run, details)) return details.call;
       const { decidePlainCall } = await plainCallDecision();
       return decidePlainCall(run, details, { stepOf, sessionOf });
@@ -92,6 +104,7 @@ export function guardToolsStandalone<TOOLS extends ToolSet>(
     extend: (toolName, tool) =>
       ({
         needsApproval: async (input: unknown, options: { toolCallId: string; messages: ModelMessage[] }) => {
+          meet(options.messages, options.toolCallId);
           const run = Run.detached(snapshotOf(), tools, runtimeContext);
           if (decidesPlainCalls(run)) {
             const step = stepOf(options.messages);

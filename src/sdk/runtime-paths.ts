@@ -1,5 +1,8 @@
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import type { Tool, ToolSet } from 'ai';
+
+type ToolDefinition = NonNullable<LanguageModelV4CallOptions['tools']>[number];
+
 import { GuardNotEnforcedError } from '../errors/guard-not-enforced-error.ts';
 import { getOwn } from '../util/get-own.ts';
 import { CLIENT_TOOLS, capabilityOf, type EntryPath, MISSING_LAYER, PATH_LABELS } from './capabilities.ts';
@@ -29,7 +32,11 @@ export class RuntimePaths {
     return this.taken.has(path);
   }
 
-  /** `interventions.middleware` was read: the app wraps a model with it, so tools guarded without a run have a model layer. */
+  /**
+   * `interventions.middleware` was read: a model may be wrapped with it, so a
+   * model-layer guard is taken with `wrapTools` (each call of a wrapped tool
+   * is then checked to come from a wrapped model: {@link modelGuard}).
+   */
   readMiddleware(): void {
     this.middlewareRead = true;
   }
@@ -105,16 +112,17 @@ export class RuntimePaths {
   /**
    * A model call through `interventions.middleware`: the tool guards it
    * leaves to the tools (`'with-wrapped-tools'`) need the call's tools
-   * wrapped by this runtime (by name: the middleware sees the request's tool
-   * definitions, not their `execute`). A tool in a guard's scope that is not
-   * is a `GuardNotEnforcedError`.
+   * wrapped by this runtime, known by identity (`isWrapped`: the middleware
+   * sees the request's tool definitions, which carry each wrapped tool's own
+   * mark, never a name another tool could share). A tool in a guard's scope
+   * that is not is a `GuardNotEnforcedError`.
    */
-  checkModelCall(tools: LanguageModelV4CallOptions['tools']): void {
+  checkModelCall(tools: LanguageModelV4CallOptions['tools'], isWrapped: (definition: ToolDefinition) => boolean): void {
     if (tools === undefined || tools.length === 0) return;
     const guards = this.guardsLeftToTools();
     if (guards.length === 0) return;
     for (const definition of tools) {
-      if (definition.type !== 'function' || Object.hasOwn(this.wrapped(), definition.name)) continue;
+      if (definition.type !== 'function' || isWrapped(definition)) continue;
       const guard = guards.find((candidate) => candidate.mayApplyTo === undefined || candidate.mayApplyTo(definition.name));
       if (guard === undefined) continue;
       const { why, instead } = MISSING_LAYER['with-wrapped-tools'];
@@ -127,6 +135,29 @@ export class RuntimePaths {
         instead,
       });
     }
+  }
+
+  /**
+   * The first registered guard that tools guarded without a run enforce
+   * only with the model wrapped (`'with-middleware'`: the model-layer
+   * guards), if any: a call of such a tool must come from a model wrapped
+   * with this runtime's middleware.
+   */
+  modelGuard(): RegisteredGuard | undefined {
+    return guardsOf(this.current()).find((guard) => capabilityOf('plain-tools', guard.kind).type === 'with-middleware');
+  }
+
+  /** The error for a guard a path does not enforce because its model is not wrapped (see {@link modelGuard}). */
+  notEnforced(guard: RegisteredGuard, path: EntryPath): GuardNotEnforcedError {
+    const { why, instead } = MISSING_LAYER['with-middleware'];
+    return new GuardNotEnforcedError({
+      guard: guard.label,
+      kind: guard.kind,
+      path,
+      pathLabel: PATH_LABELS[path],
+      why: `this tool call came from a model that is not wrapped with this runtime's interventions.middleware (${why})`,
+      instead,
+    });
   }
 
   /** The registered guards the middleware leaves to wrapped tools (kept while the runtime's lists are the same). */
