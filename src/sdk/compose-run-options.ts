@@ -14,6 +14,7 @@ import { guardToolSet } from './guard-tool-set.ts';
 import { createRunPrepareStep } from './run-prepare-step.ts';
 import { createRunRepair } from './run-repair-tool-call.ts';
 import { createRunToolApproval } from './run-tool-approval.ts';
+import { steeringSignal, unsignalCallbacks } from './steering-signal.ts';
 
 /**
  * The SDK options of a run: the caller's options, with each extension point
@@ -60,15 +61,18 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
     hooks.onChatError.length > 0 ||
     run.snapshot.redactors.length > 0 ||
     run.decidesToolCalls;
+  // ai >= 7.0.177 gives the provider a signal of its own where the run steers: none where the raw SDK gives none
+  const signal = needsLoopControl(run, options) ? steeringSignal(options, { streaming }) : undefined;
   const wrapped = new WeakMap<object, LanguageModel>();
   const originals = new WeakMap<object, LanguageModel>();
   const wrapModel = (model: LanguageModel): LanguageModel => {
-    if (!needsModel) return model;
+    if (!needsModel && signal === undefined) return model;
     // a model id resolves the way the SDK resolves it: the global default provider, or the gateway
     const resolved = typeof model === 'string' ? (globalThis.AI_SDK_DEFAULT_PROVIDER ?? gateway).languageModel(model) : model;
     let result = wrapped.get(resolved);
     if (result === undefined) {
-      result = wrapLanguageModel({ model: resolved, middleware: createModelMiddleware(() => run) });
+      const middleware = needsModel ? [createModelMiddleware(() => run)] : [];
+      result = wrapLanguageModel({ model: resolved, middleware: signal === undefined ? middleware : [signal, ...middleware] });
       wrapped.set(resolved, result);
       originals.set(result as object, model);
     }
@@ -116,6 +120,7 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
   delete composed.steering;
   delete composed.followUp;
   delete composed.maxSteps;
+  if (signal !== undefined) unsignalCallbacks(composed);
 
   const settings: ModelCallSettings = {};
   for (const key of SETTING_KEYS) {
