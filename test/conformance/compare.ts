@@ -38,6 +38,8 @@ const STREAM_TIMED = new Set([
   'onInputDelta',
   'onInputAvailable',
   'toolApproval',
+  'needsApproval',
+  'repairToolCall',
 ]);
 
 export function observablesOf(phase: PhaseObservation, dropEvents: ReadonlySet<string> = new Set()): Map<string, unknown> {
