@@ -189,7 +189,11 @@ class Evaluation<EVENT extends InterventionEvent> implements SettleOptions<EVENT
   /** The event evaluated, as given. */
   readonly event: EVENT;
   readonly makeDraft: (event: EVENT) => EVENT;
-  private readonly settings: EvaluateSettings | undefined;
+  readonly frozen: boolean | undefined;
+  readonly answered: boolean | undefined;
+  readonly downgradeGuide: string | undefined;
+  readonly abortSignal: AbortSignal | undefined;
+  readonly onPending: EvaluationSinks['onPending'];
   private readonly handlers: readonly RegisteredHandler[];
   private readonly sinks: EvaluationSinks;
 
@@ -203,25 +207,13 @@ class Evaluation<EVENT extends InterventionEvent> implements SettleOptions<EVENT
     this.current = event;
     this.event = event;
     this.makeDraft = makeDraft;
-    this.settings = settings;
+    this.frozen = settings?.frozen;
+    this.answered = settings?.answered ?? settings?.frozen;
+    this.downgradeGuide = settings?.downgradeGuide;
+    this.abortSignal = event.abortSignal;
+    this.onPending = sinks.onPending;
     this.handlers = handlers;
     this.sinks = sinks;
-  }
-
-  get frozen(): boolean | undefined {
-    return this.settings?.frozen;
-  }
-  get answered(): boolean | undefined {
-    return this.settings?.answered ?? this.settings?.frozen;
-  }
-  get downgradeGuide(): string | undefined {
-    return this.settings?.downgradeGuide;
-  }
-  get abortSignal(): AbortSignal | undefined {
-    return this.event.abortSignal;
-  }
-  get onPending(): EvaluationSinks['onPending'] {
-    return this.sinks.onPending;
   }
 
   /**

@@ -171,7 +171,10 @@ function validated(registered: RegisteredHandler, event: InterventionEvent, valu
   const { name, toolCallActions } = registered;
   const { lifecycle } = event;
   const problem = actionProblem(value, lifecycle, name);
-  const undeclared = problem === undefined ? undeclaredAction(value as InterventionAction, lifecycle, name, toolCallActions) : undefined;
+  const undeclared =
+    problem === undefined && toolCallActions !== undefined
+      ? undeclaredAction(value as InterventionAction, lifecycle, name, toolCallActions)
+      : undefined;
   const message = problem ?? undeclared;
   if (message === undefined) return value as InterventionAction;
   return new Failure(new InvalidActionError({ handlerName: name, lifecycle, received: value, message }), undeclared !== undefined);

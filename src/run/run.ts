@@ -13,6 +13,7 @@ import type { StreamTimeouts } from '../model/stream-timeouts.ts';
 import type { RedactedOriginals } from '../redaction/redacted-originals.ts';
 import type { ToolListings } from '../tools/trusted-annotations.ts';
 import { userMessage } from '../util/user-message.ts';
+import { type CallPlan, callPlan } from './call-plan.ts';
 import { HistoryPatch } from './history-patch.ts';
 import type { InterventionsReport } from './interventions-report.ts';
 import type { InvocationChanges } from './invocation-changes.ts';
@@ -65,6 +66,8 @@ export class Run {
   /** Told when a provider stream throws, which the SDK reports to no callback; set only when an end observer listens. */
   readonly streamFailed: ((error: unknown) => Promise<void>) | undefined;
   runtimeContext: Context;
+  /** The failure that ends the run, recorded where the SDK swallowed it (written by {@link fail} only). */
+  failed: { readonly error: unknown } | undefined = undefined;
   /** Told when a `prepareStep` replaces the runtime context. */
   onRuntimeContext: ((context: Context) => void) | undefined = undefined;
   /** The current step: before step 0, the resume of the input's approved calls. */
@@ -73,8 +76,8 @@ export class Run {
   invocation: InvocationChanges | undefined = undefined;
   /** What the run knows of its tools' listings (the tools handlers see, the label to write), from its first tool decision on. */
   listings: ToolListings | undefined = undefined;
-  /** Whether the model layer decides its tool calls (its streamed steps hold them until decided): written once, by `decidesInModelLayer`. */
-  decidesAhead: boolean | undefined = undefined;
+  /** When its tool calls are decided (see {@link CallPlan}): worked out once, as the run is made. */
+  readonly plan: CallPlan;
   /** Chunk timeouts the run applies itself, to streams it holds. */
   streamTimeouts: StreamTimeouts | undefined = undefined;
 
@@ -86,7 +89,6 @@ export class Run {
   startup: Promise<void> | 'done' | undefined = undefined;
   /** Where the run's approved calls execute once: what its session is opened with. */
   private readonly approvalLedger: ApprovalLedger | undefined;
-  private failure: { readonly error: unknown } | undefined;
   private ended = false;
 
   constructor({
@@ -115,6 +117,7 @@ export class Run {
     this.streaming = streaming;
     this.runId = detached ? undefined : crypto.randomUUID();
     this.tools = input.tools;
+    this.plan = callPlan(snapshot, input.tools, detached);
     this.runtimeContext = input.runtimeContext ?? NO_CONTEXT;
     this.abortSignal = input.abortSignal;
     this.instructions = input.instructions ?? input.system;
@@ -164,17 +167,6 @@ export class Run {
     return this.step.number;
   }
 
-  /** The failure that ends the run, recorded where the SDK swallowed it. */
-  get failed(): { readonly error: unknown } | undefined {
-    return this.failure;
-  }
-
-  /** Whether the run decides tool calls (`beforeToolCall` handlers or `gateToolCalls` hooks). */
-  get decidesToolCalls(): boolean {
-    if (this.isDetached) return false;
-    return this.snapshot.handlers.beforeToolCall.length > 0 || this.snapshot.hooks.gateToolCalls.length > 0;
-  }
-
   /** Runs work whose throw must end the run; the error is recorded (see {@link fail}) and rethrown. */
   async critical<T>(work: () => Promise<T>): Promise<T> {
     try {
@@ -193,14 +185,14 @@ export class Run {
   fail(error: unknown): void {
     this.noteError(error);
     // the caller aborting is an abort, not a failure of the run
-    if (this.isDetached || this.failure !== undefined || this.abortSignal?.aborted) return;
-    this.failure = { error };
+    if (this.isDetached || this.failed !== undefined || this.abortSignal?.aborted) return;
+    this.failed = { error };
   }
 
   /** Ends the run with its recorded failure, if any: reports it and throws it. */
   async throwIfFailed(): Promise<void> {
-    if (this.failure === undefined) return;
-    throw await this.end(this.failure.error);
+    if (this.failed === undefined) return;
+    throw await this.end(this.failed.error);
   }
 
   /** Every handler evaluation of the run so far, in order (the array `result.interventions.decisions` is). */
@@ -245,7 +237,7 @@ export class Run {
    */
   async complete(responseOf: () => ChatResponse): Promise<void> {
     if (this.ended) return;
-    if (this.failure !== undefined) throw this.failure.error;
+    if (this.failed !== undefined) throw this.failed.error;
     const hooks = this.snapshot.hooks.onChatDone;
     if (hooks.length > 0) await runObservers(hooks, { response: responseOf(), runId: this.runId });
     this.ended = true;
@@ -257,11 +249,11 @@ export class Run {
    * over the abort it caused).
    */
   async end(error: unknown): Promise<unknown> {
-    const actual = this.failure?.error ?? error;
+    const actual = this.failed?.error ?? error;
     if (this.ended) return actual;
     this.ended = true;
     const { hooks } = this.snapshot;
-    if (this.failure === undefined && this.abortSignal?.aborted) {
+    if (this.failed === undefined && this.abortSignal?.aborted) {
       await notifyObservers(hooks.onChatAbort, { reason: this.abortSignal.reason, runId: this.runId });
     } else {
       await notifyObservers(hooks.onChatError, { error: actual, runId: this.runId });
@@ -271,8 +263,8 @@ export class Run {
 
   /** `onChatAbort` for a stream that reported its abort itself. */
   async aborted(reason: unknown): Promise<void> {
-    if (this.failure !== undefined) {
-      await this.end(this.failure.error);
+    if (this.failed !== undefined) {
+      await this.end(this.failed.error);
       return;
     }
     if (this.ended) return;

@@ -7,7 +7,6 @@ import { hasToolHooks } from '../run/runtime-snapshot.ts';
 import { SETTING_KEYS } from '../run/setting-keys.ts';
 import { ensureStarted } from '../run/start-run.ts';
 import { decisionOf } from '../tool-call/decision-of.ts';
-import { holdsStreamedCalls, mayConfirm } from '../tool-call/decision-point.ts';
 import type { CallOptions } from './call-options.ts';
 import { createModelMiddleware } from './create-model-middleware.ts';
 import { guardToolSet } from './guard-tool-set.ts';
@@ -32,7 +31,7 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
   if (streaming) moveChunkTimeouts(run, options, composed);
   // the runtime's secret binds its confirms; the app's own approvals stay the SDK's (see own-approval-requests.ts)
   // (only where a handler's confirm may ask: a run whose handlers declare they never confirm gives the SDK no secret)
-  const signs = options.experimental_toolApprovalSecret === undefined && mayConfirm(run);
+  const signs = options.experimental_toolApprovalSecret === undefined && run.plan.mayConfirm;
   // requests the app asks beside the handlers' confirms are told apart, to keep them unsigned: a session tracks them
   if (signs && asksOwnApprovals(options)) run.openApprovals();
   const approvals = run.approvals?.sdkOptions({
@@ -60,7 +59,7 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
     hooks.onStatus.length > 0 ||
     hooks.onChatError.length > 0 ||
     run.snapshot.redactors.length > 0 ||
-    run.decidesToolCalls;
+    run.plan.decides;
   // ai >= 7.0.177 gives the provider a signal of its own where the run steers: none where the raw SDK gives none
   const signal = needsLoopControl(run, options) ? steeringSignal(options, { streaming }) : undefined;
   const wrapped = new WeakMap<object, LanguageModel>();
@@ -87,14 +86,14 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
   const resumesApprovals = run.approvals?.executesOnce === true;
   // a streamed step decided at the approval point runs its approved calls after every call was decided: each execute asks
   // whether the run failed meanwhile (a failed run starts no further tool)
-  const failsLate = streaming && run.decidesToolCalls && !holdsStreamedCalls(run);
+  const failsLate = streaming && run.plan.decides && !run.plan.holds;
   if (
     options.tools !== undefined &&
     (hasToolHooks(run.snapshot) || handlers.beforeInvocation.length > 0 || resumesApprovals || failsLate)
   ) {
     composed.tools = guardToolSet(options.tools, { runOf: () => run });
   }
-  if (run.decidesToolCalls || (run.approvals?.resume.approved.size ?? 0) > 0 || resumesApprovals) {
+  if (run.plan.decides || (run.approvals?.resume.approved.size ?? 0) > 0 || resumesApprovals) {
     composed.toolApproval = createRunToolApproval({ run, toolApproval: options.toolApproval });
   }
   if (hooks.onToolCallError.length > 0) {
@@ -113,7 +112,7 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
   if (loop !== undefined) {
     composed.stopWhen = continueOnFailure(run, [loop.stopWhen]);
     composed.experimental_steering = loop.steering;
-  } else if (swallowsFailures(run) || (streaming && run.decidesToolCalls && !holdsStreamedCalls(run))) {
+  } else if (swallowsFailures(run) || (streaming && run.plan.decides && !run.plan.holds)) {
     // (a handler that fails where toolApproval decides a streamed call ends the run at the next step, as a stream error)
     composed.stopWhen = continueOnFailure(run, asArray(options.stopWhen ?? isStepCount(1)));
   }
@@ -138,7 +137,7 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
 
   const caller = options.onStepEnd ?? options.onStepFinish;
   // every reader of a step (this callback, the result, onEnd) reads its requests finished: a confirm's pinned, the app's unsigned
-  const finishes = run.decidesToolCalls || run.approvals !== undefined;
+  const finishes = run.plan.decides || run.approvals !== undefined;
   const stepEnd = finishes ? (step: StepResult<ToolSet>) => run.approvals?.finishStep(step) : undefined;
   const user =
     stepEnd === undefined
@@ -171,7 +170,7 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
   // the library's confirms are signed: the configured secret, or the runtime's own (see approval-secret.ts)
   if (signs) composed.experimental_toolApprovalSecret = run.snapshot.approvalSecret;
   // a stream's requests are finished as it carries them where a confirm may pin one, or a resume's session is open
-  if (finishes && streaming && (mayConfirm(run) || run.approvals !== undefined)) {
+  if (finishes && streaming && (run.plan.mayConfirm || run.approvals !== undefined)) {
     const theirs = options.experimental_transform;
     const finish = finishRequests(run);
     composed.experimental_transform = theirs === undefined ? finish : [finish, ...asArray(theirs)];
@@ -214,7 +213,7 @@ function moveChunkTimeouts(run: Run, options: CallOptions, composed: CallOptions
   const { firstChunkMs, chunkMs, ...rest } = timeout as { firstChunkMs?: number; chunkMs?: number };
   if (firstChunkMs === undefined && chunkMs === undefined) return;
   const { hooks, handlers } = run.snapshot;
-  const holds = hooks.onResponse.length > 0 || handlers.afterModelCall.length > 0 || holdsStreamedCalls(run);
+  const holds = hooks.onResponse.length > 0 || handlers.afterModelCall.length > 0 || run.plan.holds;
   if (!holds) return;
   // a late chunk aborts the signal the SDK is given, as the SDK's own chunk timer does
   const timeouts = new AbortController();

@@ -10,7 +10,6 @@ import { modelHookContext, respond } from '../run/respond.ts';
 import type { Run } from '../run/run.ts';
 import { ensureStarted } from '../run/start-run.ts';
 import { decideResponse, holdCalls } from '../tool-call/decide-turn.ts';
-import { holdsStreamedCalls } from '../tool-call/decision-point.ts';
 import { isThenable } from '../util/is-thenable.ts';
 import { onDemand } from '../util/on-demand.ts';
 
@@ -77,7 +76,7 @@ export function createModelMiddleware(runOf: () => Run, { own }: { readonly own?
           // a step held whole, its code loaded: the held step's own promise (it notes its errors), without an async function around it
           return whole.streamHeldStep(current, model, withInvocationChanges(current.invocation, promptOf(current, params)), open);
         }
-        const hold = holdsStreamedCalls(current);
+        const hold = current.plan.holds;
         if (starting !== undefined || !streamsAtOnce(current)) {
           return streamAfterWaiting(current, model, params, open, starting);
         }
@@ -161,7 +160,7 @@ async function streamLive(
   }
   if (hooks.onStatus.length > 0) await run.status({ type: 'model-call', stepNumber: run.stepNumber, attempt: 0 });
   // before the provider is asked: the timers start with its stream
-  const hold = holdsStreamedCalls(run);
+  const hold = run.plan.holds;
   const timers = run.streamTimeouts !== undefined && hold ? await streamTimers() : undefined;
   const result = await open(request);
   const redacting = redactors.length > 0 ? await modelOutputRedaction() : undefined;

@@ -4,11 +4,11 @@ import type { ApprovalSession } from '../approvals/approval-session.ts';
 import type { ResumedApproval } from '../approvals/read-resume.ts';
 import { EDIT_HANDLER, validateEdit } from '../approvals/validate-edit.ts';
 import { ToolCallBlockedError } from '../errors/tool-call-blocked-error.ts';
+import { decidesPlainCalls } from '../run/call-plan.ts';
 import type { Run } from '../run/run.ts';
 import type { Step } from '../run/step.ts';
 import { decidedInput, type ToolCallDecision } from '../run/tool-call-decision.ts';
 import { decidedAhead, decisionOf } from '../tool-call/decision-of.ts';
-import { decidesPlainCalls } from '../tool-call/decision-point.ts';
 import { denyCall, notTheAnsweredCall } from '../tool-call/deny-call.ts';
 import type { DecideInExecute } from '../tool-call/guard-execute.ts';
 import { unreachable } from '../util/unreachable.ts';
@@ -83,7 +83,7 @@ async function applyAnswer(
     if (!checked.ok) return refuse(checked.problem, { handler: EDIT_HANDLER });
     target = { ...call, input: checked.value };
   }
-  if (!decidesPlainCalls(run)) return target;
+  if (!decidesPlainCalls(run.snapshot)) return target;
   const pin = await session.askerOfCall(answer);
   // the call needsApproval decided with the answer (transforms not applied again), or the person's edit, decided anew
   const decision = await decisionOf(run, step, target, {

@@ -3,11 +3,11 @@ import type { ModelMessage, Tool, ToolExecutionOptions, ToolSet } from 'ai';
 import { answersIn } from '../approvals/answers-in.ts';
 import type { ApprovalLedger } from '../approvals/approval-ledger.ts';
 import { ApprovalSession, keepAsker } from '../approvals/approval-session.ts';
+import { decidesPlainCalls } from '../run/call-plan.ts';
 import { Run } from '../run/run.ts';
 import type { RuntimeSnapshot } from '../run/runtime-snapshot.ts';
 import { Step } from '../run/step.ts';
 import { decisionOf } from '../tool-call/decision-of.ts';
-import { decidesPlainCalls } from '../tool-call/decision-point.ts';
 import type { ApprovalOf, DecideInExecute } from '../tool-call/guard-execute.ts';
 import { onDemand } from '../util/on-demand.ts';
 import { guardToolSet } from './guard-tool-set.ts';
@@ -85,7 +85,7 @@ export function guardToolsStandalone<TOOLS extends ToolSet>(
 
   /** Whether a plain call's execution has anything to decide: handlers, gates, or an answer for it. */
   const decides = (run: Run, { call, options }: Parameters<DecideInExecute>[1]) => {
-    if (decidesPlainCalls(run)) return true;
+    if (decidesPlainCalls(run.snapshot)) return true;
     const session = sessionOf(options.messages);
     return session !== undefined && (session.answerFor(call.toolCallId) !== undefined || session.droppedFor(call.toolCallId) !== undefined);
   };
@@ -106,7 +106,7 @@ export function guardToolsStandalone<TOOLS extends ToolSet>(
         needsApproval: async (input: unknown, options: { toolCallId: string; messages: ModelMessage[] }) => {
           meet(options.messages, options.toolCallId);
           const run = Run.detached(snapshotOf(), tools, runtimeContext);
-          if (decidesPlainCalls(run)) {
+          if (decidesPlainCalls(run.snapshot)) {
             const step = stepOf(options.messages);
             const call = { toolCallId: options.toolCallId, toolName, input };
             // the SDK asks again when it resumes an approved call: the answer counts (as the person who asked),

@@ -67,6 +67,6 @@ export function runStreamText({
   if (needsLoopControl(run, options)) run.patch.attachTo(result);
   // the UI message stream carries the run's decisions (data-intervention parts)
   registerDecisionSource(run.report, run);
-  if (showsDecisions(run, run.decidesToolCalls)) attachDecisionStream(result, run.report);
+  if (showsDecisions(run, run.plan.decides)) attachDecisionStream(result, run.report);
   return attachReport(result, run.report);
 }

@@ -4,7 +4,6 @@ import type { Run } from '../run/run.ts';
 import { ensureStarted } from '../run/start-run.ts';
 import { type ApprovalStatus, approvalStatusOf, decidedInput, type ToolCallDecision } from '../run/tool-call-decision.ts';
 import { decidedAhead, decisionOf } from '../tool-call/decision-of.ts';
-import { holdsStreamedCalls } from '../tool-call/decision-point.ts';
 import { denyCall } from '../tool-call/deny-call.ts';
 import { getErrorMessage } from '../util/get-error-message.ts';
 import { getOwn } from '../util/get-own.ts';
@@ -58,7 +57,7 @@ export function createRunToolApproval({
     } catch (error) {
       // a streamed call no hold kept: it is not run (nor is any other: a failed run starts no tool), and the run ends
       // with the failure at its next step, as a stream error
-      if (run.streaming && !holdsStreamedCalls(run)) return FAILED;
+      if (run.streaming && !run.plan.holds) return FAILED;
       // streamText errors its stream with a toolApproval's throw and tells no callback: the run ends here (once)
       if (run.streaming) await run.end(error);
       throw error;

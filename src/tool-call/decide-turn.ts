@@ -8,7 +8,6 @@ import { redactionForPeople } from '../redaction/redaction-for-people.ts';
 import type { Run } from '../run/run.ts';
 import { decidedInput, type ToolCallDecision } from '../run/tool-call-decision.ts';
 import { decisionOf } from './decision-of.ts';
-import { decidesInModelLayer, decidesWithTurn } from './decision-point.ts';
 import { gateToolCalls } from './gate-tool-calls.ts';
 import { parseToolCall } from './parse-tool-call.ts';
 
@@ -18,7 +17,7 @@ type Content = Response['content'];
 /**
  * A whole response as the SDK gets it from the model layer (`generateText`,
  * a step held whole, a `preRequest` hook's response): when the model layer
- * decides the run's tool calls (`decidesInModelLayer`), each call gets an id
+ * decides the run's tool calls (the run's `plan.holds`), each call gets an id
  * of its own and its turn is decided ({@link decideTurn}). Otherwise the
  * SDK's approval point decides them, and a `generateText` response
  * (`'generated'`) only gets an id of its own for each call that repeats one
@@ -28,8 +27,8 @@ type Content = Response['content'];
  * id.
  */
 export async function decideResponse(run: Run, response: Response, as: 'streamed' | 'generated' = 'generated'): Promise<Response> {
-  if (!decidesInModelLayer(run)) {
-    if (as === 'streamed' || !run.decidesToolCalls || !repeatsAnId(response.content)) return response;
+  if (!run.plan.holds) {
+    if (as === 'streamed' || !run.plan.decides || !repeatsAnId(response.content)) return response;
     return uniqueToolCallIds(response);
   }
   const unique = uniqueToolCallIds(response);
@@ -39,12 +38,12 @@ export async function decideResponse(run: Run, response: Response, as: 'streamed
 
 /**
  * A live step's tool calls held until the model layer decides them (see
- * `holdsStreamedCalls`): each as its `tool-call` part comes, or the turn at
+ * `plan.holds`): each as its `tool-call` part comes, or the turn at
  * the provider's finish when `gateToolCalls` hooks must see it whole.
  */
 export function holdCalls(run: Run, stream: ReadableStream<LanguageModelV4StreamPart>): ReadableStream<LanguageModelV4StreamPart> {
   return holdToolCalls(stream, {
-    together: decidesWithTurn(run),
+    together: run.plan.withTurn,
     decide: (calls) => decideTurn(run, calls as Content) as Promise<readonly LanguageModelV4ToolCall[]>,
   });
 }
