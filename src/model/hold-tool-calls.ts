@@ -23,7 +23,7 @@ export interface HeldCallsDecider {
  *
  * - every client call gets an id of its own: a call repeating an id the
  *   stream already gave is renamed (`<id>-2`, …) on all its parts
- *   (`StreamedCallIds`: nothing is allocated for it while no id repeats);
+ *   (`StreamedCallIds`);
  * - a call is held from its first part (`tool-input-start`, or its
  *   `tool-call`) until it is decided, so no argument reaches the client
  *   before its call is decided; what comes meanwhile is held behind it, so
@@ -226,7 +226,7 @@ class Hold implements UnderlyingDefaultSource<Part> {
   /** Releases what is held once no call is still streaming its arguments: `true` when released. */
   private releaseIfClosed(): boolean {
     if (this.held === undefined) return true; // a failed decision closed the stream
-    if (this.ids.open > 0) return false;
+    if (this.ids.streaming.size > 0) return false;
     this.release();
     return true;
   }
