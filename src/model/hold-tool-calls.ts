@@ -130,7 +130,8 @@ export function holdToolCalls(stream: ReadableStream<Part>, { together, decide }
             controller.close();
             return;
           }
-          const part = ids.name(next.value);
+          // only a tool part has an id to name
+          const part = next.value.type.startsWith('tool-') ? ids.name(next.value) : next.value;
           if (held === undefined) {
             if ((part.type !== 'tool-input-start' && part.type !== 'tool-call') || part.providerExecuted === true) {
               controller.enqueue(part);

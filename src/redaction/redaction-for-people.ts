@@ -7,12 +7,12 @@ import type { Redactor } from './create-redactor.ts';
  * the redaction handlers' own redactors (`redactSecrets()` registered only
  * as a handler still redacts there). `undefined` when nothing redacts.
  */
-export function redactionForPeople(snapshot: {
-  readonly redactors: readonly Redactor[];
-  readonly handlers: { readonly all: readonly { readonly handler: object }[] };
-}): ((text: string) => string) | undefined {
-  const redactors = new Set<Redactor>(snapshot.redactors);
-  for (const { handler } of snapshot.handlers.all) {
+export function redactionForPeople(
+  runtimeRedactors: readonly Redactor[],
+  handlers: readonly { readonly handler: object }[],
+): ((text: string) => string) | undefined {
+  const redactors = new Set<Redactor>(runtimeRedactors);
+  for (const { handler } of handlers) {
     const own = (handler as { readonly redactor?: unknown }).redactor;
     if (isRedactor(own)) redactors.add(own);
   }

@@ -1,12 +1,12 @@
 import type { Tool } from 'ai';
 import type { RegisteredHandler } from '../handlers/registered-handler.ts';
 
-/** Whether `redactToolError` has anything to do for this runtime. */
+/** Whether `redactToolError` has anything to do for this runtime (its handler lists know whether a handler redacts errors). */
 export function redactsToolErrors(snapshot: {
   readonly redactors: readonly unknown[];
-  readonly handlers: { readonly all: readonly RegisteredHandler[] };
+  readonly handlers: { readonly redactsErrors: boolean };
 }): boolean {
-  return snapshot.redactors.length > 0 || snapshot.handlers.all.some((registered) => redactsErrors(registered, undefined, undefined));
+  return snapshot.redactors.length > 0 || snapshot.handlers.redactsErrors;
 }
 
 /** Whether a registered handler redacts tool errors (for `toolName`, or for some tool). */

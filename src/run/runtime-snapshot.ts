@@ -3,13 +3,22 @@ import { handles, type RegisteredHandler } from '../handlers/registered-handler.
 import type { Wording } from '../handlers/wording.ts';
 import type { HookSnapshot } from '../hooks/hook-registry.ts';
 import type { Redactor } from '../redaction/create-redactor.ts';
-import { redactsToolErrors } from '../redaction/redacts-tool-errors.ts';
+import { redactionForPeople } from '../redaction/redaction-for-people.ts';
+import { redactsErrors } from '../redaction/redacts-tool-errors.ts';
 import type { DecisionTrail } from '../trail/create-decision-trail.ts';
 import type { OwnPrompts } from './own-prompts.ts';
 
-/** The registered handlers, and per lifecycle point the ones that define it. */
+/**
+ * The registered handlers, per lifecycle point the ones that define it, and
+ * what they all say of redaction (worked out once per registration, not per
+ * run): whether one redacts tool errors, and the text redaction for what
+ * people see of a decision (every rule of the runtime's redactors and of
+ * the redaction handlers; `undefined` when nothing redacts).
+ */
 export type HandlerLists = {
   readonly all: readonly RegisteredHandler[];
+  readonly redactsErrors: boolean;
+  readonly forPeople: ((text: string) => string) | undefined;
 } & { readonly [L in Lifecycle]: readonly RegisteredHandler[] };
 
 /** What one run (or one middleware call) works with: fixed when it starts. */
@@ -38,9 +47,13 @@ export interface RuntimeSnapshot {
   readonly ownPrompts?: OwnPrompts;
 }
 
-/** Indexes `all` by lifecycle point, so a point nobody handles costs nothing. */
-export function buildHandlerLists(all: readonly RegisteredHandler[]): HandlerLists {
-  const lists = { all } as { all: readonly RegisteredHandler[] } & Record<Lifecycle, readonly RegisteredHandler[]>;
+/** Indexes `all` by lifecycle point, so a point nobody handles costs nothing (`redactors`: the runtime's). */
+export function buildHandlerLists(all: readonly RegisteredHandler[], redactors: readonly Redactor[] = []): HandlerLists {
+  const lists = {
+    all,
+    redactsErrors: all.some((registered) => redactsErrors(registered, undefined, undefined)),
+    forPeople: redactionForPeople(redactors, all),
+  } as Pick<HandlerLists, 'all' | 'redactsErrors' | 'forPeople'> & Record<Lifecycle, readonly RegisteredHandler[]>;
   for (const lifecycle of LIFECYCLES) {
     lists[lifecycle] = all.filter((registered) => handles(registered, lifecycle));
   }
@@ -56,6 +69,7 @@ export function hasToolHooks(snapshot: RuntimeSnapshot): boolean {
     hooks.onToolCallError.length > 0 ||
     handlers.afterToolCall.length > 0 ||
     hooks.onStatus.length > 0 ||
-    redactsToolErrors(snapshot)
+    snapshot.redactors.length > 0 ||
+    handlers.redactsErrors
   );
 }

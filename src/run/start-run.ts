@@ -13,7 +13,14 @@ const beforeInvocationPhase = onDemand(() => import('./before-invocation.ts'));
  */
 export function ensureStarted(run: Run): Promise<void> | undefined {
   if (run.startup === 'done' || run.isDetached) return undefined;
-  if (!needsStart(run)) {
+  const { hooks, handlers } = run.snapshot;
+  // starting does nothing at all: no dropped answers, no start observers, no messages to commit, no beforeInvocation
+  const idle =
+    (run.approvals?.resume.dropped.length ?? 0) === 0 &&
+    hooks.onChatStart.length === 0 &&
+    hooks.onMessage.length === 0 &&
+    handlers.beforeInvocation.length === 0;
+  if (idle) {
     run.startup = 'done';
     return undefined;
   }
@@ -59,17 +66,6 @@ export async function startRun(run: Run): Promise<void> {
     const { beforeInvocation } = await beforeInvocationPhase();
     run.invocation = await beforeInvocation(run);
   }
-}
-
-/** Whether starting the run does anything at all. */
-export function needsStart(run: Run): boolean {
-  const { hooks, handlers } = run.snapshot;
-  return (
-    (run.approvals?.resume.dropped.length ?? 0) > 0 ||
-    hooks.onChatStart.length > 0 ||
-    hooks.onMessage.length > 0 ||
-    handlers.beforeInvocation.length > 0
-  );
 }
 
 /** The messages after the last assistant message: what this call adds. */

@@ -44,16 +44,12 @@ export class Step {
   }
 
   /** The entry of a call of this step, if it was decided. */
-  entry(call: CallKey): DecidedCall | undefined {
-    return this.table?.get(keyOf(call));
+  entry({ toolName, toolCallId }: CallKey): DecidedCall | undefined {
+    return this.table?.get(`${toolName}\u0000${toolCallId}`);
   }
 
   /** Keeps a call's entry. */
-  keep(call: CallKey, entry: DecidedCall): void {
-    (this.table ??= new Map()).set(keyOf(call), entry);
+  keep({ toolName, toolCallId }: CallKey, entry: DecidedCall): void {
+    (this.table ??= new Map()).set(`${toolName}\u0000${toolCallId}`, entry);
   }
-}
-
-function keyOf({ toolName, toolCallId }: CallKey): string {
-  return `${toolName}\u0000${toolCallId}`;
 }

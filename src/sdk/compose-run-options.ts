@@ -28,7 +28,7 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
 ): OPTIONS {
   const { hooks, handlers } = run.snapshot;
   const composed: CallOptions = { ...options };
-  if (streaming) moveChunkTimeouts(run, options, composed);
+  if (streaming && typeof options.timeout === 'object' && options.timeout !== null) moveChunkTimeouts(run, options, composed);
   // the runtime's secret binds its confirms; the app's own approvals stay the SDK's (see own-approval-requests.ts)
   // (only where a handler's confirm may ask: a run whose handlers declare they never confirm gives the SDK no secret)
   const signs = options.experimental_toolApprovalSecret === undefined && run.plan.mayConfirm;
@@ -60,8 +60,9 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
     hooks.onChatError.length > 0 ||
     run.snapshot.redactors.length > 0 ||
     run.plan.decides;
+  const loops = needsLoopControl(run, options);
   // ai >= 7.0.177 gives the provider a signal of its own where the run steers: none where the raw SDK gives none
-  const signal = needsLoopControl(run, options) ? steeringSignal(options, { streaming }) : undefined;
+  const signal = loops ? steeringSignal(options, { streaming }) : undefined;
   const wrapped = new WeakMap<object, LanguageModel>();
   const originals = new WeakMap<object, LanguageModel>();
   const wrapModel = (model: LanguageModel): LanguageModel => {
@@ -101,7 +102,7 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
     delete composed.experimental_repairToolCall;
   }
 
-  const loop = needsLoopControl(run, options)
+  const loop = loops
     ? createLoopControl({
         run,
         options,
@@ -138,15 +139,13 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
   const caller = options.onStepEnd ?? options.onStepFinish;
   // every reader of a step (this callback, the result, onEnd) reads its requests finished: a confirm's pinned, the app's unsigned
   const finishes = run.plan.decides || run.approvals !== undefined;
-  const stepEnd = finishes ? (step: StepResult<ToolSet>) => run.approvals?.finishStep(step) : undefined;
-  const user =
-    stepEnd === undefined
-      ? caller
-      : (step: StepResult<ToolSet>) => {
-          stepEnd(step);
-          return caller?.(step);
-        };
-  if (hooks.onMessage.length === 0 && loop === undefined && stepEnd !== undefined) {
+  const user = !finishes
+    ? caller
+    : (step: StepResult<ToolSet>) => {
+        run.approvals?.finishStep(step);
+        return caller?.(step);
+      };
+  if (hooks.onMessage.length === 0 && loop === undefined && finishes) {
     // only the signatures: a plain function, as light as the caller's own callback
     composed.onStepEnd = user;
     delete composed.onStepFinish;
@@ -172,7 +171,14 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
   // a stream's requests are finished as it carries them where a confirm may pin one, or a resume's session is open
   if (finishes && streaming && (run.plan.mayConfirm || run.approvals !== undefined)) {
     const theirs = options.experimental_transform;
-    const finish = finishRequests(run);
+    // each request the stream carries is finished as it passes (a part that is no request passes as it is)
+    const finish: StreamTextTransform<ToolSet> = () =>
+      new TransformStream({
+        transform(part, controller) {
+          if (part.type === 'tool-approval-request') run.approvals?.finishPart(part);
+          controller.enqueue(part);
+        },
+      });
     composed.experimental_transform = theirs === undefined ? finish : [finish, ...asArray(theirs)];
   }
   return composed as OPTIONS;
@@ -232,19 +238,4 @@ export function needsLoopControl(run: Run, options: CallOptions): boolean {
     hooks.drainSteering.length > 0 ||
     hooks.drainFollowUp.length > 0
   );
-}
-
-/**
- * The `streamText` transform that finishes the requests a run asked, as the
- * stream carries them (see `own-approval-requests.ts`): a part that is no
- * approval request, or a run without an approval session, passes as it is.
- */
-function finishRequests(run: Run): StreamTextTransform<ToolSet> {
-  return () =>
-    new TransformStream({
-      transform(part, controller) {
-        if (part.type === 'tool-approval-request') run.approvals?.finishPart(part);
-        controller.enqueue(part);
-      },
-    });
 }

@@ -64,7 +64,7 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
   const approvalKeys =
     options.approvalSecret === undefined ? { current: generateApprovalSecret(), previous: [] } : approvalKeysOf(options.approvalSecret);
   let registered: readonly RegisteredHandler[] = [];
-  let lists: HandlerLists = buildHandlerLists(registered);
+  let lists: HandlerLists = buildHandlerLists(registered, redactors);
   const wrappedTools = new WrappedTools();
   const ownPrompts = new OwnPrompts();
   // the paths the runtime is used through refuse the guards they cannot enforce (CAPABILITIES)
@@ -87,13 +87,13 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
     // tools already wrapped read the live registry: the new handler's scopes are checked against them
     if (paths.has('plain-tools')) scopes.check(wrappedTools.byName, [entry]);
     registered = [...registered, entry];
-    lists = buildHandlerLists(registered);
+    lists = buildHandlerLists(registered, redactors);
     let disposed = false;
     return () => {
       if (disposed) return;
       disposed = true;
       registered = registered.filter((other) => other !== entry);
-      lists = buildHandlerLists(registered);
+      lists = buildHandlerLists(registered, redactors);
     };
   };
   for (const [index, handler] of (options.handlers ?? []).entries()) use(handler, `handlers[${index}]`);

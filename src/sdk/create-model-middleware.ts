@@ -45,7 +45,7 @@ export function createModelMiddleware(runOf: () => Run, { own }: { readonly own?
       try {
         const starting = ensureStarted(run);
         if (starting !== undefined) await starting;
-        const first = withInvocationChanges(run.invocation, promptOf(run, params));
+        const first = requestOf(run, params);
         const { final } = await respond(run, model, first, (request) => {
           // the provider gets back what it sent (signed reasoning, stored items), though redaction changed it for everyone else
           const sent = run.redactedOriginals?.restore(request) ?? request;
@@ -74,14 +74,19 @@ export function createModelMiddleware(runOf: () => Run, { own }: { readonly own?
         const whole = starting === undefined && holdsWhole(current) ? heldStep() : undefined;
         if (whole !== undefined && !isThenable(whole)) {
           // a step held whole, its code loaded: the held step's own promise (it notes its errors), without an async function around it
-          return whole.streamHeldStep(current, model, withInvocationChanges(current.invocation, promptOf(current, params)), open);
+          return whole.streamHeldStep(current, model, requestOf(current, params), open);
         }
         const hold = current.plan.holds;
-        if (starting !== undefined || !streamsAtOnce(current)) {
+        const { hooks, handlers, redactors } = current.snapshot;
+        // nothing to await before the provider is asked: no hooks or handlers around the step, no redactors, no timers of its own
+        const atOnce =
+          hooks.onResponse.length + handlers.afterModelCall.length + hooks.preRequest.length + hooks.onStatus.length + redactors.length ===
+            0 && current.streamTimeouts === undefined;
+        if (starting !== undefined || !atOnce) {
           return streamAfterWaiting(current, model, params, open, starting);
         }
         // the common step, without an async function around it: nothing to await before the provider is asked
-        const first = withInvocationChanges(current.invocation, promptOf(current, params));
+        const first = requestOf(current, params);
         return Promise.resolve(open(first)).then(
           (result) => liveStream(current, result, first, hold),
           (error: unknown) => {
@@ -96,14 +101,6 @@ export function createModelMiddleware(runOf: () => Run, { own }: { readonly own?
       }
     },
   };
-}
-
-/** Whether a step streams as it comes with nothing to await before the provider is asked. */
-function streamsAtOnce({ snapshot: { hooks, handlers, redactors }, streamTimeouts }: Run): boolean {
-  return (
-    hooks.onResponse.length + handlers.afterModelCall.length + hooks.preRequest.length + hooks.onStatus.length + redactors.length === 0 &&
-    streamTimeouts === undefined
-  );
 }
 
 /** Whether a step is held whole: something must see the whole response (`onResponse` hooks, `afterModelCall` handlers). */
@@ -121,7 +118,7 @@ async function streamAfterWaiting(
 ): Promise<LanguageModelV4StreamResult> {
   try {
     if (starting !== undefined) await starting;
-    const first = withInvocationChanges(run.invocation, promptOf(run, params));
+    const first = requestOf(run, params);
     if (!holdsWhole(run)) return await streamLive(run, model, first, open);
     const { streamHeldStep } = await heldStep();
     return await streamHeldStep(run, model, first, open);
@@ -195,9 +192,11 @@ function liveStream(
 /**
  * The request as the model layer takes it: a plain call (`interventions.middleware`
  * on a model used without a run) may carry typed answers still encoded in a
- * denied result, decoded here; a run's history was decoded by its approval
- * session before the SDK read it.
+ * denied result, decoded here (a run's history was decoded by its approval
+ * session before the SDK read it); a run's `beforeInvocation` changes to the
+ * tools applied.
  */
-function promptOf(run: Run, params: LanguageModelV4CallOptions): LanguageModelV4CallOptions {
-  return run.isDetached ? decodePromptAnswers(params, run.snapshot.wording) : params;
+function requestOf(run: Run, params: LanguageModelV4CallOptions): LanguageModelV4CallOptions {
+  const request = run.isDetached ? decodePromptAnswers(params, run.snapshot.wording) : params;
+  return run.invocation === undefined ? request : withInvocationChanges(run.invocation, request);
 }

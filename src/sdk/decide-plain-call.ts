@@ -8,7 +8,7 @@ import { decidesPlainCalls } from '../run/call-plan.ts';
 import type { Run } from '../run/run.ts';
 import type { Step } from '../run/step.ts';
 import { decidedInput, type ToolCallDecision } from '../run/tool-call-decision.ts';
-import { decidedAhead, decisionOf } from '../tool-call/decision-of.ts';
+import { decisionOf } from '../tool-call/decision-of.ts';
 import { denyCall, notTheAnsweredCall } from '../tool-call/deny-call.ts';
 import type { DecideInExecute } from '../tool-call/guard-execute.ts';
 import { unreachable } from '../util/unreachable.ts';
@@ -46,7 +46,7 @@ export async function decidePlainCall(
     );
   }
   // needsApproval decided it (the SDK asked it), or nobody asked: a confirm then cannot be answered
-  const asked = decidedAhead(step, call);
+  const asked = step.entry(call)?.ahead === true;
   return applyInExecute(run, call, await decisionOf(run, step, call, { applies: true }), asked);
 }
 

@@ -15,6 +15,8 @@ export function isIdle({ handlers, hooks, redactors }: RuntimeSnapshot): boolean
  * Otherwise the call is the SDK's own, resumes included.
  */
 export function needsRun(snapshot: RuntimeSnapshot, options: CallOptions): boolean {
+  // the common case first, in one reading: a registered handler
+  if (snapshot.handlers.all.length > 0) return true;
   return (
     !isIdle(snapshot) ||
     options.steering !== undefined ||

@@ -9,7 +9,6 @@ import type { Run } from '../run/run.ts';
 import { SETTING_KEYS } from '../run/setting-keys.ts';
 import { ensureStarted } from '../run/start-run.ts';
 import { Step } from '../run/step.ts';
-import { isThenable } from '../util/is-thenable.ts';
 import { keepToolPairs } from '../util/keep-tool-pairs.ts';
 
 type StepOptions = Parameters<PrepareStepFunction<ToolSet, Context>>[0];
@@ -46,24 +45,85 @@ export function createRunPrepareStep({
   let toolNames: readonly string[] | undefined;
   const allTools = () => (toolNames ??= Object.freeze(Object.keys(run.tools ?? {})));
 
-  /**
-   * The step itself and what the SDK is told, once the `beforeModelCall`
-   * handlers gave their `outcome` (`undefined`: none ran), from the step
-   * so far (`start`; `told`: what the SDK is told so far; see
-   * {@link decide}).
-   */
-  const made = (
-    options: StepOptions,
-    start: StepStart | undefined,
-    told: StepResult | undefined,
-    activeToolsSoFar: readonly string[] | undefined,
-    outcome: ModelCallOutcome | undefined,
-  ): StepResult | undefined => {
-    let result = told;
-    let messages = start === undefined ? options.messages : start.messages;
-    let instructions = start === undefined ? options.instructions : start.instructions;
-    const user = start?.user;
-    let stepActiveTools = activeToolsSoFar;
+  return async (options: StepOptions): Promise<StepResult | undefined> => {
+    const starting = ensureStarted(run);
+    if (starting !== undefined) await starting;
+    // a hook that failed where the SDK swallows errors ends the run here
+    if (run.failed !== undefined) await run.throwIfFailed();
+    run.runtimeContext = options.runtimeContext;
+    // the history the step starts with holds the last step's requests: the app's own read as the SDK wrote them
+    if (options.stepNumber > 0) run.approvals?.finishMessages(options.messages, run.messages.length);
+
+    let messages = options.messages;
+    let instructions = options.instructions;
+    if (options.stepNumber === 0) {
+      // answers held for the right person (or more approvals): the turn waits, and no model is called
+      const held = run.approvals?.held;
+      if (held !== undefined && held.length > 0) {
+        if (options.responseMessages.length > 0) await run.critical(() => run.commitMessages(options.responseMessages));
+        messages = withoutHeldCalls(messages, held);
+        run.step = new Step(options.stepNumber, messages, activeTools);
+        return { model: heldModel(), messages };
+      }
+      // on resume, the approved calls' results precede step 0:
+      if (options.responseMessages.length > 0) await run.critical(() => run.commitMessages(options.responseMessages));
+      const invocation = run.invocation;
+      if (invocation?.messages !== undefined) messages = [...invocation.messages, ...messages.slice(options.initialMessages.length)];
+      if (invocation?.instructionsChanged) instructions = invocation.instructions;
+      if (options.responseMessages.length > 0 && afterResume !== undefined) {
+        const steering = await run.critical(afterResume);
+        if (steering.length > 0) messages = [...messages, ...steering];
+      }
+    }
+
+    // the caller's own prepareStep, then the transformContext hooks
+    const user: StepResult | undefined =
+      prepareStep === undefined
+        ? undefined
+        : ((await prepareStep({ ...options, model: unwrapModel(options.model), messages, instructions })) ?? undefined);
+    let result: StepResult | undefined = user === undefined ? undefined : { ...user };
+    if (user?.messages !== undefined) messages = user.messages;
+    const userInstructions = user?.instructions ?? user?.system;
+    if (userInstructions !== undefined) instructions = userInstructions;
+    if (user?.runtimeContext !== undefined && user.runtimeContext !== run.runtimeContext) {
+      run.runtimeContext = user.runtimeContext;
+      run.onRuntimeContext?.(user.runtimeContext);
+    }
+    if (hooks.transformContext.length > 0) {
+      const transformed = await run.critical(() =>
+        runTransformContext(hooks.transformContext, {
+          messages,
+          stepNumber: options.stepNumber,
+          runtimeContext: run.runtimeContext,
+          runId: run.runId,
+          abortSignal: run.abortSignal,
+        }),
+      );
+      // a window that cut a tool call must not leave its result behind
+      if (transformed !== messages) messages = keepToolPairs(transformed);
+    }
+
+    // the step's tools, then the beforeModelCall handlers
+    let stepActiveTools = (user?.activeTools as readonly string[] | undefined) ?? activeTools;
+    const removed = run.invocation?.removedTools;
+    if (removed !== undefined && removed.size > 0) {
+      stepActiveTools = (stepActiveTools ?? allTools()).filter((name) => !removed.has(name));
+      (result ??= {}).activeTools = stepActiveTools as StepResult['activeTools'];
+    }
+    let outcome: ModelCallOutcome | undefined;
+    if (handlers.beforeModelCall.length > 0) {
+      let stepSettings = settings;
+      if (user !== undefined) {
+        for (const key of SETTING_KEYS) {
+          if (user[key] === undefined) continue;
+          if (stepSettings === settings) stepSettings = { ...settings };
+          (stepSettings as Record<string, unknown>)[key] = user[key];
+        }
+      }
+      outcome = await beforeModelCall(run, options, messages, instructions, stepActiveTools ?? allTools(), stepSettings);
+    }
+
+    // the step itself, and what the SDK is told
     if (outcome?.type === 'denied') {
       run.step = new Step(options.stepNumber, messages, stepActiveTools);
       return { ...result, model: deniedModel(outcome.reason) };
@@ -87,130 +147,6 @@ export function createRunPrepareStep({
     if (user?.model !== undefined) (result ??= {}).model = wrapModel(user.model);
     return result;
   };
-
-  /**
-   * The step's tools, the `beforeModelCall` handlers, then the step itself
-   * and what the SDK is told: synchronous while the handlers are. No
-   * `start`: the step as the SDK gives it, nothing came before.
-   */
-  const decide = (options: StepOptions, start?: StepStart): StepResult | undefined | Promise<StepResult | undefined> => {
-    const user = start?.user;
-    let result = start?.result;
-    let stepActiveTools = (user?.activeTools as readonly string[] | undefined) ?? activeTools;
-    const removed = run.invocation?.removedTools;
-    if (removed !== undefined && removed.size > 0) {
-      stepActiveTools = (stepActiveTools ?? allTools()).filter((name) => !removed.has(name));
-      (result ??= {}).activeTools = stepActiveTools as StepResult['activeTools'];
-    }
-    if (handlers.beforeModelCall.length === 0) return made(options, start, result, stepActiveTools, undefined);
-    let stepSettings = settings;
-    if (user !== undefined) {
-      for (const key of SETTING_KEYS) {
-        if (user[key] !== undefined) {
-          if (stepSettings === settings) stepSettings = { ...settings };
-          (stepSettings as Record<string, unknown>)[key] = user[key];
-        }
-      }
-    }
-    const evaluated = beforeModelCall(
-      run,
-      options,
-      start === undefined ? options.messages : start.messages,
-      start === undefined ? options.instructions : start.instructions,
-      stepActiveTools ?? allTools(),
-      stepSettings,
-    );
-    return isThenable(evaluated)
-      ? evaluated.then((outcome) => made(options, start, result, stepActiveTools, outcome))
-      : made(options, start, result, stepActiveTools, evaluated);
-  };
-
-  /** What comes before {@link decide} when something must be awaited or changed first. */
-  const begin = async (options: StepOptions, starting: Promise<void> | undefined): Promise<StepResult | undefined> => {
-    if (starting !== undefined) await starting;
-    // a hook that failed where the SDK swallows errors ends the run here
-    if (run.failed !== undefined) await run.throwIfFailed();
-    run.runtimeContext = options.runtimeContext;
-    // the history the step starts with holds the last step's requests: the app's own read as the SDK wrote them
-    if (options.stepNumber > 0) run.approvals?.finishMessages(options.messages, run.messages.length);
-
-    let messages = options.messages;
-    let instructions = options.instructions;
-    // answers held for the right person (or more approvals): the turn waits, and no model is called
-    const held = options.stepNumber === 0 ? run.approvals?.held : undefined;
-    if (held !== undefined && held.length > 0) {
-      if (options.responseMessages.length > 0) await run.critical(() => run.commitMessages(options.responseMessages));
-      messages = withoutHeldCalls(messages, held);
-      run.step = new Step(options.stepNumber, messages, activeTools);
-      return { model: heldModel(), messages };
-    }
-    if (options.stepNumber === 0) {
-      // on resume, the approved calls' results precede step 0:
-      if (options.responseMessages.length > 0) await run.critical(() => run.commitMessages(options.responseMessages));
-      const invocation = run.invocation;
-      if (invocation?.messages !== undefined) messages = [...invocation.messages, ...messages.slice(options.initialMessages.length)];
-      if (invocation?.instructionsChanged) instructions = invocation.instructions;
-      if (options.responseMessages.length > 0 && afterResume !== undefined) {
-        const steering = await run.critical(afterResume);
-        if (steering.length > 0) messages = [...messages, ...steering];
-      }
-    }
-
-    const user: StepResult | undefined =
-      prepareStep === undefined
-        ? undefined
-        : ((await prepareStep({ ...options, model: unwrapModel(options.model), messages, instructions })) ?? undefined);
-    const result: StepResult | undefined = user === undefined ? undefined : { ...user };
-    if (user?.messages !== undefined) messages = user.messages;
-    const userInstructions = user?.instructions ?? user?.system;
-    if (userInstructions !== undefined) instructions = userInstructions;
-    if (user?.runtimeContext !== undefined && user.runtimeContext !== run.runtimeContext) {
-      run.runtimeContext = user.runtimeContext;
-      run.onRuntimeContext?.(user.runtimeContext);
-    }
-
-    if (hooks.transformContext.length > 0) {
-      const transformed = await run.critical(() =>
-        runTransformContext(hooks.transformContext, {
-          messages,
-          stepNumber: options.stepNumber,
-          runtimeContext: run.runtimeContext,
-          runId: run.runId,
-          abortSignal: run.abortSignal,
-        }),
-      );
-      // a window that cut a tool call must not leave its result behind
-      if (transformed !== messages) messages = keepToolPairs(transformed);
-    }
-    return decide(options, { messages, instructions, user, result });
-  };
-
-  // a later step of a started run with no prepareStep or transformContext of its own: nothing to await first
-  return (options: StepOptions) => {
-    const starting = ensureStarted(run);
-    if (
-      starting !== undefined ||
-      run.failed !== undefined ||
-      options.stepNumber === 0 ||
-      prepareStep !== undefined ||
-      hooks.transformContext.length > 0
-    ) {
-      return begin(options, starting);
-    }
-    run.runtimeContext = options.runtimeContext;
-    run.approvals?.finishMessages(options.messages, run.messages.length);
-    return decide(options);
-  };
-}
-
-/** What a step starts {@link createRunPrepareStep}'s `decide` with, when something came before it. */
-interface StepStart {
-  readonly messages: StepOptions['messages'];
-  readonly instructions: StepOptions['instructions'];
-  /** What the caller's own `prepareStep` returned. */
-  readonly user: StepResult | undefined;
-  /** What the SDK is told so far. */
-  readonly result: StepResult | undefined;
 }
 
 /**

@@ -5,7 +5,7 @@ import { asArray } from '../run/continue-on-failure.ts';
 import { attachReport, EMPTY_REPORT } from '../run/interventions-report.ts';
 import { Run } from '../run/run.ts';
 import type { RuntimeSnapshot } from '../run/runtime-snapshot.ts';
-import { attachDecisionStream, registerDecisionSource, showsDecisions } from '../ui/to-interventions-ui-message-stream.ts';
+import { attachDecisionStream, registerDecisionSource } from '../ui/to-interventions-ui-message-stream.ts';
 import { ignoreErrors } from '../util/ignore-errors.ts';
 import type { CallOptions } from './call-options.ts';
 import { chatResponseOf } from './chat-response-of.ts';
@@ -42,7 +42,11 @@ export function runStreamText({
   const onAbort = options.onAbort as Callback;
 
   composed.onEnd = async (event: Parameters<typeof chatResponseOf>[0]) => {
-    await ignoreErrors(() => (onEnd as ((event: unknown) => unknown) | undefined)?.(event));
+    try {
+      await (onEnd as ((event: unknown) => unknown) | undefined)?.(event);
+    } catch {
+      // the SDK ignores callback errors; so do we
+    }
     try {
       await run.complete(() => ({
         ...chatResponseOf(event),
@@ -67,6 +71,6 @@ export function runStreamText({
   if (needsLoopControl(run, options)) run.patch.attachTo(result);
   // the UI message stream carries the run's decisions (data-intervention parts)
   registerDecisionSource(run.report, run);
-  if (showsDecisions(run, run.plan.decides)) attachDecisionStream(result, run.report);
+  if (run.plan.decides || (run.approvals?.resume.answers.length ?? 0) > 0) attachDecisionStream(result, run.report);
   return attachReport(result, run.report);
 }

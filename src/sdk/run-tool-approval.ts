@@ -3,7 +3,7 @@ import type { GenericToolApprovalFunction, Tool, ToolApprovalConfiguration, Tool
 import type { Run } from '../run/run.ts';
 import { ensureStarted } from '../run/start-run.ts';
 import { type ApprovalStatus, approvalStatusOf, decidedInput, type ToolCallDecision } from '../run/tool-call-decision.ts';
-import { decidedAhead, decisionOf } from '../tool-call/decision-of.ts';
+import { decisionOf } from '../tool-call/decision-of.ts';
 import { denyCall } from '../tool-call/deny-call.ts';
 import { getErrorMessage } from '../util/get-error-message.ts';
 import { getOwn } from '../util/get-own.ts';
@@ -49,7 +49,8 @@ export function createRunToolApproval({
     const { toolCall } = options;
     const call = { toolCallId: toolCall.toolCallId, toolName: toolCall.toolName, input: toolCall.input };
     const step = run.step;
-    const ahead = decidedAhead(step, call);
+    // decided ahead (the model layer, a resume): the SDK already has what it decided
+    const ahead = step.entry(call)?.ahead === true;
     let decision: ToolCallDecision;
     try {
       const deciding = decisionOf(run, step, call, { applies: true });

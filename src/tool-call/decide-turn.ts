@@ -4,7 +4,6 @@ import { holdToolCalls } from '../model/hold-tool-calls.ts';
 import { repeatsAnId } from '../model/repeats-an-id.ts';
 import { uniqueToolCallIds } from '../model/unique-tool-call-ids.ts';
 import { redactData } from '../redaction/redact-data.ts';
-import { redactionForPeople } from '../redaction/redaction-for-people.ts';
 import type { Run } from '../run/run.ts';
 import { decidedInput, type ToolCallDecision } from '../run/tool-call-decision.ts';
 import { decisionOf } from './decision-of.ts';
@@ -96,18 +95,6 @@ export async function decideTurn(run: Run, content: Content): Promise<Content> {
   }
 }
 
-/** Whether a decision stops the call (it does not run). */
-function stops(decision: ToolCallDecision): boolean {
-  return decision.type === 'deny' || decision.type === 'guide';
-}
-
-/** A call's arguments with every registered redaction rule applied, when any changes them. */
-function forPeople(run: Run, input: unknown): { readonly value: unknown } | undefined {
-  const redact = redactionForPeople(run.snapshot);
-  const value = redact === undefined ? input : redactData(input, redact);
-  return value === input ? undefined : { value };
-}
-
 /**
  * The call as the SDK is given it, when its decision changes it: a
  * transformed input; a call that does not run with its arguments as people
@@ -123,7 +110,11 @@ function written(
   decision: ToolCallDecision,
 ): LanguageModelV4ToolCall | undefined {
   const label = run.listings?.takeLabel();
-  const input = decidedInput(decision) ?? (stops(decision) ? forPeople(run, call.input) : undefined);
+  const redact = run.snapshot.handlers.forPeople;
+  // a call that does not run: its arguments as every registered redaction rule leaves them
+  const shown =
+    redact !== undefined && (decision.type === 'deny' || decision.type === 'guide') ? redactData(call.input, redact) : call.input;
+  const input = decidedInput(decision) ?? (shown === call.input ? undefined : { value: shown });
   let text = input === undefined ? undefined : JSON.stringify(input.value);
   if (text !== undefined && text === JSON.stringify(call.input)) text = undefined;
   if (text === undefined && label === undefined) return undefined;

@@ -85,11 +85,6 @@ function ambiguous(run: Run, call: ToolCallInfo): ToolCallDecision {
   return { type: 'deny', reason, handler, text: run.snapshot.wording.deniedToolCall({ toolCall: call, reason, handler }) };
 }
 
-/** Whether a call of `step` was decided ahead of the point that applies it (that point then shows nothing new). */
-export function decidedAhead(step: Step, call: ToolCallInfo): boolean {
-  return step.entry(call)?.ahead === true;
-}
-
 async function decide(run: Run, step: Step, call: ToolCallInfo, request: DecisionRequest): Promise<ToolCallDecision> {
   // fail closed: a run that failed starts nothing more
   if (run.failed !== undefined) throw run.failed.error;

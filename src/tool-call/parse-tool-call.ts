@@ -18,9 +18,11 @@ export function parseToolCall(
   if (activeTools !== undefined && !activeTools.includes(part.toolName)) return undefined;
   const tool = getOwn(tools, part.toolName);
   if (tool === undefined) return undefined;
-  const standard = standardOf(tool.inputSchema);
+  // the Standard Schema side of its input schema (zod, valibot, arktype…), if it has one
+  const schema = tool.inputSchema as { readonly '~standard'?: { readonly validate?: StandardValidate } } | null | undefined;
+  const standard = schema !== null && typeof schema === 'object' ? schema['~standard'] : undefined;
   // the common case (plain JSON, a Standard Schema such as zod): no extra promises
-  if (standard !== undefined && !NEEDS_SDK_PARSER.test(part.input)) {
+  if (typeof standard?.validate === 'function' && !NEEDS_SDK_PARSER.test(part.input)) {
     let value: unknown;
     try {
       value = part.input.trim() === '' ? {} : JSON.parse(part.input);
@@ -29,7 +31,8 @@ export function parseToolCall(
     }
     const result = standard.validate(value);
     // synchronous validation (zod): no promise
-    return isThenable(result) ? Promise.resolve(result).then(parsedOf) : parsedOf(result);
+    if (isThenable(result)) return Promise.resolve(result).then(parsedOf);
+    return result.issues === undefined ? (result as Parsed) : undefined;
   }
   return parseWithSdk(part, tool);
 }
@@ -70,10 +73,3 @@ const NEEDS_SDK_PARSER = /__proto__|constructor|[\uFEFF\u00A0\u2028\u2029]/;
 type StandardValidate = (
   value: unknown,
 ) => { readonly value?: unknown; readonly issues?: unknown } | PromiseLike<{ readonly value?: unknown; readonly issues?: unknown }>;
-
-/** The Standard Schema side of a tool's input schema (zod, valibot, arktype…), if it has one. */
-function standardOf(schema: unknown): { readonly validate: StandardValidate } | undefined {
-  if (schema === null || typeof schema !== 'object' || !('~standard' in schema)) return undefined;
-  const standard = (schema as { readonly '~standard'?: { readonly validate?: unknown } })['~standard'];
-  return typeof standard?.validate === 'function' ? (standard as { readonly validate: StandardValidate }) : undefined;
-}

@@ -3,7 +3,6 @@ import type { DecisionRecord } from '../actions/decision-record.ts';
 import type { ResumedApproval } from '../approvals/read-resume.ts';
 import type { InterventionData } from '../client/intervention-data.ts';
 import { redactData } from '../redaction/redact-data.ts';
-import { redactionForPeople } from '../redaction/redaction-for-people.ts';
 import { getOwn } from '../util/get-own.ts';
 import { type DecisionSource, KIND, NAMESPACE } from './decision-source.ts';
 import { interventionDataOf } from './intervention-data-of.ts';
@@ -19,7 +18,7 @@ export function decisionParts<TOOLS extends ToolSet>(
   tools: ToolSet | undefined,
   injected: WeakSet<object>,
 ): Transformer<TextStreamPart<TOOLS>, TextStreamPart<TOOLS>> {
-  const redact = redactionForPeople(source.snapshot);
+  const redact = source.snapshot.handlers.forPeople;
   // records not shown yet, by call: each record is read once, as the run writes it
   const unshown = new Map<string, DecisionRecord[]>();
   let read = 0;

@@ -19,11 +19,6 @@ export function registerDecisionSource(report: InterventionsReport, source: Deci
   sources.set(report, source);
 }
 
-/** Whether a run has decisions a UI would show: tool calls it decides, or answers it resumes. */
-export function showsDecisions(source: DecisionSource, decidesToolCalls: boolean): boolean {
-  return decidesToolCalls || (source.approvals?.resume.answers.length ?? 0) > 0;
-}
-
 /**
  * Options of {@link toInterventionsUIMessageStream}: the SDK's
  * `toUIMessageStream` options (`originalMessages`, `onEnd`, `sendReasoning`,
