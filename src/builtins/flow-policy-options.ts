@@ -1,6 +1,7 @@
 import type { Tool, ToolSet } from 'ai';
 import type { HandlerMode } from '../actions/decision-record.ts';
 import type { ConfirmOptions } from '../actions/intervention-actions.ts';
+import { CONFIRM_TERMS_OPTIONS } from '../handlers/confirm-options-problem.ts';
 import type { OnError } from '../handlers/intervention-handler.ts';
 import type { ToolScope } from '../tools/tool-scope.ts';
 import { knownOptions } from '../util/known-options.ts';
@@ -97,7 +98,7 @@ export const FLOW_POLICY_OPTIONS = knownOptions<FlowPolicyOptions>({
   trusted: true,
   sinks: true,
   onTainted: true,
-  approval: true,
+  approval: CONFIRM_TERMS_OPTIONS,
   arguments: true,
   argumentTools: true,
   onError: true,

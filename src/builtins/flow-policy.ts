@@ -2,6 +2,8 @@ import type { Tool, ToolSet } from 'ai';
 import { type ConfirmOptions, InterventionActions } from '../actions/intervention-actions.ts';
 import type { BeforeToolCallEvent } from '../actions/intervention-events.ts';
 import type { BeforeToolCallAction } from '../actions/lifecycle.ts';
+import { InvalidOptionError } from '../errors/invalid-option-error.ts';
+import { confirmOptionsProblem } from '../handlers/confirm-options-problem.ts';
 import type { InterventionHandlerLike } from '../handlers/intervention-handler.ts';
 import { declaredScope, declareScopes } from '../tools/declared-scopes.ts';
 import { type ToolScopeMatcher, toolScope } from '../tools/tool-scope.ts';
@@ -85,7 +87,17 @@ export function flowPolicy<TOOLS extends ToolSet = ToolSet>(options: FlowPolicyO
     throw new TypeError(`flowPolicy "${name}": onTainted must be 'deny', 'confirm' or 'guide', received ${String(onTainted)}`);
   }
   if (!Array.isArray(checkedArguments) || !checkedArguments.every((key) => typeof key === 'string' && key !== '')) {
-    throw new TypeError(`flowPolicy "${name}": arguments must be a list of argument names`);
+    throw new TypeError(
+      `flowPolicy "${name}": arguments must be a list of argument names (top-level keys of a call's input, e.g. ['to', 'url']), received ${JSON.stringify(checkedArguments)}`,
+    );
+  }
+  const problem = confirmOptionsProblem(approval);
+  if (problem !== undefined) {
+    throw new InvalidOptionError({
+      owner: `flowPolicy "${name}"`,
+      option: `approval.${problem.option}`,
+      message: `approval.${problem.message}`,
+    });
   }
   // the scopes the app gave are checked against the runs' tools (the defaults, annotation selectors, are not)
   const given = {

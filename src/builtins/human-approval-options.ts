@@ -2,6 +2,8 @@ import type { ToolSet } from 'ai';
 import type { Approvers } from '../actions/intervention-actions.ts';
 import type { BeforeToolCallEvent, RunEventContext, ToolCallInfo } from '../actions/intervention-events.ts';
 import type { ApprovalRemember } from '../client/approval-answer.ts';
+import { InvalidOptionError } from '../errors/invalid-option-error.ts';
+import { APPROVERS_OPTIONS, confirmOptionsProblem } from '../handlers/confirm-options-problem.ts';
 import type { Store } from '../store/store.ts';
 import type { ToolScope } from '../tools/tool-scope.ts';
 import { knownOptions } from '../util/known-options.ts';
@@ -15,7 +17,7 @@ import { knownOptions } from '../util/known-options.ts';
  *   tools: ['delete_*', 'send_email'],
  *   prompt: ({ toolCall }) => `Allow ${toolCall.toolName}?`,
  *   remember: { store: createRedisStore({ client: redis }), scope: ({ runtimeContext }) => String(runtimeContext.tenantId) },
- *   timeoutMs: 15 * 60_000,
+ *   expiresInMs: 15 * 60_000,
  * };
  * const approval = humanApproval(options);
  * ```
@@ -65,6 +67,14 @@ export interface HumanApprovalOptions<TOOLS extends ToolSet = ToolSet> {
    * Fail closed: an approval answered more than this many ms after it was
    * requested is refused (the model reads that it expired; the handler's
    * record says so), measured on the handler's store. Default: no limit.
+   * The same name as a confirm's `expiresInMs`: a request's expiry.
+   */
+  readonly expiresInMs?: number;
+  /**
+   * The request's expiry, as `expiresInMs` says it.
+   *
+   * @deprecated Use `expiresInMs`: a handler's `timeoutMs` is its own time
+   * limit, not its requests' expiry. It still works.
    */
   readonly timeoutMs?: number;
   /** Who may answer its requests (see `Approvers`). Default: whoever sends the answer. */
@@ -74,7 +84,7 @@ export interface HumanApprovalOptions<TOOLS extends ToolSet = ToolSet> {
 }
 
 /** The keys of `remember` in {@link HumanApprovalOptions}. */
-export const HUMAN_APPROVAL_REMEMBER = knownOptions<NonNullable<HumanApprovalOptions['remember']>>({
+const HUMAN_APPROVAL_REMEMBER = knownOptions<NonNullable<HumanApprovalOptions['remember']>>({
   store: true,
   scope: true,
   session: true,
@@ -83,13 +93,39 @@ export const HUMAN_APPROVAL_REMEMBER = knownOptions<NonNullable<HumanApprovalOpt
   sessionTtlMs: true,
 });
 
-/** The keys of {@link HumanApprovalOptions}: `humanApproval` checks its options against them. */
-export const HUMAN_APPROVAL_OPTIONS = knownOptions<HumanApprovalOptions>({
+/** The keys of {@link HumanApprovalOptions}. */
+const HUMAN_APPROVAL_OPTIONS = knownOptions<HumanApprovalOptions>({
   name: true,
   tools: true,
   prompt: true,
-  remember: true,
+  remember: HUMAN_APPROVAL_REMEMBER,
+  expiresInMs: true,
   timeoutMs: true,
-  approvers: true,
+  approvers: APPROVERS_OPTIONS,
   quorum: true,
 });
+
+/**
+ * Checks the options of the `humanApproval` named `name`: an unknown key
+ * (here or in `remember` and `approvers`) is an `UnknownOptionError`, a
+ * value its requests cannot use an `InvalidOptionError`. Resolves the
+ * expiry from its deprecated name (`timeoutMs`).
+ */
+export function checkHumanApprovalOptions(options: HumanApprovalOptions, name: string): { readonly expiresInMs: number | undefined } {
+  const owner = `humanApproval "${name}"`;
+  HUMAN_APPROVAL_OPTIONS.check(options, owner);
+  const { expiresInMs, timeoutMs } = options;
+  if (expiresInMs !== undefined && timeoutMs !== undefined) {
+    throw new InvalidOptionError({
+      owner,
+      option: 'timeoutMs',
+      message: 'give the expiry once, as expiresInMs (timeoutMs is its deprecated name).',
+    });
+  }
+  const problem = confirmOptionsProblem({ approvers: options.approvers, quorum: options.quorum, expiresInMs: expiresInMs ?? timeoutMs });
+  if (problem !== undefined) {
+    const option = problem.option === 'expiresInMs' && timeoutMs !== undefined ? 'timeoutMs' : problem.option;
+    throw new InvalidOptionError({ owner, option, message: problem.message.replace(/^expiresInMs/, option) });
+  }
+  return { expiresInMs: expiresInMs ?? timeoutMs };
+}

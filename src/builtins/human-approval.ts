@@ -7,7 +7,7 @@ import type { InterventionHandlerLike } from '../handlers/intervention-handler.t
 import { markOptionalLifecycles } from '../handlers/optional-lifecycles.ts';
 import { createMemoryStore } from '../store/create-memory-store.ts';
 import { declaredScope, declareScopes } from '../tools/declared-scopes.ts';
-import { HUMAN_APPROVAL_OPTIONS, HUMAN_APPROVAL_REMEMBER, type HumanApprovalOptions } from './human-approval-options.ts';
+import { checkHumanApprovalOptions, type HumanApprovalOptions } from './human-approval-options.ts';
 import {
   ANSWERED_TTL_MS,
   type Answered,
@@ -64,13 +64,14 @@ import {
  * for 24 hours) gets the same decision; a refusal's request is taken with an
  * atomic `getAndDelete`.
  *
- * **Timeout.** With `timeoutMs`, an approval that arrives later than that
+ * **Expiry.** With `expiresInMs`, an approval that arrives later than that
  * after the request, or that matches no stored request (expired, already
  * used, another scope), is refused: the call does not run and the model
  * reads that the approval expired. Refusals are always honoured. The
  * request time lives in the store because the approval response carries
  * only the approval id, which the handler cannot know when it asks; the
- * call's identity, which it can, finds the request in both places.
+ * call's identity, which it can, finds the request in both places. Its
+ * former name, `timeoutMs`, still works.
  *
  * Approvals are signed and bound to the exact call and arguments (with a
  * secret of the runtime by default); with several instances, give
@@ -78,7 +79,7 @@ import {
  *
  * @example
  * ```ts
- * const approval = humanApproval({ tools: ['delete_*', 'deploy'], timeoutMs: 15 * 60_000 });
+ * const approval = humanApproval({ tools: ['delete_*', 'deploy'], expiresInMs: 15 * 60_000 });
  * const interventions = createInterventions({ handlers: [approval], approvalSecret: process.env.APPROVAL_SECRET });
  *
  * // a route handler: the runtime context is trusted, server-side
@@ -92,14 +93,10 @@ import {
 export function humanApproval<TOOLS extends ToolSet = ToolSet>(
   options: HumanApprovalOptions<NoInfer<TOOLS>>,
 ): InterventionHandlerLike<TOOLS> {
-  HUMAN_APPROVAL_OPTIONS.check(options, `humanApproval "${options.name ?? 'human-approval'}"`);
-  const { name = 'human-approval', tools, prompt = defaultPrompt, remember = {}, timeoutMs, approvers, quorum } = options;
-  // who may answer, and how many must: what every request of this handler asks of its answer (its expiry is its own, timeoutMs)
+  const { name = 'human-approval', tools, prompt = defaultPrompt, remember = {}, approvers, quorum } = options;
+  const { expiresInMs } = checkHumanApprovalOptions(options, name);
+  // who may answer, and how many must: what every request of this handler asks of its answer (its expiry is its own, expiresInMs)
   const asks = { ...(approvers === undefined ? {} : { approvers }), ...(quorum === undefined ? {} : { quorum }) };
-  if (timeoutMs !== undefined && !(timeoutMs > 0)) {
-    throw new TypeError(`humanApproval "${name}": timeoutMs must be a positive number, received ${String(timeoutMs)}.`);
-  }
-  HUMAN_APPROVAL_REMEMBER.check(remember, `humanApproval "${name}" remember`);
   const {
     store = createMemoryStore(),
     scope: customScope,
@@ -188,7 +185,7 @@ export function humanApproval<TOOLS extends ToolSet = ToolSet>(
   };
 
   const decided = (toolCall: ToolCallInfo, answered: Answered, reason: string): BeforeToolCallAction =>
-    answered === 'expired' && timeoutMs !== undefined ? expired(toolCall, timeoutMs) : InterventionActions.proceed(reason);
+    answered === 'expired' && expiresInMs !== undefined ? expired(toolCall, expiresInMs) : InterventionActions.proceed(reason);
 
   /** A call a human approved, evaluated again on resume (the first time, or a replay). */
   const resumed = async (event: BeforeToolCallEvent, owner: Owner): Promise<BeforeToolCallAction> => {
@@ -209,12 +206,12 @@ export function humanApproval<TOOLS extends ToolSet = ToolSet>(
       const memory = await remembered(owner, keyOf(toolCall), session);
       if (memory?.approved === false) return refusedBefore(toolCall, memory);
       if (memory !== undefined) return allowedBefore(toolCall, memory);
-      if (timeoutMs === undefined) return InterventionActions.proceed();
-      return expired(toolCall, timeoutMs);
+      if (expiresInMs === undefined) return InterventionActions.proceed();
+      return expired(toolCall, expiresInMs);
     }
     const pending = parsePending(stored);
     const answered: Answered =
-      pending === undefined || (timeoutMs !== undefined && Date.now() - pending.requestedAt > timeoutMs) ? 'expired' : 'approved';
+      pending === undefined || (expiresInMs !== undefined && Date.now() - pending.requestedAt > expiresInMs) ? 'expired' : 'approved';
     // one resume answers the request (atomically, on any instance); concurrent replays read its decision
     if (!(await store.setIfAbsent(answeredKey, answered, { ttlMs: ANSWERED_TTL_MS }))) {
       const first = parseAnswered(await store.get(answeredKey)) ?? answered;
@@ -259,7 +256,7 @@ export function humanApproval<TOOLS extends ToolSet = ToolSet>(
       const request: PendingRequest = { requestedAt: Date.now(), key, session };
       // keyed by what a provider cannot repeat across conversations: the conversation, the call id, the tool and its arguments
       await store.set(keys.pending(owner.scope, await requestId(session, event.toolCall, event.toolCall.input)), JSON.stringify(request), {
-        ttlMs: timeoutMs ?? PENDING_TTL_MS,
+        ttlMs: expiresInMs ?? PENDING_TTL_MS,
       });
       return InterventionActions.confirm(prompt(event), asks);
     },
@@ -268,9 +265,9 @@ export function humanApproval<TOOLS extends ToolSet = ToolSet>(
   return declareScopes(handler, [typeof tools === 'function' ? undefined : declaredScope('tools', tools, name)]);
 }
 
-function expired(toolCall: ToolCallInfo, timeoutMs: number) {
+function expired(toolCall: ToolCallInfo, expiresInMs: number) {
   return InterventionActions.deny(
-    `The approval for "${toolCall.toolName}" expired (approvals must be given within ${formatDuration(timeoutMs)}); ` +
+    `The approval for "${toolCall.toolName}" expired (approvals must be given within ${formatDuration(expiresInMs)}); ` +
       'ask the user again if the call is still needed.',
   );
 }

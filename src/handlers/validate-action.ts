@@ -1,46 +1,61 @@
-import type { InterventionAction } from '../actions/intervention-actions.ts';
+import type { ActionType, InterventionAction } from '../actions/intervention-actions.ts';
 import { ACTION_EFFECTS, type Lifecycle } from '../actions/lifecycle.ts';
+import { closestName } from '../util/closest-name.ts';
+import { CONFIRM_ACTION, CONFIRM_OPTIONS, confirmOptionsProblem } from './confirm-options-problem.ts';
 
 /** The start of every invalid-action message (built only when something is wrong). */
 const returned = (name: string) => `Intervention handler "${name}" returned`;
 
+const ACTION_TYPES: readonly ActionType[] = ['proceed', 'deny', 'guide', 'confirm', 'transform'];
+
 /**
  * Why what a handler returned is not a valid action at `lifecycle`, or
  * `undefined` when `value` is one (then it is an {@link InterventionAction}).
+ * Every message says what would be valid.
  */
 export function actionProblem(value: unknown, lifecycle: Lifecycle, name: string): string | undefined {
   if (value == null || typeof value !== 'object') {
-    return `${returned(name)} ${value === null ? 'null' : typeof value} from ${lifecycle}; expected an action from InterventionActions (proceed, deny, guide, confirm, transform).`;
+    return `${returned(name)} ${value === null ? 'null' : typeof value} from ${lifecycle}; expected ${supported(lifecycle)}.`;
   }
   const action = value as { type?: unknown } & Record<string, unknown>;
-  switch (action.type) {
+  const { type } = action;
+  if (typeof type !== 'string' || !Object.hasOwn(ACTION_EFFECTS[lifecycle], type)) {
+    if (typeof type === 'string' && (ACTION_TYPES as readonly string[]).includes(type)) {
+      return `${returned(name)} ${type} from ${lifecycle}, which does not support it; expected ${supported(lifecycle)}.`;
+    }
+    const near = typeof type === 'string' ? closestName(type, ACTION_TYPES) : undefined;
+    return (
+      `${returned(name)} an object that is not an action from ${lifecycle} (type ${JSON.stringify(type)}` +
+      `${near === undefined ? '' : `; did you mean ${near}?`}); expected ${supported(lifecycle)}.`
+    );
+  }
+  switch (type as ActionType) {
     case 'proceed':
       if (action.reason !== undefined && typeof action.reason !== 'string')
-        return `${returned(name)} proceed with a reason that is not a string from ${lifecycle}.`;
+        return `${returned(name)} proceed with a reason that is not a string from ${lifecycle}; give InterventionActions.proceed(reason) a string, or no reason.`;
       break;
     case 'deny':
-      if (typeof action.reason !== 'string') return `${returned(name)} deny without a string reason from ${lifecycle}.`;
+      if (typeof action.reason !== 'string')
+        return `${returned(name)} deny without a string reason from ${lifecycle}; make it with InterventionActions.deny(reason).`;
       break;
     case 'guide':
-      if (typeof action.feedback !== 'string') return `${returned(name)} guide without string feedback from ${lifecycle}.`;
+      if (typeof action.feedback !== 'string')
+        return `${returned(name)} guide without string feedback from ${lifecycle}; make it with InterventionActions.guide(feedback).`;
       break;
     case 'confirm': {
-      if (typeof action.prompt !== 'string') return `${returned(name)} confirm without a string prompt from ${lifecycle}.`;
+      if (typeof action.prompt !== 'string')
+        return `${returned(name)} confirm without a string prompt from ${lifecycle}; make it with InterventionActions.confirm(prompt, options).`;
       const problem = confirmProblem(action);
-      if (problem !== undefined) return `${returned(name)} confirm with ${problem} from ${lifecycle}.`;
+      if (problem !== undefined) return `${returned(name)} confirm from ${lifecycle} ${problem}.`;
       break;
     }
     case 'transform':
-      if (typeof action.apply !== 'function') return `${returned(name)} transform without an apply function from ${lifecycle}.`;
+      if (typeof action.apply !== 'function')
+        return `${returned(name)} transform without an apply function from ${lifecycle}; make it with InterventionActions.transform(apply).`;
       break;
-    default:
-      return `${returned(name)} an object that is not an action from ${lifecycle} (type ${JSON.stringify(action.type)}); use InterventionActions.`;
   }
   if (action.display !== undefined && typeof action.display !== 'string') {
-    return `${returned(name)} ${action.type} with a display that is not a string from ${lifecycle}.`;
-  }
-  if (ACTION_EFFECTS[lifecycle][action.type] === undefined) {
-    return `${returned(name)} ${action.type} from ${lifecycle}, which does not support it.`;
+    return `${returned(name)} ${type} with a display that is not a string from ${lifecycle}; a display is a short reason for people (a string), or left out.`;
   }
   return undefined;
 }
@@ -65,22 +80,28 @@ export function undeclaredAction(
   return `${returned(name)} ${action.type} from beforeToolCall, which its toolCallActions (${declared}) do not include: add '${action.type}' to toolCallActions, or return one of them.`;
 }
 
-/** What is wrong with a confirm's options (who may answer, quorum, expiry), or `undefined`. */
-function confirmProblem({ approvers, quorum, expiresInMs }: Record<string, unknown>): string | undefined {
-  if (quorum !== undefined && !(Number.isInteger(quorum) && (quorum as number) >= 1)) {
-    return `a quorum that is not a whole number of at least 1 (${String(quorum)})`;
+/**
+ * What is wrong with a confirm's options: a key it does not take (a
+ * misspelt `approvers` would let anyone answer), or a value it cannot use.
+ */
+function confirmProblem(action: Record<string, unknown>): string | undefined {
+  const unknown = CONFIRM_ACTION.find(action);
+  if (unknown !== undefined) {
+    const { path, option, suggestion, known } = unknown;
+    return (
+      `with an unknown option ${JSON.stringify(path === '' ? option : `${path}.${option}`)}` +
+      `${suggestion === undefined ? '' : ` (did you mean ${path === '' ? suggestion : `${path}.${suggestion}`}?)`}, which would be ignored: ` +
+      (path === '' ? `its options are ${CONFIRM_OPTIONS.keys.join(', ')}` : `${path} takes ${known.join(', ')}`)
+    );
   }
-  if (expiresInMs !== undefined && !(typeof expiresInMs === 'number' && expiresInMs > 0 && Number.isFinite(expiresInMs))) {
-    return `an expiresInMs that is not a positive number of milliseconds (${String(expiresInMs)})`;
-  }
-  if (approvers === undefined) return undefined;
-  if (approvers === null || typeof approvers !== 'object') return 'approvers that are not an object';
-  const { userIds, roles, allow, excludeAsker, label } = approvers as Record<string, unknown>;
-  const strings = (list: unknown) => list === undefined || (Array.isArray(list) && list.every((item) => typeof item === 'string'));
-  if (!strings(userIds)) return 'approvers.userIds that are not a list of strings';
-  if (!strings(roles)) return 'approvers.roles that are not a list of strings';
-  if (allow !== undefined && typeof allow !== 'function') return 'an approvers.allow that is not a function';
-  if (excludeAsker !== undefined && typeof excludeAsker !== 'boolean') return 'an approvers.excludeAsker that is not a boolean';
-  if (label !== undefined && typeof label !== 'string') return 'an approvers.label that is not a string';
-  return undefined;
+  const problem = confirmOptionsProblem(action);
+  return problem === undefined ? undefined : `with an invalid option: ${problem.message}`;
+}
+
+/** `an action afterToolCall supports: proceed, deny (recorded with a warning, no effect) or transform, made by InterventionActions`. */
+function supported(lifecycle: Lifecycle): string {
+  const types = Object.entries(ACTION_EFFECTS[lifecycle]).map(([type, effect]) =>
+    effect === 'warn' ? `${type} (recorded with a warning, no effect)` : type,
+  );
+  return `an action ${lifecycle} supports: ${types.slice(0, -1).join(', ')} or ${types.at(-1)}, made by InterventionActions`;
 }
