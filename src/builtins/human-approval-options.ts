@@ -2,6 +2,7 @@ import type { ToolSet } from 'ai';
 import type { Approvers } from '../actions/intervention-actions.ts';
 import type { BeforeToolCallEvent, RunEventContext, ToolCallInfo } from '../actions/intervention-events.ts';
 import type { ApprovalRemember } from '../client/approval-answer.ts';
+import { InterventionsWarning } from '../errors/interventions-warning.ts';
 import { InvalidOptionError } from '../errors/invalid-option-error.ts';
 import { APPROVERS_OPTIONS, confirmOptionsProblem } from '../handlers/confirm-options-problem.ts';
 import type { Store } from '../store/store.ts';
@@ -74,7 +75,8 @@ export interface HumanApprovalOptions<TOOLS extends ToolSet = ToolSet> {
    * The request's expiry, as `expiresInMs` says it.
    *
    * @deprecated Use `expiresInMs`: a handler's `timeoutMs` is its own time
-   * limit, not its requests' expiry. It still works.
+   * limit, not its requests' expiry. It still works, and warns once
+   * (`InterventionsWarning`, code `'deprecated-option'`).
    */
   readonly timeoutMs?: number;
   /** Who may answer its requests (see `Approvers`). Default: whoever sends the answer. */
@@ -109,9 +111,13 @@ const HUMAN_APPROVAL_OPTIONS = knownOptions<HumanApprovalOptions>({
  * Checks the options of the `humanApproval` named `name`: an unknown key
  * (here or in `remember` and `approvers`) is an `UnknownOptionError`, a
  * value its requests cannot use an `InvalidOptionError`. Resolves the
- * expiry from its deprecated name (`timeoutMs`).
+ * expiry from its deprecated name (`timeoutMs`), with the warning that says
+ * so.
  */
-export function checkHumanApprovalOptions(options: HumanApprovalOptions, name: string): { readonly expiresInMs: number | undefined } {
+export function checkHumanApprovalOptions(
+  options: HumanApprovalOptions,
+  name: string,
+): { readonly expiresInMs: number | undefined; readonly warnings: readonly InterventionsWarning[] } {
   const owner = `humanApproval "${name}"`;
   HUMAN_APPROVAL_OPTIONS.check(options, owner);
   const { expiresInMs, timeoutMs } = options;
@@ -127,5 +133,14 @@ export function checkHumanApprovalOptions(options: HumanApprovalOptions, name: s
     const option = problem.option === 'expiresInMs' && timeoutMs !== undefined ? 'timeoutMs' : problem.option;
     throw new InvalidOptionError({ owner, option, message: problem.message.replace(/^expiresInMs/, option) });
   }
-  return { expiresInMs: expiresInMs ?? timeoutMs };
+  if (timeoutMs === undefined) return { expiresInMs, warnings: [] };
+  const deprecated = new InterventionsWarning({
+    code: 'deprecated-option',
+    handlerName: name,
+    option: 'timeoutMs',
+    message:
+      `ai-interventions: ${owner}: timeoutMs is deprecated, use expiresInMs (the same value: how long a request may be answered). ` +
+      "A handler's timeoutMs is its own time limit; timeoutMs keeps working here until the next major version.",
+  });
+  return { expiresInMs: timeoutMs, warnings: [deprecated] };
 }

@@ -3,6 +3,7 @@ import { InterventionActions } from '../actions/intervention-actions.ts';
 import type { BeforeToolCallEvent, RunEventContext, ToolCallInfo } from '../actions/intervention-events.ts';
 import type { BeforeToolCallAction } from '../actions/lifecycle.ts';
 import type { ApprovalRemember } from '../client/approval-answer.ts';
+import { declareWarnings } from '../handlers/declared-warnings.ts';
 import type { InterventionHandlerLike } from '../handlers/intervention-handler.ts';
 import { markOptionalLifecycles } from '../handlers/optional-lifecycles.ts';
 import { createMemoryStore } from '../store/create-memory-store.ts';
@@ -71,7 +72,7 @@ import {
  * request time lives in the store because the approval response carries
  * only the approval id, which the handler cannot know when it asks; the
  * call's identity, which it can, finds the request in both places. Its
- * former name, `timeoutMs`, still works.
+ * former name, `timeoutMs`, still works and warns (`'deprecated-option'`).
  *
  * Approvals are signed and bound to the exact call and arguments (with a
  * secret of the runtime by default); with several instances, give
@@ -94,7 +95,7 @@ export function humanApproval<TOOLS extends ToolSet = ToolSet>(
   options: HumanApprovalOptions<NoInfer<TOOLS>>,
 ): InterventionHandlerLike<TOOLS> {
   const { name = 'human-approval', tools, prompt = defaultPrompt, remember = {}, approvers, quorum } = options;
-  const { expiresInMs } = checkHumanApprovalOptions(options, name);
+  const { expiresInMs, warnings } = checkHumanApprovalOptions(options, name);
   // who may answer, and how many must: what every request of this handler asks of its answer (its expiry is its own, expiresInMs)
   const asks = { ...(approvers === undefined ? {} : { approvers }), ...(quorum === undefined ? {} : { quorum }) };
   const {
@@ -262,6 +263,7 @@ export function humanApproval<TOOLS extends ToolSet = ToolSet>(
     },
   };
   markOptionalLifecycles(handler, ['beforeInvocation']);
+  declareWarnings(handler, warnings);
   return declareScopes(handler, [typeof tools === 'function' ? undefined : declaredScope('tools', tools, name)]);
 }
 

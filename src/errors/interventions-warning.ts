@@ -23,13 +23,23 @@ const symbol = Symbol.for(marker);
  *   not have: `delete_file` where the tool is `deleteFile`), so it applies to
  *   nothing there; `handlerName`, `option`, `scope` and `closestTools` say
  *   which. With `strictScopes: true` it is an `InvalidHandlerError` instead.
+ * - `'deprecated-option'`: a built-in was given an option under a name that
+ *   is deprecated (`humanApproval`'s `timeoutMs`, now `expiresInMs`): it
+ *   still works, for a deprecation period; `handlerName` and `option` say
+ *   which, and the message names the new one. Emitted once per process and
+ *   option, and to the `onStatus` hooks of each runtime it is registered
+ *   with.
  *
  * @example
  * ```ts
  * const code: InterventionsWarningCode = 'approval-ledger-in-memory';
  * ```
  */
-export type InterventionsWarningCode = 'approval-ledger-in-memory' | 'scope-matches-no-tool' | 'tool-annotations-changed';
+export type InterventionsWarningCode =
+  | 'approval-ledger-in-memory'
+  | 'deprecated-option'
+  | 'scope-matches-no-tool'
+  | 'tool-annotations-changed';
 
 /**
  * A configuration that works but does not keep a guarantee everywhere the
@@ -53,9 +63,13 @@ export class InterventionsWarning extends Error {
 
   /** Which warning this is, as a stable code. */
   readonly code: InterventionsWarningCode;
-  /** `'scope-matches-no-tool'`: the handler whose scope matches nothing. */
+  /** `'scope-matches-no-tool'`: the handler whose scope matches nothing; `'deprecated-option'`: the handler given the option. */
   readonly handlerName: string | undefined;
-  /** `'scope-matches-no-tool'`: which of its options the scope is (`tools`, `rules[1].deny`, `sinks`). */
+  /**
+   * `'scope-matches-no-tool'`: which of its options the scope is (`tools`,
+   * `rules[1].deny`, `sinks`); `'deprecated-option'`: the deprecated option
+   * (`timeoutMs`).
+   */
   readonly option: string | undefined;
   /** `'scope-matches-no-tool'`: the scope, as given. */
   readonly scope: unknown;

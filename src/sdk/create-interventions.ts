@@ -22,7 +22,7 @@ import { runStreamText } from './run-stream-text.ts';
 import { runtimeMiddleware } from './runtime-middleware.ts';
 import { RuntimePaths } from './runtime-paths.ts';
 import { createScopeReport } from './scope-report.ts';
-import { warnAtCreation } from './warn-at-creation.ts';
+import { warnAtCreation, warnAtRegistration } from './warn-at-creation.ts';
 import { WrappedTools } from './wrapped-tools.ts';
 
 /**
@@ -84,6 +84,7 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
       });
     }
     paths.register({ handlers: [entry] });
+    warnAtRegistration(handler, hooks.snapshot().onStatus);
     // tools already wrapped read the live registry: the new handler's scopes are checked against them
     if (paths.has('plain-tools')) scopes.check(wrappedTools.byName, [entry]);
     registered = [...registered, entry];

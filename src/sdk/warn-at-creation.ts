@@ -1,5 +1,6 @@
 import { emitWarningOnce } from '../errors/emit-warning.ts';
 import { InterventionsWarning } from '../errors/interventions-warning.ts';
+import { declaredWarnings } from '../handlers/declared-warnings.ts';
 import type { HookEntry } from '../hooks/hook-registry.ts';
 import { notifyObservers } from '../hooks/run-hooks.ts';
 import type { InterventionsOptions } from './interventions.ts';
@@ -12,6 +13,15 @@ import type { InterventionsOptions } from './interventions.ts';
  */
 export function warnAtCreation(options: InterventionsOptions, onStatus: ReadonlyArray<HookEntry<'onStatus'>>): void {
   for (const warning of creationWarnings(options)) reportWarning(warning, onStatus);
+}
+
+/**
+ * Reports what a handler's options warn about (a deprecated option, filed
+ * by `declareWarnings`) as it is registered: once per process and option,
+ * and to the runtime's `onStatus` hooks.
+ */
+export function warnAtRegistration(handler: object, onStatus: ReadonlyArray<HookEntry<'onStatus'>>): void {
+  for (const warning of declaredWarnings(handler)) reportWarning(warning, onStatus, `${warning.code}:${warning.option}`);
 }
 
 /**

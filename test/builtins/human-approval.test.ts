@@ -20,11 +20,15 @@ import {
   createInterventions,
   type DecisionRecord,
   type Interventions,
+  InterventionsWarning,
+  InvalidOptionError,
+  type OnStatusContext,
 } from '../../src/index.ts';
 import { createMemoryStore } from '../../src/store/create-memory-store.ts';
 import { createRedisStore } from '../../src/store/create-redis-store.ts';
 import type { Store } from '../../src/store/store.ts';
 import { approvalRequests } from '../helpers/approval-requests.ts';
+import { processWarnings } from '../helpers/process-warnings.ts';
 import { hasRedisServer, redisTitle, uniquePrefix, useRedisServer } from '../helpers/redis-server.ts';
 import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
 
@@ -298,10 +302,10 @@ describe.each<Mode>(['generateText', 'streamText'])('humanApproval through inter
   it.each([
     ['the default store', undefined],
     ['a store whose entries never expire', createMemoryStore({ now: () => 0 })],
-  ])('should refuse an approval answered after timeoutMs (fail closed), and accept one in time, with %s', async (_name, store) => {
+  ])('should refuse an approval answered after expiresInMs (fail closed), and accept one in time, with %s', async (_name, store) => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2026-01-01T10:00:00Z'));
-    const { interventions, tools, deleted } = setup({ timeoutMs: 15 * 60_000, ...(store === undefined ? {} : { remember: { store } }) });
+    const { interventions, tools, deleted } = setup({ expiresInMs: 15 * 60_000, ...(store === undefined ? {} : { remember: { store } }) });
     const model = scriptedModel(
       step(toolCall('d1', 'delete_file', { path: '/tmp/a' })),
       step(text('The approval expired.')),
@@ -454,7 +458,7 @@ describe.each<Mode>(['generateText', 'streamText'])('humanApproval through inter
 
 describe('humanApproval', () => {
   describe('when the approval matches no request it made (a restarted server, another user)', () => {
-    it('should run the call once but remember nothing, and refuse it when timeoutMs is set', async () => {
+    it('should run the call once but remember nothing, and refuse it when expiresInMs is set', async () => {
       const { tools, deleted } = fileTools();
       const model = scriptedModel(
         step(toolCall('d1', 'delete_file', { path: '/tmp/a' })),
@@ -482,13 +486,13 @@ describe('humanApproval', () => {
       expect(approvalRequests(later.content)).toHaveLength(1); // 'always' was not remembered
 
       const strict = createInterventions({
-        handlers: [humanApproval({ tools: ['delete_file'], timeoutMs: 60_000 })],
+        handlers: [humanApproval({ tools: ['delete_file'], expiresInMs: 60_000 })],
         approvalSecret: 's-with-at-least-32-bytes-for-hmac',
       });
       const third = await turn(strict, 'generateText', { model, tools, messages: [user('c')] });
       const [thirdRequest] = approvalRequests(third.content);
       const otherServer = createInterventions({
-        handlers: [humanApproval({ tools: ['delete_file'], timeoutMs: 60_000 })],
+        handlers: [humanApproval({ tools: ['delete_file'], expiresInMs: 60_000 })],
         approvalSecret: 's-with-at-least-32-bytes-for-hmac',
       });
       await turn(otherServer, 'generateText', {
@@ -679,7 +683,7 @@ function acrossInstances(makeStore: () => Store): void {
     const approvalLedger = createApprovalLedger({ store });
     const instance = () =>
       createInterventions({
-        handlers: [humanApproval({ tools: 'delete_*', timeoutMs: 60_000, remember: { store } })],
+        handlers: [humanApproval({ tools: 'delete_*', expiresInMs: 60_000, remember: { store } })],
         approvalSecret: 'shared-secret-with-at-least-32-bytes-for-hmac',
         approvalLedger,
       });
@@ -761,7 +765,7 @@ function acrossInstances(makeStore: () => Store): void {
     const onTime = await ask(a, tools);
     const approved = [...onTime.history, answer(onTime.approvalId, true)];
     expect(handlerActions(await resumeOn(a, tools, approved))).toEqual(['proceed']);
-    vi.setSystemTime(new Date('2026-01-01T10:30:00Z')); // past timeoutMs: an unanswered request would have expired
+    vi.setSystemTime(new Date('2026-01-01T10:30:00Z')); // past expiresInMs: an unanswered request would have expired
     expect(handlerActions(await resumeOn(b, tools, approved))).toEqual(['proceed']);
     expect(deleted).toEqual(['/tmp/a']);
 
@@ -827,5 +831,64 @@ describe('humanApproval with approvers and a quorum', () => {
         approval: expect.objectContaining({ status: 'approved', approvedBy: ['bob', 'carol'] }),
       }),
     );
+  });
+});
+
+describe('issue 36 finding 11: one name per meaning, expiresInMs for the expiry of a request', () => {
+  const { warnings, settled } = processWarnings();
+  const deprecations = () => warnings.filter((warning) => InterventionsWarning.isInstance(warning) && warning.code === 'deprecated-option');
+
+  /** An approval asked at 10:00 and answered at 10:01:01, under `options`. */
+  async function answeredLate(options: Partial<HumanApprovalOptions>, onStatus: (context: OnStatusContext) => void = () => {}) {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-01-01T10:00:00Z'));
+    const { tools, deleted } = fileTools();
+    const interventions = createInterventions({ handlers: [humanApproval({ tools: 'delete_*', ...options })], hooks: { onStatus } });
+    const model = scriptedModel(step(toolCall('d1', 'delete_file', { path: '/tmp/a' })), step(text('It expired.')));
+    const asked = await turn(interventions, 'generateText', { model, tools, messages: [user('a')] });
+    vi.setSystemTime(new Date('2026-01-01T10:01:01Z'));
+    const [request] = approvalRequests(asked.content);
+    await turn(interventions, 'generateText', {
+      model,
+      tools,
+      messages: [user('a'), ...asked.responseMessages, answer(request?.approvalId ?? '', true)],
+    });
+    return { deleted, sent: JSON.stringify(toolResultsSent(model, 1).d1) };
+  }
+
+  it('should expire a request after expiresInMs, without a warning', async () => {
+    const { deleted, sent } = await answeredLate({ expiresInMs: 60_000 });
+    await settled();
+    expect(deleted).toEqual([]);
+    expect(sent).toContain('expired (approvals must be given within 1 minute)');
+    expect(deprecations()).toEqual([]);
+  });
+
+  it('should still take timeoutMs as its deprecated name: the same expiry, one warning per process, told to each runtime', async () => {
+    const statuses: OnStatusContext[] = [];
+    const { deleted, sent } = await answeredLate({ timeoutMs: 60_000 }, (context) => void statuses.push(context));
+    createInterventions({
+      handlers: [humanApproval({ name: 'second', tools: 'delete_*', timeoutMs: 60_000 })],
+      hooks: { onStatus: (context) => void statuses.push(context) },
+    });
+    await settled();
+    expect(deleted).toEqual([]);
+    expect(sent).toContain('expired (approvals must be given within 1 minute)');
+    expect(deprecations()).toHaveLength(1);
+    expect(deprecations()[0]).toMatchObject({ name: 'AIInterventionsWarning', handlerName: 'human-approval', option: 'timeoutMs' });
+    expect(deprecations()[0]?.message).toContain('timeoutMs is deprecated, use expiresInMs');
+    const told = statuses.filter(({ status }) => status.type === 'warning' && status.code === 'deprecated-option');
+    expect(told).toHaveLength(2);
+  });
+
+  it('should refuse both names at once', () => {
+    let error: unknown;
+    try {
+      humanApproval({ tools: 'delete_*', expiresInMs: 60_000, timeoutMs: 60_000 });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(InvalidOptionError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ code: 'invalid-option', option: 'timeoutMs' });
   });
 });
