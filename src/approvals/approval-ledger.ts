@@ -1,6 +1,7 @@
 import type { JSONValue } from '@ai-sdk/provider';
 import { ApprovalOutcomeUnavailableError } from '../errors/approval-outcome-unavailable-error.ts';
 import { createMemoryStore } from '../store/create-memory-store.ts';
+import { isInMemory, markInMemory } from '../store/in-memory.ts';
 import type { Store } from '../store/store.ts';
 import { getErrorMessage } from '../util/get-error-message.ts';
 
@@ -208,7 +209,7 @@ export function createApprovalLedger({
   if (!(ttlMs > 0)) throw new TypeError(`createApprovalLedger: ttlMs must be a positive number, received ${String(ttlMs)}.`);
   const keyOf = (approvalId: string) => `${prefix}${approvalId}`;
 
-  return {
+  const ledger: ApprovalLedger = {
     async claim(approvalId, { expiresAt } = {}) {
       const key = keyOf(approvalId);
       if (expiresAt !== undefined) {
@@ -277,6 +278,8 @@ export function createApprovalLedger({
       }
     },
   };
+  // a ledger on a memory store holds for this process only (a runtime warns when its other state is shared)
+  return isInMemory(store) ? markInMemory(ledger) : ledger;
 }
 
 /** The outcome as JSON would carry it (what the model reads), or an error outcome saying it cannot be. */

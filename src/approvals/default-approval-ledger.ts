@@ -1,3 +1,4 @@
+import { markInMemory } from '../store/in-memory.ts';
 import type { ApprovalLedger } from './approval-ledger.ts';
 
 /** Every method of {@link ApprovalLedger}, optional ones included: what the default ledger forwards. */
@@ -27,7 +28,7 @@ export function defaultApprovalLedger(): Required<ApprovalLedger> {
       const made = (await ledger) as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
       return made[method]?.(...args);
     };
-  return Object.fromEntries(
-    Object.keys(METHODS).map((method) => [method, forward(method as keyof ApprovalLedger)]),
-  ) as Required<ApprovalLedger>;
+  return markInMemory(
+    Object.fromEntries(Object.keys(METHODS).map((method) => [method, forward(method as keyof ApprovalLedger)])) as Required<ApprovalLedger>,
+  );
 }

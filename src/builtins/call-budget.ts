@@ -6,6 +6,7 @@ import type { BeforeModelCallEvent, BeforeToolCallEvent } from '../actions/inter
 import type { BeforeModelCallAction, BeforeToolCallAction } from '../actions/lifecycle.ts';
 import { InvalidHandlerError } from '../errors/invalid-handler-error.ts';
 import { markCountsPerRun } from '../handlers/counts-per-run.ts';
+import { declareStores } from '../handlers/declared-stores.ts';
 import type { InterventionHandlerLike, OnError } from '../handlers/intervention-handler.ts';
 import { createMemoryStore } from '../store/create-memory-store.ts';
 import type { Store } from '../store/store.ts';
@@ -279,7 +280,14 @@ export function callBudget(options: CallBudgetOptions): InterventionHandlerLike 
     ...(maxTokens === undefined && maxCost === undefined ? {} : { beforeModelCall }),
   };
   // a budget per run needs a run: tools guarded without one refuse it (it would deny every call)
-  return per === 'run' ? markCountsPerRun(handler) : handler;
+  if (per === 'run') return markCountsPerRun(handler);
+  return declareStores(handler, [
+    {
+      option: 'store',
+      store,
+      perInstance: "each instance counts its own usage, so a user's budget is multiplied by the number of instances",
+    },
+  ]);
 }
 
 function tokensOf(usage: LanguageModelUsage): number {

@@ -3,6 +3,7 @@ import { InterventionActions } from '../actions/intervention-actions.ts';
 import type { BeforeToolCallEvent, RunEventContext, ToolCallInfo } from '../actions/intervention-events.ts';
 import type { BeforeToolCallAction } from '../actions/lifecycle.ts';
 import type { ApprovalRemember } from '../client/approval-answer.ts';
+import { declareStores } from '../handlers/declared-stores.ts';
 import { declareWarnings } from '../handlers/declared-warnings.ts';
 import type { InterventionHandlerLike } from '../handlers/intervention-handler.ts';
 import { markOptionalLifecycles } from '../handlers/optional-lifecycles.ts';
@@ -264,8 +265,14 @@ export function humanApproval<TOOLS extends ToolSet = ToolSet>(
   };
   markOptionalLifecycles(handler, ['beforeInvocation']);
   declareWarnings(handler, warnings);
+  declareStores(handler, [{ option: 'remember.store', store, approvals: true, perInstance: PER_INSTANCE }]);
   return declareScopes(handler, [typeof tools === 'function' ? undefined : declaredScope('tools', tools, name)]);
 }
+
+/** What holds per instance only with the requests in one process's memory. */
+const PER_INSTANCE =
+  'its pending requests and remembered answers are per instance: an answer that reaches another instance finds no request ' +
+  '(with expiresInMs it is refused as expired), and a "session" or "always" answer is remembered on one instance only';
 
 function expired(toolCall: ToolCallInfo, expiresInMs: number) {
   return InterventionActions.deny(

@@ -6,6 +6,7 @@ import type { BeforeToolCallEvent } from '../actions/intervention-events.ts';
 import type { BeforeToolCallAction } from '../actions/lifecycle.ts';
 import { InvalidHandlerError } from '../errors/invalid-handler-error.ts';
 import { markCountsPerRun } from '../handlers/counts-per-run.ts';
+import { declareStores } from '../handlers/declared-stores.ts';
 import type { InterventionHandlerLike, OnError } from '../handlers/intervention-handler.ts';
 import { createMemoryStore } from '../store/create-memory-store.ts';
 import type { Store } from '../store/store.ts';
@@ -206,7 +207,10 @@ export function rateLimit<TOOLS extends ToolSet = ToolSet>(options: RateLimitOpt
     [scope],
   );
   // a count per run needs a run: tools guarded without one refuse it (it would deny every call)
-  return parts?.includes('run') === true ? markCountsPerRun(handler) : handler;
+  if (parts?.includes('run') === true) return markCountsPerRun(handler);
+  return declareStores(handler, [
+    { option: 'store', store, perInstance: 'each instance counts its own calls, so the limit is multiplied by the number of instances' },
+  ]);
 }
 
 async function keyPart(

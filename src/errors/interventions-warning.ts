@@ -5,11 +5,26 @@ const symbol = Symbol.for(marker);
 /**
  * The stable code of each {@link InterventionsWarning}:
  *
- * - `'approval-ledger-in-memory'`: an `approvalSecret` is configured (so
- *   approvals are meant to be resumed on any instance) but the approval
- *   ledger is the default in-memory one, so "an approved call executes once"
- *   holds per instance only: a resume replayed on another instance runs the
- *   tool again.
+ * - `'approval-ledger-in-memory'`: an `approvalSecret` is configured, or a
+ *   built-in's approval requests are on a shared store (so approvals are
+ *   meant to be resumed on any instance), but the approval ledger is the
+ *   default in-memory one, so "an approved call executes once" holds per
+ *   instance only: a resume replayed on another instance runs the tool
+ *   again, and a quorum's approvals are counted per instance.
+ * - `'approval-secret-per-instance'`: the approval ledger (or a built-in's
+ *   approval requests, `humanApproval`'s `remember.store`) is on a shared
+ *   store, so approvals are meant to be answered on any instance, but no
+ *   `approvalSecret` is set: each instance signs with a random key of its
+ *   own, and an approval answered on another instance is refused, which
+ *   shows only when a person answers. Not for `guardTools`, whose approvals
+ *   the app's plain SDK call signs.
+ * - `'state-in-memory'`: some of a runtime's state is shared by several
+ *   instances (the approval ledger, the trail, a built-in's store) while
+ *   other state is left in this process's memory, where its guarantee holds
+ *   per instance only: `humanApproval`'s requests and remembered answers, a
+ *   `rateLimit`'s or a per-user `callBudget`'s counters (`handlerName` and
+ *   `option` say which), or a decision trail on a memory store (`option:
+ *   'trail'`). Once per process and handler and option.
  * - `'tool-annotations-changed'`: a tool whose annotations the app trusts
  *   (`trustToolAnnotations`) is listed with other annotations than earlier in
  *   the conversation (the history records each request's listing). It is
@@ -37,8 +52,10 @@ const symbol = Symbol.for(marker);
  */
 export type InterventionsWarningCode =
   | 'approval-ledger-in-memory'
+  | 'approval-secret-per-instance'
   | 'deprecated-option'
   | 'scope-matches-no-tool'
+  | 'state-in-memory'
   | 'tool-annotations-changed';
 
 /**
@@ -63,12 +80,17 @@ export class InterventionsWarning extends Error {
 
   /** Which warning this is, as a stable code. */
   readonly code: InterventionsWarningCode;
-  /** `'scope-matches-no-tool'`: the handler whose scope matches nothing; `'deprecated-option'`: the handler given the option. */
+  /**
+   * `'scope-matches-no-tool'`: the handler whose scope matches nothing;
+   * `'deprecated-option'`: the handler given the option; `'state-in-memory'`:
+   * the handler whose store is in memory.
+   */
   readonly handlerName: string | undefined;
   /**
    * `'scope-matches-no-tool'`: which of its options the scope is (`tools`,
    * `rules[1].deny`, `sinks`); `'deprecated-option'`: the deprecated option
-   * (`timeoutMs`).
+   * (`timeoutMs`); `'state-in-memory'`: the option holding the store
+   * (`store`, `remember.store`, `trail`).
    */
   readonly option: string | undefined;
   /** `'scope-matches-no-tool'`: the scope, as given. */

@@ -3,6 +3,7 @@ import type { InterventionHandlerLike } from '../handlers/intervention-handler.t
 import { knownOptions } from '../util/known-options.ts';
 import { createInterventions } from './create-interventions.ts';
 import type { InterventionsOptions, WrapToolsOptions } from './interventions.ts';
+import { forToolsWithoutRun } from './warn-at-creation.ts';
 
 /**
  * What `guardTools` / `guardTool` take: a list of handlers, or the handlers,
@@ -52,7 +53,8 @@ const GUARD_OPTIONS = knownOptions<Exclude<GuardOptions, readonly InterventionHa
 export function guardTools<TOOLS extends ToolSet>(tools: TOOLS, guards: GuardOptions): TOOLS {
   if (!isHandlerList(guards)) GUARD_OPTIONS.check(guards, 'guardTools');
   const { runtimeContext, ...options } = isHandlerList(guards) ? { handlers: guards, runtimeContext: undefined } : guards;
-  return createInterventions(options).wrapTools(tools, { runtimeContext });
+  // the plain SDK call signs these tools' approvals (its experimental_toolApprovalSecret), not the runtime
+  return createInterventions(forToolsWithoutRun(options)).wrapTools(tools, { runtimeContext });
 }
 
 function isHandlerList(guards: GuardOptions): guards is readonly InterventionHandlerLike[] {

@@ -76,7 +76,10 @@ export interface InterventionsOptions {
    * again), the tool part ends `output-denied`, and a `deny` record of
    * `'approval-verification'` says why. Set the same secret on every
    * instance (then a bad signature is a forgery: the SDK's
-   * `InvalidToolApprovalSignatureError`). At least 32 bytes (a string's
+   * `InvalidToolApprovalSignatureError`). Without it, while the approval
+   * ledger (or `humanApproval`'s `remember.store`) is on a shared store,
+   * creating the runtime warns once (`InterventionsWarning`, code
+   * `'approval-secret-per-instance'`). At least 32 bytes (a string's
    * UTF-8; HMAC-SHA256 wants a key as long as its output), e.g. from
    * `openssl rand -base64 32`: an empty or shorter one (an environment
    * variable that is not set) is an `InvalidOptionError` here.
@@ -94,11 +97,13 @@ export interface InterventionsOptions {
    * Where used approvals are remembered, so an approved call runs at most
    * once even when the resume request is replayed or sent twice. Default: in
    * memory, per runtime: "once" then holds per instance only. With an
-   * `approvalSecret` and this default, creating the runtime warns once
-   * (`InterventionsWarning`, code `'approval-ledger-in-memory'`, and an
-   * `onStatus` warning); give a ledger on a shared store to every instance,
-   * or `createApprovalLedger()` to keep it in memory on purpose. `false`
-   * turns the check off.
+   * `approvalSecret` (or `humanApproval`'s requests on a shared store) and
+   * this default, creating the runtime warns once (`InterventionsWarning`,
+   * code `'approval-ledger-in-memory'`, and an `onStatus` warning); give a
+   * ledger on a shared store to every instance, or `createApprovalLedger()`
+   * to keep it in memory on purpose. With this ledger on a shared store, a
+   * built-in's store or a trail left in memory warns (`'state-in-memory'`).
+   * `false` turns the check off.
    */
   readonly approvalLedger?: ApprovalLedger | false;
   /**

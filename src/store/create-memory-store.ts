@@ -1,3 +1,4 @@
+import { markInMemory } from './in-memory.ts';
 import type { Store } from './store.ts';
 
 /** Below this many entries, expired ones are only dropped when read. */
@@ -42,7 +43,7 @@ export function createMemoryStore({ now = () => Date.now() }: { readonly now?: (
     sweepAt = Math.max(SWEEP_FLOOR, entries.size * 2);
   };
   const expiry = (ttlMs: number | undefined) => (ttlMs === undefined ? undefined : now() + ttlMs);
-  return {
+  return markInMemory({
     get: async (key) => read(key)?.value,
     set: async (key, value, options) => {
       write(key, value, expiry(options?.ttlMs));
@@ -92,5 +93,5 @@ export function createMemoryStore({ now = () => Date.now() }: { readonly now?: (
       return { appended: true, length: list.length };
     },
     list: async (key, options) => (lists.get(key) ?? []).slice(options?.start ?? 0),
-  };
+  });
 }

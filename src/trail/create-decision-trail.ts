@@ -2,6 +2,7 @@ import type { Context } from '@ai-sdk/provider-utils';
 import type { DecisionRecord } from '../actions/decision-record.ts';
 import { DecisionTrailError } from '../errors/decision-trail-error.ts';
 import { InvalidOptionError } from '../errors/invalid-option-error.ts';
+import { isInMemory, markInMemory } from '../store/in-memory.ts';
 import type { Store } from '../store/store.ts';
 import { sha256, stableJson } from '../util/stable-json.ts';
 import { type DecisionTrailLink, GENESIS, isHash, linkHash, parseLink, trailRecordOf } from './decision-trail-link.ts';
@@ -152,7 +153,7 @@ export function createDecisionTrail({ store, key }: DecisionTrailOptions): Decis
     });
   };
 
-  return {
+  const trail: DecisionTrail = {
     keyOf: (context) => {
       if (typeof key === 'string') return key;
       let chain: unknown;
@@ -199,6 +200,8 @@ export function createDecisionTrail({ store, key }: DecisionTrailOptions): Decis
     },
     entries: (chain) => store.list(storeKey(chain)),
   };
+  // a trail on a memory store is a chain per process (a runtime warns when its other state is shared)
+  return isInMemory(store) ? markInMemory(trail) : trail;
 }
 
 function isKey(value: unknown): value is string {

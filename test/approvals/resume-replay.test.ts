@@ -156,7 +156,10 @@ describe.each(MODES)('a replayed approval (%s)', (mode) => {
       beforeToolCall: (event: BeforeToolCallEvent) =>
         event.approved && frozen ? InterventionActions.deny('The account is frozen.') : InterventionActions.proceed(),
     });
-    const { interventions, messages } = await pausedTransfer({ handlers: [ask(), freeze], approvalLedger: ledger }, tools);
+    const { interventions, messages } = await pausedTransfer(
+      { handlers: [ask(), freeze], approvalLedger: ledger, approvalSecret: SECRET },
+      tools,
+    );
 
     const denied = scriptedModel(step(text('frozen')));
     await run(interventions, mode, { model: denied, tools, stopWhen: isStepCount(3), messages });
