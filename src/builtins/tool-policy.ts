@@ -105,7 +105,11 @@ export function toolMatcher(patterns: ToolScope): ToolScopeMatcher {
 export function toolPolicy<TOOLS extends ToolSet = ToolSet>(options: ToolPolicyOptions<NoInfer<TOOLS>>): InterventionHandlerLike<TOOLS> {
   TOOL_POLICY_OPTIONS.check(options, `toolPolicy "${options.name ?? 'tool-policy'}"`);
   const { name = 'tool-policy', rules, default: fallback, onError = 'deny', timeoutMs, mode } = options;
-  if (!Array.isArray(rules)) throw new TypeError(`toolPolicy "${name}": rules must be an array`);
+  if (!Array.isArray(rules)) {
+    throw new TypeError(
+      `toolPolicy "${name}": rules must be a list of rules, each { allow | deny | confirm: a tool scope, when?, reason? or prompt? }, received ${rules === null ? 'null' : typeof rules}`,
+    );
+  }
   const compiled = rules.map((rule, index) => compileRule(name, rule, index));
   const otherwise = compileDefault(name, fallback);
 
@@ -150,7 +154,9 @@ function compileRule(policy: string, rule: ToolPolicyRule, index: number): Compi
   }
   const when = rule.when;
   if (when !== undefined && typeof when !== 'function') {
-    throw new TypeError(`toolPolicy "${policy}": rule ${index}'s when must be a function`);
+    throw new TypeError(
+      `toolPolicy "${policy}": rule ${index}'s when must be a function (input, event) => boolean, received ${when === null ? 'null' : typeof when}`,
+    );
   }
   if (rule.allow !== undefined) {
     return { scope: declaredScope(`rules[${index}].allow`, rule.allow, policy), when, decide: () => InterventionActions.proceed() };

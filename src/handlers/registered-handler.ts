@@ -120,7 +120,7 @@ export function registerHandler(
     if (method !== undefined && typeof method !== 'function') {
       throw new InvalidHandlerError({
         handlerName: name,
-        message: `${label} has a ${lifecycle} that is not a function.`,
+        message: `${label} has a ${lifecycle} that is not a function (received ${method === null ? 'null' : typeof method}): a lifecycle method takes its event and returns an action made by InterventionActions.`,
       });
     }
     if (method !== undefined) lifecycles++;

@@ -1,6 +1,6 @@
 import type { ActionType, InterventionAction } from '../actions/intervention-actions.ts';
 import { ACTION_EFFECTS, type Lifecycle } from '../actions/lifecycle.ts';
-import { closestName } from '../util/closest-name.ts';
+import { closestNames } from '../util/closest-name.ts';
 import { CONFIRM_ACTION, CONFIRM_OPTIONS, confirmOptionsProblem } from './confirm-options-problem.ts';
 
 /** The start of every invalid-action message (built only when something is wrong). */
@@ -23,7 +23,7 @@ export function actionProblem(value: unknown, lifecycle: Lifecycle, name: string
     if (typeof type === 'string' && (ACTION_TYPES as readonly string[]).includes(type)) {
       return `${returned(name)} ${type} from ${lifecycle}, which does not support it; expected ${supported(lifecycle)}.`;
     }
-    const near = typeof type === 'string' ? closestName(type, ACTION_TYPES) : undefined;
+    const near = typeof type === 'string' ? closestNames(type, ACTION_TYPES, { max: 1 })[0] : undefined;
     return (
       `${returned(name)} an object that is not an action from ${lifecycle} (type ${JSON.stringify(type)}` +
       `${near === undefined ? '' : `; did you mean ${near}?`}); expected ${supported(lifecycle)}.`

@@ -1,5 +1,6 @@
 import type { Tool, ToolSet } from 'ai';
 import { InvalidHandlerError } from '../errors/invalid-handler-error.ts';
+import { closestName } from '../util/closest-name.ts';
 import { TOOL_ANNOTATION_HINTS, type ToolAnnotationHint, type ToolAnnotationHints, toolAnnotations } from './tool-annotations.ts';
 
 /**
@@ -169,7 +170,8 @@ export function toolScope<TOOLS extends ToolSet = ToolSet>(
   const excluded = (toolName: string) => exclude.some((matches) => matches(toolName));
   if (include.length > 0 && include.length === exactNames.length && exactNames.every(excluded)) {
     throw invalid(
-      `every name it lists is also excluded (${exactNames.map((name) => JSON.stringify(name)).join(', ')}), so it matches no tool.`,
+      `every name it lists is also excluded (${exactNames.map((name) => JSON.stringify(name)).join(', ')}), so it matches no tool: ` +
+        'leave the negations out to match those tools, or list only negations to match every tool but them.',
     );
   }
   if (include.length === 0) return (toolName) => !excluded(toolName);
@@ -208,7 +210,8 @@ function selectorHints(entry: unknown): Array<readonly [ToolAnnotationHint, bool
   const hints: Array<readonly [ToolAnnotationHint, boolean]> = [];
   for (const [key, value] of Object.entries(annotations)) {
     if (!(TOOL_ANNOTATION_HINTS as readonly string[]).includes(key)) {
-      return `"${key}" is not an annotation hint (${TOOL_ANNOTATION_HINTS.join(', ')}).`;
+      const near = closestName(key, TOOL_ANNOTATION_HINTS) ?? TOOL_ANNOTATION_HINTS.find((hint) => hint.startsWith(key));
+      return `"${key}" is not an annotation hint${near === undefined ? '' : ` (did you mean ${near}?)`}; the hints are ${TOOL_ANNOTATION_HINTS.join(', ')}.`;
     }
     if (typeof value !== 'boolean') return `the hint ${key} must be true or false, received ${describe(value)}.`;
     hints.push([key as ToolAnnotationHint, value]);

@@ -16,6 +16,7 @@ import {
   InvalidHookError,
   InvalidHookResultError,
   InvocationDeniedError,
+  toolPolicy,
 } from '../../src/index.ts';
 import { rejectionOf } from '../helpers/rejection-of.ts';
 import { scriptedModel, step, text, toolCall } from '../helpers/scripted-model.ts';
@@ -75,6 +76,52 @@ describe('typed errors', () => {
       expect(ran).toBe(0);
       expect(result.interventions.decisions[0]).toMatchObject({ handler: 'sloppy', action: 'deny' });
       expect(InvalidActionError.isInstance(result.interventions.decisions[0]?.error)).toBe(true);
+    });
+  });
+
+  describe('issue 38 item 4: every error about an action, option or scope names what is allowed', () => {
+    /** What a run with `handler` rejects with, its message. */
+    const messageOf = async (handler: Parameters<typeof defineHandler>[0]) => {
+      const interventions = createInterventions({ handlers: [defineHandler(handler)] });
+      const model = scriptedModel(toolStep(), step(text('ok')));
+      const error = await rejectionOf(interventions.generateText({ model, tools: tools(), stopWhen: isStepCount(3), prompt: 'x' }));
+      expect(InvalidActionError.isInstance(error)).toBe(true);
+      return (error as InvalidActionError).message;
+    };
+
+    it('afterToolCall returning confirm: should list the actions afterToolCall supports', async () => {
+      const message = await messageOf({
+        name: 'asks-late',
+        afterToolCall: () => InterventionActions.confirm('really?') as never,
+      });
+      expect(message).toBe(
+        'Intervention handler "asks-late" returned confirm from afterToolCall, which does not support it; ' +
+          'expected an action afterToolCall supports: proceed, deny (recorded with a warning, no effect) or transform, made by InterventionActions.',
+      );
+    });
+
+    it('an object of an unknown type: should suggest the closest and list the supported ones', async () => {
+      const message = await messageOf({ name: 'typo', beforeToolCall: () => ({ type: 'denied', reason: 'no' }) as never });
+      expect(message).toContain('(type "denied"; did you mean deny?)');
+      expect(message).toContain('expected an action beforeToolCall supports: proceed, deny, guide, confirm or transform');
+    });
+
+    it('an action without what it needs: should say how to make it', async () => {
+      expect(await messageOf({ name: 'bare', beforeToolCall: () => ({ type: 'deny' }) as never })).toContain(
+        'deny without a string reason from beforeToolCall; make it with InterventionActions.deny(reason).',
+      );
+    });
+
+    it('a lifecycle method that is not a function, a toolPolicy without a list of rules: should say what they must be', () => {
+      expect(() => createInterventions({ handlers: [{ name: 'x', beforeToolCall: 'deny' as never }] })).toThrow(
+        'has a beforeToolCall that is not a function (received string): a lifecycle method takes its event and returns an action made by InterventionActions.',
+      );
+      expect(() => toolPolicy({ rules: { deny: 'x' } as never, default: 'allow' })).toThrow(
+        'rules must be a list of rules, each { allow | deny | confirm: a tool scope, when?, reason? or prompt? }, received object',
+      );
+      expect(() => toolPolicy({ rules: [{ deny: 'x', when: true as never }], default: 'allow' })).toThrow(
+        "rule 0's when must be a function (input, event) => boolean, received boolean",
+      );
     });
   });
 
