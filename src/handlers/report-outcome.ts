@@ -77,13 +77,13 @@ export function reportOutcome(
   if (outcome instanceof Failure) {
     record.error = outcome.error;
     if (shadow || registered.onError === 'throw') record.action = 'error';
-    // an action the handler did not declare fails closed, whatever its onError says
-    if (shadow || (registered.onError === 'proceed' && !outcome.undeclared)) return NONE;
+    // an action meant to stop or change the call that cannot be carried out fails closed, whatever its onError says
+    if (shadow || (registered.onError === 'proceed' && !outcome.failsClosed)) return NONE;
     if (registered.onError === 'throw') throw outcome.error;
     // fail closed: the failure becomes a deny that names the handler
     action = InterventionActions.deny(
-      outcome.undeclared
-        ? `The "${handler}" check returned an action it did not declare, so this was blocked (fail closed).`
+      outcome.failsClosed
+        ? `The "${handler}" check returned an action that cannot be carried out (${outcome.error.message}), so this was blocked (fail closed).`
         : `The "${handler}" check failed, so this was blocked (fail closed).`,
     );
   } else {

@@ -13,11 +13,16 @@ import { actionProblem, undeclaredAction } from './validate-action.ts';
 /** A handler that failed (threw, rejected, timed out, returned no valid action, had its `apply` throw). */
 export class Failure {
   readonly error: InterventionsError;
-  /** The handler returned an action it did not declare: it fails closed whatever its `onError` says. */
-  readonly undeclared: boolean;
-  constructor(error: InterventionsError, undeclared = false) {
+  /**
+   * The handler meant to stop or change a tool call and its action cannot be
+   * carried out (one it did not declare in `toolCallActions`, or a deny,
+   * guide, confirm or transform that is not valid: a misspelt confirm option
+   * would let anyone answer): it fails closed whatever its `onError` says.
+   */
+  readonly failsClosed: boolean;
+  constructor(error: InterventionsError, failsClosed = false) {
     this.error = error;
-    this.undeclared = undeclared;
+    this.failsClosed = failsClosed;
   }
 }
 
@@ -177,7 +182,11 @@ function validated(registered: RegisteredHandler, event: InterventionEvent, valu
       : undefined;
   const message = problem ?? undeclared;
   if (message === undefined) return value as InterventionAction;
-  return new Failure(new InvalidActionError({ handlerName: name, lifecycle, received: value, message }), undeclared !== undefined);
+  // a call a handler meant to stop or change (any action but a plain proceed) is not run as if it proceeded
+  const intent = value !== null && typeof value === 'object' ? (value as { readonly type?: unknown }).type : undefined;
+  const meantToAct = lifecycle === 'beforeToolCall' && typeof intent === 'string' && intent !== 'proceed';
+  const error = new InvalidActionError({ handlerName: name, lifecycle, received: value, message });
+  return new Failure(error, undeclared !== undefined || meantToAct);
 }
 
 function failure(registered: RegisteredHandler, error: unknown, event: InterventionEvent, abortSignal: AbortSignal | undefined): Failure {

@@ -22,7 +22,7 @@ import { rejectionOf } from '../helpers/rejection-of.ts';
 import { scriptedModel, step, text, toolCall } from '../helpers/scripted-model.ts';
 
 /** A refund of 7000 asked by an employee, behind a handler that confirms it with `options`. */
-async function refundConfirmedWith(options: unknown, { onError }: { readonly onError?: 'deny' } = {}) {
+async function refundConfirmedWith(options: unknown, { onError }: { readonly onError?: 'deny' | 'proceed' } = {}) {
   const refunds: unknown[] = [];
   const refund = tool({ inputSchema: z.object({ amount: z.number() }), execute: async (input) => (refunds.push(input), 'refunded') });
   const interventions = createInterventions({
@@ -100,6 +100,17 @@ describe('InterventionActions.confirm options', () => {
       expect(result.interventions.decisions[0]).toMatchObject({ handler: 'refunds', action: 'deny' });
       expect(InvalidActionError.isInstance(result.interventions.decisions[0]?.error)).toBe(true);
       expect(JSON.stringify(model.calls[1]?.prompt)).toContain('was blocked');
+    });
+
+    it.each([
+      ['a misspelt option', { approver: { roles: ['manager'] } }],
+      ['a value it cannot use', { quorum: 0 }],
+    ])("should deny the call, never run it unasked, when the handler's onError is 'proceed' (%s)", async (_label, options) => {
+      const { run, refunds } = await refundConfirmedWith(options, { onError: 'proceed' });
+      const result = await run;
+      expect(refunds).toEqual([]);
+      expect(result.interventions.decisions[0]).toMatchObject({ handler: 'refunds', action: 'deny', enforced: true });
+      expect(result.interventions.decisions[0]?.reason).toContain('cannot be carried out');
     });
 
     it('should refuse a value a confirm cannot use, saying what it must be', async () => {

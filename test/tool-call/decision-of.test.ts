@@ -55,7 +55,8 @@ describe.each(CASES)('an action a handler did not declare: $api API, $mode', ({ 
     expect(ran).toEqual([]);
     const record = result.decisions.find((item) => item.handler === 'sloppy');
     expect(record).toMatchObject({ action: 'deny', enforced: true, toolName: 'wipe_disk' });
-    expect(record?.reason).toContain('did not declare');
+    expect(record?.reason).toContain('cannot be carried out');
+    expect(record?.reason).toContain('toolCallActions (guide) do not include');
     expect(record?.error).toMatchObject({ name: 'AIInterventions_InvalidActionError' });
   });
 
