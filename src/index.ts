@@ -97,7 +97,11 @@ export {
   type ReadAnswer,
   readApprovalAnswer,
 } from './client/approval-answer.ts';
+export { approvalOf } from './client/approval-of.ts';
+export { type ApprovalPerson, canAnswer } from './client/can-answer.ts';
 export type {
+  ApproversData,
+  InterventionApprovalData,
   InterventionData,
   InterventionDataTypes,
   InterventionRecordData,

@@ -13,7 +13,11 @@ export {
   type ReadAnswer,
   readApprovalAnswer,
 } from './approval-answer.ts';
+export { approvalOf } from './approval-of.ts';
+export { type ApprovalPerson, canAnswer } from './can-answer.ts';
 export type {
+  ApproversData,
+  InterventionApprovalData,
   InterventionData,
   InterventionDataTypes,
   InterventionRecordData,

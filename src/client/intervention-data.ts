@@ -41,8 +41,10 @@ export interface InterventionRecordData {
  * @example
  * ```ts
  * function describe(decision: InterventionData): string {
- *   const who = decision.answer !== undefined && decision.handler === undefined ? 'you' : (decision.handler ?? 'the handlers');
- *   return `${decision.toolName}: ${decision.action} by ${who}${decision.reason ? ` (${decision.reason})` : ''}`;
+ *   // a person's answer that stood names who gave it; otherwise the rule (handler) that decided, if any
+ *   const person = decision.answer !== undefined && decision.handler === undefined ? decision.approval?.answeredBy : undefined;
+ *   const by = person !== undefined ? ` by ${person}` : decision.handler !== undefined ? ` by the rule ${decision.handler}` : '';
+ *   return `${decision.toolName}: ${decision.action}${by}${decision.reason ? ` (${decision.reason})` : ''}`;
  * }
  * ```
  */
@@ -72,36 +74,82 @@ export interface InterventionData {
     /** Whether they changed the arguments before approving. */
     readonly edited: boolean;
   };
-  /**
-   * What the request asks of its answer and what became of one: who may
-   * answer it (`mayAnswer`), how many must approve (`quorum`) and who has
-   * (`approvedBy`), how long it stays open (`expiresInMs`), the answer's
-   * `status` (`'not-allowed'` and `'awaiting-quorum'`: still waiting, for the
-   * right person or more approvals; `'expired'`: too late, nothing ran), and
-   * the user ids of who asked and who answered. (The fields of the
-   * server's `ApprovalRecord`: this module imports nothing of the runtime.)
-   */
-  readonly approval?: {
-    readonly mayAnswer?: string;
-    readonly quorum?: number;
-    readonly expiresInMs?: number;
-    readonly status?: 'approved' | 'not-allowed' | 'awaiting-quorum' | 'expired';
-    readonly askedBy?: string;
-    readonly answeredBy?: string;
-    readonly approvedBy?: readonly string[];
-  };
+  /** What the request asks of its answer and what became of one (see {@link InterventionApprovalData}). */
+  readonly approval?: InterventionApprovalData;
   /**
    * `confirm`: the feedback of the handlers that guided the call, which the
    * person's approval outranks (seed 000's deny > confirm > guide): shown
    * with the request, so they decide knowing what the other checks said.
    */
   readonly guidance?: readonly { readonly handler: string; readonly feedback: string }[];
-  /** The arguments the call runs with, when they are not the model's (a person's edit). */
+  /**
+   * The arguments decided on, when they are not the model's (a person's
+   * edit): those the call ran with, or those a handler or the tool's schema
+   * refused.
+   */
   readonly input?: unknown;
   /** The step the decision was taken in; absent for a resumed call (decided before step 0). */
   readonly stepNumber?: number;
   /** Every handler evaluation behind the decision, in order. */
   readonly records: readonly InterventionRecordData[];
+}
+
+/**
+ * Who may answer a human approval, as data a browser can compare with the
+ * signed-in person (see `canAnswer`): the rule of a handler's confirm
+ * (`approvers`) without its predicate, which only the server can run
+ * (`allow: true` says there is one).
+ *
+ * @example
+ * ```ts
+ * const managers: ApproversData = { roles: ['manager'], label: 'a manager' };
+ * ```
+ */
+export interface ApproversData {
+  /** People who may answer, by user id (`runtimeContext.userId`). */
+  readonly userIds?: readonly string[];
+  /** Roles that may answer (`runtimeContext.roles` or `runtimeContext.role`). */
+  readonly roles?: readonly string[];
+  /** `true` when the rule also admits whom the app's own test (`allow`) admits: only the server can tell. */
+  readonly allow?: boolean;
+  /** The person who asked may not answer (the two-person rule). */
+  readonly excludeAsker?: boolean;
+  /** How people are told who may answer ("a manager"). */
+  readonly label?: string;
+}
+
+/**
+ * What a human approval asks of its answer and what became of one, as a
+ * `data-intervention` part carries it: who may answer (`mayAnswer`, in
+ * words; `approvers`, as rules to compare), how many must approve (`quorum`)
+ * and who has (`approvedBy`), how long it stays open (`expiresInMs`), the
+ * answer's `status` (`'not-allowed'` and `'awaiting-quorum'`: still waiting,
+ * for the right person or more approvals; `'expired'`: too late, nothing
+ * ran), and the user ids of who asked (`askedBy`: on the request, and on
+ * what became of its answers) and who answered (`answeredBy`). The fields of
+ * the server's `ApprovalRecord` (this module imports nothing of the runtime).
+ * `approvalOf` merges what the decisions of one call say.
+ *
+ * @example
+ * ```ts
+ * const waiting = (approval: InterventionApprovalData) =>
+ *   approval.status === 'not-allowed' ? `Waiting for ${approval.mayAnswer ?? 'someone else'}` : undefined;
+ * ```
+ */
+export interface InterventionApprovalData {
+  /** Who may answer, in words ("a manager"); absent: anyone. */
+  readonly mayAnswer?: string;
+  /** Who may answer, as rules (every one must admit the person); absent with `mayAnswer`: not said. */
+  readonly approvers?: readonly ApproversData[];
+  readonly quorum?: number;
+  readonly expiresInMs?: number;
+  readonly status?: 'approved' | 'not-allowed' | 'awaiting-quorum' | 'expired';
+  /** The user id of the request that asked (the call runs on their behalf). */
+  readonly askedBy?: string;
+  /** The user id of the request that carried the answer (an approval or a refusal). */
+  readonly answeredBy?: string;
+  /** The user ids of the approvals counted (a quorum), or of the approval that ran the call. */
+  readonly approvedBy?: readonly string[];
 }
 
 /**

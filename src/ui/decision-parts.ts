@@ -52,7 +52,7 @@ export function decisionParts<TOOLS extends ToolSet>(
     answer?: ResumedApproval,
     input?: { readonly value: unknown },
   ) => {
-    const decided = interventionDataOf({ toolCallId, toolName, records, answer, input });
+    const decided = interventionDataOf({ toolCallId, toolName, records, answer, input, requester: source.runtimeContext });
     // people see nothing the registered redaction rules remove
     const data = redact === undefined ? decided : (redactData(decided, redact) as InterventionData);
     return {
@@ -129,12 +129,24 @@ export function decisionParts<TOOLS extends ToolSet>(
       const shown = source.snapshot.decisionParts === 'all' ? records.length > 0 || answer !== undefined : acted(records, edited);
       if (!shown) return;
       const toolName = answer?.toolName ?? records[0]?.toolName ?? 'unknown';
-      add(
-        controller,
-        decisionOf(toolCallId, toolName, records, answer, part.type === 'tool-result' || part.type === 'tool-error' ? edited : undefined),
-      );
+      add(controller, decisionOf(toolCallId, toolName, records, answer, decidedInput(part, answer, edited)));
     },
   };
+}
+
+/**
+ * The arguments a person's edit decided, for the call's decision: those it
+ * ran with (its result or error), or those refused (a handler's deny, the
+ * tool's schema), which the tool part does not show.
+ */
+function decidedInput(
+  part: TextStreamPart<ToolSet>,
+  answer: ResumedApproval | undefined,
+  edited: { readonly value: unknown } | undefined,
+): { readonly value: unknown } | undefined {
+  if (part.type === 'tool-result' || part.type === 'tool-error') return edited;
+  if (part.type === 'tool-output-denied' && answer?.edit !== undefined) return { value: answer.edit.value };
+  return undefined;
 }
 
 /** Whether a call's records stop it: an enforced deny or guide (a failure failing closed is a deny). */

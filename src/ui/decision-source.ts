@@ -19,6 +19,8 @@ export interface DecisionSource {
       }
     | undefined;
   readonly tools: ToolSet | undefined;
+  /** The trusted runtime context of the request the run serves: who asks what it asks, and who answers what it resumes. */
+  readonly runtimeContext?: Readonly<Record<string, unknown>> | undefined;
   /** The calls whose decision is still under way at the SDK's approval point: their decision part waits for a later part of theirs. */
   readonly deciding?: ReadonlySet<string> | undefined;
   /** Which calls get a part (only those a handler acted on, or every decided one), and the rules redacting what they show. */

@@ -1,13 +1,16 @@
 import type { DecisionRecord } from '../actions/decision-record.ts';
+import { userIdOf } from '../actions/user-id-of.ts';
 import type { ResumedApproval } from '../approvals/read-resume.ts';
-import type { InterventionData, InterventionRecordData } from '../client/intervention-data.ts';
+import type { InterventionApprovalData, InterventionData, InterventionRecordData } from '../client/intervention-data.ts';
 import { InterventionsError } from '../errors/interventions-error.ts';
 
 /**
  * The decision the UI shows for one tool call, from the records of its
  * evaluation (in order) and the person's answer it follows, if any. What the
  * model reads is not here: the reason is the one for people (the handler's
- * `display`, else its reason, feedback or prompt).
+ * `display`, else its reason, feedback or prompt). `requester` is the
+ * trusted runtime context of the request the decision is made in: who asks
+ * a request it asks, who answers an answer it resumes.
  */
 export function interventionDataOf({
   toolCallId,
@@ -15,6 +18,7 @@ export function interventionDataOf({
   records,
   answer,
   input,
+  requester,
 }: {
   readonly toolCallId: string;
   readonly toolName: string;
@@ -22,6 +26,7 @@ export function interventionDataOf({
   readonly answer?: ResumedApproval | undefined;
   /** The arguments the call runs with, when a person edited them. */
   readonly input?: { readonly value: unknown } | undefined;
+  readonly requester?: Readonly<Record<string, unknown>> | undefined;
 }): InterventionData {
   const enforced = records.filter((record) => record.enforced);
   const of = (action: DecisionRecord['action']) => enforced.filter((record) => record.action === action);
@@ -45,7 +50,7 @@ export function interventionDataOf({
   const stepNumber = records.find((record) => record.stepNumber !== undefined)?.stepNumber;
   // what the request asks of its answer, then what became of this one: later records say more
   const approvals = records.filter((record) => record.approval !== undefined).map((record) => record.approval);
-  const approval = approvals.length === 0 ? undefined : Object.assign({}, ...approvals);
+  const approval = withPeople(approvals.length === 0 ? undefined : Object.assign({}, ...approvals), data.action, answer, requester);
   return json({
     ...withoutUndefined(data),
     ...(answer === undefined
@@ -64,6 +69,24 @@ export function interventionDataOf({
     ...(stepNumber === undefined ? {} : { stepNumber }),
     records: records.map(recordData),
   });
+}
+
+/**
+ * The people of an approval the records do not name: the requester asks a
+ * request made in their request, and answers (approves or refuses) what
+ * their request resumes.
+ */
+function withPeople(
+  approval: InterventionApprovalData | undefined,
+  action: InterventionData['action'],
+  answer: ResumedApproval | undefined,
+  requester: Readonly<Record<string, unknown>> | undefined,
+): InterventionApprovalData | undefined {
+  const userId = userIdOf(requester);
+  if (userId === undefined) return approval;
+  if (answer !== undefined) return approval?.answeredBy === undefined ? { ...approval, answeredBy: userId } : approval;
+  if (action === 'confirm' && approval?.askedBy === undefined) return { ...approval, askedBy: userId };
+  return approval;
 }
 
 function reasons(records: readonly DecisionRecord[], field: 'prompt' | 'feedback'): string {
