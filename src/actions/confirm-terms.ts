@@ -1,3 +1,4 @@
+import type { ApproversData } from '../client/intervention-data.ts';
 import type { Approvers, Confirm } from './intervention-actions.ts';
 
 /**
@@ -44,4 +45,9 @@ export function whoMayAnswer(terms: ConfirmTerms): string | undefined {
     return rule.excludeAsker === true ? `${who} other than the person who asked` : who;
   });
   return each.length === 0 ? undefined : each.join(', and ');
+}
+
+/** Who may answer, as data a browser can compare with a person: each rule without its predicate (`allow: true` says it has one). */
+export function approversData(terms: ConfirmTerms): readonly ApproversData[] {
+  return terms.approvers.map(({ allow, ...rule }) => (allow === undefined ? { ...rule } : { ...rule, allow: true }));
 }

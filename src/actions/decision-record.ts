@@ -1,3 +1,4 @@
+import type { InterventionApprovalData } from '../client/intervention-data.ts';
 import type { ActionType } from './intervention-actions.ts';
 import type { Lifecycle } from './lifecycle.ts';
 
@@ -97,13 +98,15 @@ export interface DecisionRecord {
 
 /**
  * What a decision record says of a human approval. A confirm's record
- * carries what it asks (`mayAnswer`, `quorum`, `expiresInMs`); the records the
- * runtime writes for a person's answer (`handler: 'approval-approvers'`,
- * `'approval-quorum'`, `'approval-expiry'`, `'approval-ledger'`) carry what
- * became of it (`status`) and the people: `askedBy` (the user id of the
- * request that asked, whose runtime context the call runs with) and
- * `answeredBy` (the user id of the request that carried the answer), and for
- * a quorum the approvals counted so far (`approvedBy`).
+ * carries what it asks (`mayAnswer`, and the same as rules: `approvers`;
+ * `quorum`, `expiresInMs`); the records the runtime writes for a person's
+ * answer (`handler: 'approval-approvers'`, `'approval-quorum'`,
+ * `'approval-expiry'`, `'approval-ledger'`) carry what became of it
+ * (`status`) and the people: `askedBy` (the user id of the request that
+ * asked, whose runtime context the call runs with) and `answeredBy` (the
+ * user id of the request that carried the answer), and for a quorum the
+ * approvals counted so far (`approvedBy`). The same fields reach a chat UI
+ * (`InterventionData.approval`).
  *
  * @example
  * ```ts
@@ -113,27 +116,7 @@ export interface DecisionRecord {
  * });
  * ```
  */
-export interface ApprovalRecord {
-  /** Who may answer the request, as people are told. */
-  readonly mayAnswer?: string;
-  /** How many distinct people must approve it. */
-  readonly quorum?: number;
-  /** How long it may be answered after it was asked, in ms. */
-  readonly expiresInMs?: number;
-  /**
-   * What became of a person's answer: `'approved'` (the call runs),
-   * `'not-allowed'` (the person may not answer it: nothing ran, the request
-   * waits for the right person), `'awaiting-quorum'` (counted: the request
-   * waits for more approvals), `'expired'` (answered too late: nothing ran).
-   */
-  readonly status?: 'approved' | 'not-allowed' | 'awaiting-quorum' | 'expired';
-  /** The user id (`runtimeContext.userId`) of the request that asked. */
-  readonly askedBy?: string;
-  /** The user id of the request that carried the answer. */
-  readonly answeredBy?: string;
-  /** For a quorum: the user ids of the approvals counted so far. */
-  readonly approvedBy?: readonly string[];
-}
+export type ApprovalRecord = InterventionApprovalData;
 
 /**
  * Where a record is in its decision trail: the chain (its key), the link's

@@ -1,4 +1,4 @@
-import { ANYONE_ONCE, type ConfirmTerms, termsOf, whoMayAnswer } from '../actions/confirm-terms.ts';
+import { ANYONE_ONCE, approversData, type ConfirmTerms, termsOf, whoMayAnswer } from '../actions/confirm-terms.ts';
 import type { DecisionRecord } from '../actions/decision-record.ts';
 import { type InterventionAction, InterventionActions } from '../actions/intervention-actions.ts';
 import type { InterventionEvent } from '../actions/intervention-events.ts';
@@ -147,7 +147,7 @@ function describe(record: PendingRecord, action: InterventionAction): void {
 function confirmInfo(terms: ConfirmTerms): NonNullable<DecisionRecord['approval']> {
   const mayAnswer = whoMayAnswer(terms);
   return {
-    ...(mayAnswer === undefined ? {} : { mayAnswer }),
+    ...(mayAnswer === undefined ? {} : { mayAnswer, approvers: approversData(terms) }),
     ...(terms.quorum > 1 ? { quorum: terms.quorum } : {}),
     ...(terms.expiresInMs === undefined ? {} : { expiresInMs: terms.expiresInMs }),
   };

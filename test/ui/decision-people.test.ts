@@ -90,7 +90,7 @@ function chat(...turns: Array<ReturnType<typeof scriptedModel>>) {
 }
 
 describe('who asked, who may answer and who answered, in the decisions a chat shows', () => {
-  it("should say who asked a request and who may answer it, then who answered, through a manager's approval", async () => {
+  it("should say who asked a request and who may answer it as rules a page can compare, then who answered, through a manager's approval", async () => {
     const { ran, decisions, answer, ask } = chat(
       scriptedModel(step(toolCall('d1', 'deploy', { environment: 'production' }))),
       scriptedModel(step(text('Waiting.'))),
@@ -101,14 +101,18 @@ describe('who asked, who may answer and who answered, in the decisions a chat sh
     expect(asked).toMatchObject({
       action: 'confirm',
       handler: 'deploy-approval',
-      approval: { askedBy: 'sam', mayAnswer: 'a manager' },
+      approval: { askedBy: 'sam', mayAnswer: 'a manager', approvers: [{ roles: ['manager'], label: 'a manager' }] },
     });
+    expect(canAnswer(approvalOf(decisions('d1')), SAM)).toBe(false);
+    expect(canAnswer(approvalOf(decisions('d1')), MORGAN)).toBe(true);
 
     // Sam's own approval does not count (the server holds it): the request is shown again, and still not Sam's to answer
     await answer(SAM, { approved: true });
     expect(ran).toEqual([]);
     expect(decisions('d1').at(-1)?.approval).toMatchObject({ status: 'not-allowed', askedBy: 'sam', answeredBy: 'sam' });
-    expect(approvalOf(decisions('d1'))).toMatchObject({ status: 'not-allowed', mayAnswer: 'a manager', askedBy: 'sam' });
+    expect(approvalOf(decisions('d1'))).toMatchObject({ status: 'not-allowed', approvers: [{ roles: ['manager'] }], askedBy: 'sam' });
+    expect(canAnswer(approvalOf(decisions('d1')), SAM)).toBe(false);
+    expect(canAnswer(approvalOf(decisions('d1')), MORGAN)).toBe(true);
 
     await answer(MORGAN, { approved: true });
     expect(ran).toEqual(['deploy']);
