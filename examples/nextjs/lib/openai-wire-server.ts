@@ -46,6 +46,8 @@ export interface WireTurn {
   readonly text?: string | undefined;
   readonly calls: readonly WireToolCall[];
   readonly usage: { readonly input: number; readonly output: number };
+  /** Streamed: wait this long between events (a slow model, one a person can stop). */
+  readonly paceMs?: number | undefined;
 }
 
 export interface OpenAIWireServer {
@@ -107,17 +109,19 @@ export async function startOpenAIWireServer({
     if (endpoint === 'chat') {
       const includeUsage = (body.stream_options as Json | undefined)?.include_usage === true;
       if (stream)
-        sendEvents(
+        await sendEvents(
           response,
           chatChunks(ctx, includeUsage).map((chunk) => ({ data: JSON.stringify(chunk) })),
           true,
+          turn.paceMs,
         );
       else sendJson(response, chatCompletion(ctx));
     } else if (stream) {
-      sendEvents(
+      await sendEvents(
         response,
         responsesEvents(ctx, body).map((event) => ({ event: event.type as string, data: JSON.stringify(event) })),
         false,
+        turn.paceMs,
       );
     } else {
       sendJson(response, responsesObject(ctx, body, 'completed', outputItems(ctx)));
@@ -405,11 +409,12 @@ function sendError(response: ServerResponse, status: number, message: string, ty
 }
 
 /** Writes server-sent events; Chat Completions ends the stream with `data: [DONE]`. */
-function sendEvents(
+async function sendEvents(
   response: ServerResponse,
   events: ReadonlyArray<{ readonly event?: string; readonly data: string }>,
   done: boolean,
-): void {
+  paceMs = 0,
+): Promise<void> {
   response.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache',
@@ -417,6 +422,9 @@ function sendEvents(
     'x-request-id': 'req_loopback',
   });
   for (const { event, data } of events) {
+    // a paced stream stops when its reader goes away (the request was aborted)
+    if (paceMs > 0) await new Promise((resolve) => setTimeout(resolve, paceMs));
+    if (response.destroyed) return;
     response.write(`${event === undefined ? '' : `event: ${event}\n`}data: ${data}\n\n`);
   }
   if (done) response.write('data: [DONE]\n\n');

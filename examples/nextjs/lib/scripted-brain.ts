@@ -10,6 +10,7 @@
  *   `send_email` again with a subject; once it reads the result → a final answer.
  * - "deploy …" → `deploy` (which needs a manager's approval); once it reads the
  *   result → a final answer.
+ * - "… report …" → a long status report, streamed slowly: an answer to stop.
  */
 import type { ConversationItem, Turn } from './scripted-openai-server';
 
@@ -18,8 +19,9 @@ type ToolResultItem = Extract<ConversationItem, { kind: 'tool-result' }>;
 
 const HELP =
   'I am the scripted local model. Try "Clean up /tmp/build-cache" (a blocked shell command, then a deletion ' +
-  'that waits for your approval) or "Email the team that the build is green" (an email the validator sends back ' +
-  'for a subject line). Set OPENAI_API_KEY to talk to a real model.';
+  'that waits for your approval), "Email the team that the build is green" (an email the validator sends back ' +
+  'for a subject line), "Deploy the build to production" (a manager approves) or "Write a status report" (a slow ' +
+  'answer you can stop). Set OPENAI_API_KEY to talk to a real model.';
 
 export function respond(conversation: readonly ConversationItem[]): Turn {
   let lastUser = -1;
@@ -38,8 +40,17 @@ export function respond(conversation: readonly ConversationItem[]): Turn {
   if (/\b(clean|delete|remove|wipe|tidy)\b/i.test(prompt)) return cleanUp(prompt, calls, resultOf);
   if (/\b(e-?mail|mail|write to)\b/i.test(prompt)) return email(prompt, calls, resultOf);
   if (/\bdeploy\b/i.test(prompt)) return deploy(prompt, calls, resultOf);
+  if (/\breport\b/i.test(prompt)) return { text: REPORT, paceMs: 120 };
   return { text: HELP };
 }
+
+/** A long answer, streamed a word every 120 ms (some 8 s): long enough to press Stop. */
+const REPORT =
+  'Status report. The build is green on the main branch and every test passed on the last run. ' +
+  'The cache under /tmp/build-cache has grown to several gigabytes and could be cleaned up. ' +
+  'Two deployments went to staging this week; production still runs the previous release. ' +
+  'The email validator sent back one message without a subject line, which was then sent with one. ' +
+  'No shell command ran: the shell is off in this chat. Next steps: clean up the cache, then ask a manager to approve the deployment.';
 
 type Calls = (name: string) => ToolCallItem[];
 type ResultOf = (call: ToolCallItem | undefined) => string | undefined;

@@ -30,10 +30,11 @@ export interface TurnToolCall {
   readonly input: Record<string, unknown>;
 }
 
-/** The model's next turn: text, tool calls, or both (text first). */
+/** The model's next turn: text, tool calls, or both (text first); `paceMs` streams it slowly. */
 export interface Turn {
   readonly text?: string;
   readonly toolCalls?: readonly TurnToolCall[];
+  readonly paceMs?: number;
 }
 
 export interface ScriptedOpenAIServer {
@@ -68,7 +69,7 @@ export async function startScriptedOpenAIServer({
         issued.set(functionCallItemId(n, index), { kind: 'tool-call', callId: id, name, input });
         return { id, name, arguments: JSON.stringify(input) };
       });
-      return { text: turn.text, calls, usage: USAGE };
+      return { text: turn.text, calls, usage: USAGE, paceMs: turn.paceMs };
     },
   });
   return { baseURL: server.baseURL, requestCount: () => requests, requests: () => [...bodies], close: () => server.close() };
