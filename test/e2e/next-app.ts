@@ -5,9 +5,8 @@
  * (no browser is ever downloaded).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -24,30 +23,43 @@ export interface Locator {
   selectOption(value: string): Promise<unknown>;
   getAttribute(name: string): Promise<string | null>;
   innerText(): Promise<string>;
+  textContent(): Promise<string | null>;
   waitFor(options?: { state?: 'attached' | 'visible'; timeout?: number }): Promise<void>;
   count(): Promise<number>;
+  first(): Locator;
   last(): Locator;
   nth(index: number): Locator;
   locator(selector: string): Locator;
   getByTestId(testId: string): Locator;
 }
+/** A request a page makes, as `page.route` hands it over. */
+export interface Route {
+  abort(errorCode?: string): Promise<void>;
+  continue(): Promise<void>;
+  request(): { method(): string; url(): string };
+}
 export interface Page extends Pick<Locator, 'locator' | 'getByTestId'> {
   goto(url: string): Promise<unknown>;
+  reload(): Promise<unknown>;
+  url(): string;
   screenshot(options: { path: string; fullPage?: boolean }): Promise<unknown>;
   on(event: 'pageerror', listener: (error: Error) => void): void;
   getByRole(role: string, options?: { name?: string }): Locator;
   getByText(text: string): Locator;
+  route(url: string, handler: (route: Route) => Promise<void> | void, options?: { times?: number }): Promise<void>;
   close(): Promise<void>;
 }
 export interface BrowserContext {
   newPage(): Promise<Page>;
+  addCookies(cookies: ReadonlyArray<{ name: string; value: string; url: string }>): Promise<void>;
+  close(): Promise<void>;
+}
+export interface Browser {
+  newContext(): Promise<BrowserContext>;
   close(): Promise<void>;
 }
 interface PlaywrightChromium {
-  launchPersistentContext(
-    userDataDir: string,
-    options: { executablePath: string; headless: boolean; args: string[]; timeout?: number },
-  ): Promise<BrowserContext>;
+  launch(options: { executablePath: string; headless: boolean; args: string[]; timeout?: number }): Promise<Browser>;
 }
 
 /** Runs a command to completion; throws with its output when it fails. */
@@ -191,13 +203,15 @@ async function stopProcessGroup(child: ChildProcess): Promise<void> {
   clearTimeout(killed);
 }
 
-/** A headless Chromium (Debian's) with a fresh profile; `close` removes the profile too. */
-export async function launchChromium(): Promise<{ context: BrowserContext; close(): Promise<void> }> {
+/**
+ * A headless Chromium (Debian's): each `newContext()` is a browser profile
+ * of its own (its cookies, its storage), as two people on two machines.
+ */
+export async function launchChromium(): Promise<Browser> {
   const { chromium } = (await import(pathToFileURL(join(example, 'node_modules/playwright-core/index.mjs')).href)) as {
     chromium: PlaywrightChromium;
   };
-  const userDataDir = mkdtempSync(join(tmpdir(), 'ai-interventions-e2e-chromium-'));
-  const context = await chromium.launchPersistentContext(userDataDir, {
+  return chromium.launch({
     executablePath: chromiumPath,
     headless: true,
     timeout: 60_000,
@@ -212,11 +226,4 @@ export async function launchChromium(): Promise<{ context: BrowserContext; close
       '--disable-sync',
     ],
   });
-  return {
-    context,
-    close: async () => {
-      await context.close();
-      rmSync(userDataDir, { recursive: true, force: true });
-    },
-  };
 }

@@ -12,9 +12,10 @@
  * - humanApproval CONFIRMS `delete_file`: the run pauses for a person
  *   (approve, approve for this chat, deny with a reason, edit then approve)
  *   and the next request resumes it.
- * - humanApproval CONFIRMS `deploy` for a MANAGER only: the requester's own
- *   approval runs nothing and leaves the request waiting for a manager, and
- *   the approved deployment runs on behalf of the requester.
+ * - humanApproval CONFIRMS `deploy` for a MANAGER only: its request says so
+ *   (as words, "a manager", and as a rule the page compares with whoever is
+ *   signed in), a requester's own approval would run nothing, and the
+ *   approved deployment runs on behalf of the requester.
  *
  * Each handler declares the actions it takes (`toolCallActions`); none
  * transforms a call, so the chat streams each tool call as the provider
@@ -124,11 +125,3 @@ export function interventions() {
     approvalSecret: approvalSecret(),
   }));
 }
-
-/** The demo's people (a real app reads the signed-in user from its session, never from the conversation). */
-export const USERS = {
-  sam: { userId: 'sam', name: 'Sam', role: 'developer' },
-  morgan: { userId: 'morgan', name: 'Morgan', role: 'manager' },
-} as const;
-
-export type UserKey = keyof typeof USERS;

@@ -1,17 +1,18 @@
 /**
  * The chat's tools. They are simulated (nothing is deleted or sent), and
  * every execution is recorded in the activity log, per chat, so you (and the
- * end-to-end tests) can check what really ran.
+ * end-to-end tests) can check what really ran. Their arguments' schemas are
+ * in ./tool-inputs.ts, which the page uses to check a person's edit.
  */
 import { tool } from 'ai';
-import { z } from 'zod';
 import { recordExecution } from './activity-log';
+import { TOOL_INPUTS } from './tool-inputs';
 
 export function createTools(chatId: string) {
   return {
     run_shell: tool({
       description: 'Run a shell command on the server (simulated).',
-      inputSchema: z.object({ command: z.string().describe('The command line to run') }),
+      inputSchema: TOOL_INPUTS.run_shell,
       execute: async ({ command }) => {
         recordExecution(chatId, 'run_shell', { command });
         return `ran: ${command}`;
@@ -19,7 +20,7 @@ export function createTools(chatId: string) {
     }),
     delete_file: tool({
       description: 'Delete a file or a directory (simulated).',
-      inputSchema: z.object({ path: z.string().describe('Absolute path of the file or directory') }),
+      inputSchema: TOOL_INPUTS.delete_file,
       execute: async ({ path }) => {
         recordExecution(chatId, 'delete_file', { path });
         return `deleted ${path}`;
@@ -27,7 +28,7 @@ export function createTools(chatId: string) {
     }),
     deploy: tool({
       description: 'Deploy the current build to an environment (simulated).',
-      inputSchema: z.object({ environment: z.enum(['staging', 'production']).describe('Where to deploy') }),
+      inputSchema: TOOL_INPUTS.deploy,
       execute: async ({ environment }) => {
         recordExecution(chatId, 'deploy', { environment });
         return `deployed to ${environment}`;
@@ -35,11 +36,7 @@ export function createTools(chatId: string) {
     }),
     send_email: tool({
       description: 'Send an email (simulated).',
-      inputSchema: z.object({
-        to: z.string().describe('Recipient address'),
-        subject: z.string().optional().describe('Subject line'),
-        body: z.string().describe('Plain-text body'),
-      }),
+      inputSchema: TOOL_INPUTS.send_email,
       execute: async ({ to, subject, body }) => {
         recordExecution(chatId, 'send_email', { to, subject, body });
         return `email "${subject ?? ''}" sent to ${to}`;
