@@ -649,11 +649,21 @@ describe('the Next.js example in Chromium, used by a developer and a manager', (
       await lastAnswer(page, 'Email sent.');
       await settled(page);
       expect(await page.getByTestId('message-user').count()).toBe(2);
-      // the server kept it once, too
+
+      // a message whose request fails, sent again from the form: it replaces the one that failed
+      await page.route('**/api/chat', (route) => route.abort('internetdisconnected'), { times: 1 });
+      await say(page, 'Write to the team that the build is green');
+      await failure.waitFor();
+      expect(await page.getByTestId('message-user').count()).toBe(3);
+      await say(page, 'Write to the team that the build is green');
+      await lastAnswer(page, 'Email sent.');
+      await settled(page);
+      expect(await page.getByTestId('message-user').count()).toBe(3);
+      // the server kept each once, too
       await page.reload();
       await page.locator('[data-testid="chat"][data-hydrated]').waitFor();
-      expect(await page.getByTestId('message-user').count()).toBe(2);
-      expect((await executions(chatId)).map((entry) => entry.tool)).toEqual(['delete_file', 'send_email']);
+      expect(await page.getByTestId('message-user').count()).toBe(3);
+      expect((await executions(chatId)).map((entry) => entry.tool)).toEqual(['delete_file', 'send_email', 'send_email']);
     },
   );
 
