@@ -50,8 +50,10 @@ type User = 'sam' | 'morgan';
 let server: NextServer | undefined;
 let baseURL = '';
 let browser: Browser | undefined;
-/** The contexts a test opened (one per person), closed after it. */
-const contexts: BrowserContext[] = [];
+/** Each person's browser: a context of its own (its cookies, so who is signed in), made once. */
+const contexts = new Map<User, BrowserContext>();
+/** The pages a test opened, closed after it. */
+const pages: Page[] = [];
 /** Errors thrown in any page of the test. */
 let pageErrors: Error[] = [];
 
@@ -162,10 +164,14 @@ function answered(message: UIMessage, edit?: { path: string }): UIMessage {
  */
 async function openChat(user: User, url = baseURL): Promise<{ page: Page; chatId: string }> {
   if (browser === undefined) throw new Error('no browser');
-  const context = await browser.newContext();
-  contexts.push(context);
-  await context.addCookies([{ name: 'demo-user', value: user, url: baseURL }]);
+  let context = contexts.get(user);
+  if (context === undefined) {
+    context = await browser.newContext();
+    await context.addCookies([{ name: 'demo-user', value: user, url: baseURL }]);
+    contexts.set(user, context);
+  }
   const page = await context.newPage();
+  pages.push(page);
   page.on('pageerror', (error) => pageErrors.push(error));
   await page.goto(url);
   const chat = page.locator(`[data-testid="chat"][data-hydrated][data-user="${user}"]`);
@@ -234,6 +240,7 @@ describe('the Next.js example in Chromium, used by a developer and a manager', (
   });
 
   afterAll(async () => {
+    contexts.clear();
     await browser?.close();
     browser = undefined;
     await server?.stop();
@@ -241,7 +248,7 @@ describe('the Next.js example in Chromium, used by a developer and a manager', (
     console.log(['e2e timings:', ...timings.map(([label, ms]) => `  ${label}: ${(ms / 1000).toFixed(1)} s`)].join('\n'));
   });
 
-  /** Runs a test with fresh contexts, and checks that no page threw; its time is reported. */
+  /** Runs a test with fresh pages, and checks that none threw; its time is reported. */
   const test = (name: string, label: string, body: () => Promise<void>) =>
     it(name, async () => {
       const started = performance.now();
@@ -250,7 +257,7 @@ describe('the Next.js example in Chromium, used by a developer and a manager', (
         await body();
         expect(pageErrors).toEqual([]);
       } finally {
-        await Promise.all(contexts.splice(0).map((context) => context.close()));
+        await Promise.all(pages.splice(0).map((page) => page.close()));
         timings.push([label, performance.now() - started]);
       }
     });
