@@ -112,6 +112,9 @@ export function decisionLine(decision: InterventionData, earlier: readonly Inter
       if (remembered !== undefined) {
         return `${toolName} allowed without asking: ${who(remembered.by, me, 'someone')} approved it ${rememberWords(remembered.remember)}`;
       }
+      // a rule that let it through and said why (an approval remembered in another chat, say)
+      const said = decision.records.find((record) => record.action === 'proceed' && record.enforced && record.reason !== undefined);
+      if (said !== undefined) return `${toolName} allowed by ${rule(said.handler)}: ${said.reason}`;
       return `${toolName} allowed: no rule objected`;
     }
   }
