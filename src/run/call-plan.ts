@@ -21,12 +21,6 @@ import type { RuntimeSnapshot } from './runtime-snapshot.ts';
  *   handler declares `toolCallActions` without `transform`): each call as the
  *   SDK parsed it, streamed as the provider sent it, as the raw SDK asks its
  *   own `toolApproval`.
- *
- * @example
- * ```ts
- * const plan = callPlan(snapshot, tools, false);
- * if (plan.holds) console.log('streamed calls wait for their decision');
- * ```
  */
 export interface CallPlan {
   /** The run decides tool calls: `beforeToolCall` handlers or `gateToolCalls` hooks, and it is no detached run. */
