@@ -1,7 +1,7 @@
 /**
  * How much of the library one denied tool call runs: the functions of
- * `src/` entered (and the files they are in, and how many of them are in
- * `src/approvals/`) by one `interventions.streamText` call (or
+ * `src/` entered (and the files they are in, and how many of them are
+ * approval code: `src/approvals/`, `src/answers/`, `src/ledger/`) by one `interventions.streamText` call (or
  * `interventions.generateText`, with `--generate`) whose model asks for one
  * tool call that a `beforeToolCall` handler denies (a handler that declares
  * no `toolCallActions`), with no approval in the request, read to its end. The count is V8's precise coverage with
@@ -87,7 +87,7 @@ for (const script of result) {
 const files = [...entered.keys()].sort();
 const sum = (of: (file: string) => number, filter: (file: string) => boolean = () => true) =>
   files.filter(filter).reduce((total, file) => total + of(file), 0);
-const inApprovals = (file: string) => file.startsWith('src/approvals/');
+const inApprovals = (file: string) => /^src\/(approvals|answers|ledger)\//.test(file);
 const functionsIn = (file: string) => entered.get(file)?.length ?? 0;
 const callsIn = (file: string) => calls.get(file) ?? 0;
 const figures = {
@@ -97,7 +97,7 @@ const figures = {
   approvalFunctions: sum(functionsIn, inApprovals),
   approvalFiles: files.filter(inApprovals).length,
   approvalCalls: sum(callsIn, inApprovals),
-  /** The functions entered in src/approvals/, as `file: name`. */
+  /** The functions of approval code entered (src/approvals/, src/answers/, src/ledger/), as `file: name`. */
   approvalEntered: files.filter(inApprovals).flatMap((file) => (entered.get(file) ?? []).map((name) => `${file}: ${name}`)),
 };
 
@@ -106,7 +106,7 @@ else {
   console.log(
     `one denied call (interventions.${generate ? 'generateText' : 'streamText'}, a beforeToolCall deny, no approval in the request): ` +
       `${figures.functions} functions entered (${figures.calls} calls) in ${figures.files} files of src/; ` +
-      `${figures.approvalFunctions} of them (${figures.approvalCalls} calls) in ${figures.approvalFiles} files of src/approvals/`,
+      `${figures.approvalFunctions} of them (${figures.approvalCalls} calls) in ${figures.approvalFiles} files of approval code (src/approvals/, src/answers/, src/ledger/)`,
   );
 }
 if (list) for (const file of files) console.log(`${file} (${callsIn(file)} calls): ${entered.get(file)?.join(', ')}`);

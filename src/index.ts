@@ -44,14 +44,6 @@ export {
   LIFECYCLES,
   type Lifecycle,
 } from './actions/lifecycle.ts';
-export {
-  type ApprovalClaim,
-  type ApprovalLedger,
-  type ApprovalLedgerOptions,
-  type ApprovalOutcome,
-  type ApprovalWaitOptions,
-  createApprovalLedger,
-} from './approvals/approval-ledger.ts';
 export { type CacheHooks, type CacheOptions, type CacheStats, cache } from './builtins/cache.ts';
 export { type CallBudgetOptions, callBudget } from './builtins/call-budget.ts';
 export { flowPolicy } from './builtins/flow-policy.ts';
@@ -66,7 +58,8 @@ export {
 export { humanApproval } from './builtins/human-approval.ts';
 export type { HumanApprovalOptions } from './builtins/human-approval-options.ts';
 export { type LlmSteeringOptions, llmSteering, type SteeringPoint } from './builtins/llm-steering.ts';
-export { type LoopDetection, type LoopGuardOptions, loopGuard } from './builtins/loop-guard.ts';
+export { loopGuard } from './builtins/loop-guard.ts';
+export type { LoopDetection, LoopGuardOptions } from './builtins/loop-guard-options.ts';
 export { type RateLimitKeyPart, type RateLimitOptions, rateLimit } from './builtins/rate-limit.ts';
 // built-in handlers
 export {
@@ -131,13 +124,13 @@ export {
   type ToolGateEvent,
   type ToolGateResult,
 } from './handlers/define-tool-gate.ts';
-export type { GuideFeedback } from './handlers/evaluate-interventions.ts';
 export {
   InterventionHandler,
   type InterventionHandlerLike,
   type OnError,
   type ToolCallActionType,
 } from './handlers/intervention-handler.ts';
+export type { GuideFeedback } from './handlers/verdict.ts';
 export { defaultWording, formatGuidance, type Wording } from './handlers/wording.ts';
 // hooks
 export type {
@@ -174,6 +167,15 @@ export type {
 } from './hooks/hook-types.ts';
 export { mergeHooks } from './hooks/merge-hooks.ts';
 export { thrownByHook } from './hooks/thrown-by-hook.ts';
+export type {
+  ApprovalClaim,
+  ApprovalLedger,
+  ApprovalLedgerOptions,
+  ApprovalOutcome,
+  ApprovalWaitOptions,
+} from './ledger/approval-ledger.ts';
+export { createApprovalLedger } from './ledger/create-approval-ledger.ts';
+export type { LoopOptions } from './loop/loop-control.ts';
 // loop control (seeds 001–003)
 export { createMessageQueue, type MemoryMessageQueue, type MessageQueue } from './queue/create-message-queue.ts';
 export {
@@ -200,7 +202,6 @@ export type { ToolErrorDetails, ToolErrorRedacting } from './redaction/redact-to
 export type { RedactionStream } from './redaction/redaction-stream.ts';
 export { DENIED_FINISH_REASON } from './run/denied-model.ts';
 export type { InterventionsReport } from './run/interventions-report.ts';
-export type { LoopOptions } from './run/loop-control.ts';
 // what each entry path enforces
 export {
   CAPABILITIES,
@@ -212,19 +213,19 @@ export {
   type ObserverHook,
   PATH_LABELS,
   type ToolRefusal,
-} from './sdk/capabilities.ts';
-export { createInterventions } from './sdk/create-interventions.ts';
+} from './runtime/capabilities.ts';
+export { createInterventions } from './runtime/create-interventions.ts';
 // tools without the runtime
-export { guardTool } from './sdk/guard-tool.ts';
-export { type GuardOptions, guardTools } from './sdk/guard-tools.ts';
+export { guardTool } from './runtime/guard-tool.ts';
+export { type GuardOptions, guardTools } from './runtime/guard-tools.ts';
 export type {
   Interventions,
   InterventionsGenerateText,
-  InterventionsOptions,
   InterventionsResult,
   InterventionsStreamText,
   WrapToolsOptions,
-} from './sdk/interventions.ts';
+} from './runtime/interventions.ts';
+export type { InterventionsOptions } from './runtime/interventions-options.ts';
 export { createMemoryStore } from './store/create-memory-store.ts';
 export {
   createRedisStore,

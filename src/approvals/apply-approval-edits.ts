@@ -1,13 +1,13 @@
 import { runtimeDenial } from '../actions/decision-record.ts';
+import { ANSWER_HANDLER, type EditTarget, unreadable } from '../answers/decode-answers.ts';
+import type { ResumedApproval } from '../answers/read-resume.ts';
+import { EDIT_HANDLER, validateEdit } from '../answers/validate-edit.ts';
+import { isDeepEqual } from '../data/is-deep-equal.ts';
 import { getOwn } from '../util/get-own.ts';
-import { isDeepEqual } from '../util/is-deep-equal.ts';
 import { signApproval } from './approval-signature.ts';
 import type { ApprovalState } from './approval-state.ts';
 import { checkApprovals } from './check-approvals.ts';
-import { ANSWER_HANDLER, type EditTarget, unreadable } from './decode-answers.ts';
-import type { ResumedApproval } from './read-resume.ts';
 import { isReplay, replayUsedApprovals } from './replay-used-approvals.ts';
-import { EDIT_HANDLER, validateEdit } from './validate-edit.ts';
 import { verifySignature } from './verify-signature.ts';
 
 /**

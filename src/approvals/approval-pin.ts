@@ -1,9 +1,9 @@
 import type { ConfirmTerms } from '../actions/confirm-terms.ts';
 import type { Approvers } from '../actions/intervention-actions.ts';
-import type { GuideFeedback } from '../handlers/evaluate-interventions.ts';
-import { toBase64 } from '../util/base64.ts';
-import { fromBase64 } from '../util/from-base64.ts';
-import { sha256 } from '../util/stable-json.ts';
+import { toBase64 } from '../data/base64.ts';
+import { fromBase64 } from '../data/from-base64.ts';
+import { sha256 } from '../data/stable-json.ts';
+import type { GuideFeedback } from '../handlers/verdict.ts';
 import { canonicalJson } from './approval-signature.ts';
 import type { ApprovalSecret } from './approval-state.ts';
 

@@ -2,17 +2,17 @@ import type { ModelMessage, ToolSet } from 'ai';
 import type { ConfirmTerms } from '../actions/confirm-terms.ts';
 import type { DecisionRecord } from '../actions/decision-record.ts';
 import type { ToolCallInfo } from '../actions/intervention-events.ts';
-import type { GuideFeedback } from '../handlers/evaluate-interventions.ts';
+import { ANSWER_HANDLER, unreadable } from '../answers/decode-answers.ts';
+import type { DroppedApproval } from '../answers/drop-stale-approvals.ts';
+import { type Resume, type ResumedApproval, readResume } from '../answers/read-resume.ts';
+import type { GuideFeedback } from '../handlers/verdict.ts';
 import type { Wording } from '../handlers/wording.ts';
-import type { ApprovalLedger } from './approval-ledger.ts';
+import type { ApprovalLedger } from '../ledger/approval-ledger.ts';
 import type { ApprovalPin, PinnedCall } from './approval-pin.ts';
 import type { ApprovalSecret, ApprovalState, DecideResumed, HeldAnswer, RuntimeContext } from './approval-state.ts';
-import { ANSWER_HANDLER, unreadable } from './decode-answers.ts';
-import type { DroppedApproval } from './drop-stale-approvals.ts';
 import { editableHistory } from './editable-history.ts';
 import { finishRequest, finishRequests, finishRequestsIn } from './own-approval-requests.ts';
-import { type Resume, type ResumedApproval, readResume } from './read-resume.ts';
-import type { SettledAnswer } from './take-answers.ts';
+import type { SettledAnswer } from './settle-answer.ts';
 
 /** What an approval session is opened with. */
 export interface ApprovalSessionOptions {
@@ -144,7 +144,7 @@ export class ApprovalSession {
     this.state.approver = approver;
     // a plain call's pin lives in the ledger: without one that keeps it, a confirm that asks nothing of people still runs
     const pinRequired = this.state.ledger?.askerOf !== undefined;
-    return import('./take-answers.ts').then(({ settleAnswer }) => settleAnswer(this.state, approval, terms, pin, { pinRequired }));
+    return import('./settle-answer.ts').then(({ settleAnswer }) => settleAnswer(this.state, approval, terms, pin, { pinRequired }));
   }
 
   /** The runtime context a resumed call runs with: its asker's, as its answer's pin says (`undefined`: none). */

@@ -1,5 +1,5 @@
-import { toBase64 } from '../util/base64.ts';
-import { fromBase64 } from '../util/from-base64.ts';
+import { toBase64 } from '../data/base64.ts';
+import { fromBase64 } from '../data/from-base64.ts';
 
 /*
  * The AI SDK's signed approvals, computed with Web Crypto (`crypto.subtle`)

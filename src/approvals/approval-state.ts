@@ -1,10 +1,10 @@
 import type { ModelMessage, ToolApprovalRequest, ToolCallPart, ToolSet } from 'ai';
 import type { ConfirmTerms } from '../actions/confirm-terms.ts';
 import type { DecisionRecord } from '../actions/decision-record.ts';
+import type { Resume, ResumedApproval } from '../answers/read-resume.ts';
 import type { RegisteredHandler } from '../handlers/registered-handler.ts';
 import type { Wording } from '../handlers/wording.ts';
-import type { ApprovalLedger } from './approval-ledger.ts';
-import type { Resume, ResumedApproval } from './read-resume.ts';
+import type { ApprovalLedger } from '../ledger/approval-ledger.ts';
 
 /** A secret the SDK's approvals are signed with (HMAC): a string or bytes. */
 export type ApprovalSecret = string | Uint8Array;

@@ -1,9 +1,9 @@
+import { assistantParts, findApprovalRequest, findToolCall } from '../answers/find-in-history.ts';
+import { VERIFY_HANDLER } from '../answers/unverified-denial.ts';
 import { signApproval } from './approval-signature.ts';
 import type { ApprovalState } from './approval-state.ts';
 import { editableHistory } from './editable-history.ts';
-import { assistantParts, findApprovalRequest, findToolCall } from './find-in-history.ts';
 import { setSignature } from './set-signature.ts';
-import { VERIFY_HANDLER } from './unverified-denial.ts';
 import { verifySignature } from './verify-signature.ts';
 
 /**

@@ -1,11 +1,11 @@
 import type { DecisionRecord } from '../actions/decision-record.ts';
 import type { ToolCallInfo } from '../actions/intervention-events.ts';
+import type { ResumedApproval } from '../answers/read-resume.ts';
+import type { ApprovalLedger, ApprovalOutcome } from '../ledger/approval-ledger.ts';
+import { claimOrReplay, executeOnce, recordOutcome } from '../ledger/execute-once.ts';
 import { isAsyncIterable, lastOf } from '../util/async-iterable.ts';
-import type { ApprovalLedger, ApprovalOutcome } from './approval-ledger.ts';
-import { claimOrReplay, executeOnce, recordOutcome } from './execute-once.ts';
-import type { ResumedApproval } from './read-resume.ts';
 import { saysOtherThanApproval } from './replay-used-approvals.ts';
-import { expiredText, expiryRecord } from './take-answers.ts';
+import { expiredText, expiryRecord } from './settle-answer.ts';
 
 /**
  * Executes an approved, resumed call once across every resume of its

@@ -1,9 +1,9 @@
 import type { JSONValue } from '@ai-sdk/provider';
 import type { AssistantModelMessage, ModelMessage, ToolApprovalRequest, ToolApprovalResponse, ToolModelMessage } from 'ai';
+import { findApprovalRequest, findToolCall, type PartAt } from '../answers/find-in-history.ts';
+import type { ResumedApproval } from '../answers/read-resume.ts';
 import { signApproval } from './approval-signature.ts';
 import type { ApprovalState } from './approval-state.ts';
-import { findApprovalRequest, findToolCall, type PartAt } from './find-in-history.ts';
-import type { ResumedApproval } from './read-resume.ts';
 import { setSignature } from './set-signature.ts';
 import { verifySignature } from './verify-signature.ts';
 

@@ -1,7 +1,7 @@
+import { sha256, stableJson } from '../data/stable-json.ts';
 import type { HooksConfig, ModelHookContext, ProviderRequest, ProviderResponse } from '../hooks/hook-types.ts';
 import type { Awaitable } from '../util/awaitable.ts';
 import { knownOptions } from '../util/known-options.ts';
-import { sha256, stableJson } from '../util/stable-json.ts';
 
 /**
  * Options of {@link cache}.

@@ -4,6 +4,7 @@ import type { HandlerMode } from '../actions/decision-record.ts';
 import { InterventionActions } from '../actions/intervention-actions.ts';
 import type { BeforeToolCallEvent } from '../actions/intervention-events.ts';
 import type { BeforeToolCallAction } from '../actions/lifecycle.ts';
+import { sha256, stableJson } from '../data/stable-json.ts';
 import { InvalidHandlerError } from '../errors/invalid-handler-error.ts';
 import { markCountsPerRun } from '../handlers/counts-per-run.ts';
 import { declareStores } from '../handlers/declared-stores.ts';
@@ -15,7 +16,6 @@ import type { ToolScope } from '../tools/tool-scope.ts';
 import type { Awaitable } from '../util/awaitable.ts';
 import { durationOf } from '../util/duration-of.ts';
 import { knownOptions } from '../util/known-options.ts';
-import { sha256, stableJson } from '../util/stable-json.ts';
 import { defaultUser, noUserReason } from './run-user.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { RunEventContext, ToolCallInfo } from '../actions/intervention-events.ts';
-import { sha256, stableJson } from '../util/stable-json.ts';
+import { sha256, stableJson } from '../data/stable-json.ts';
 
 /** A request this handler made, kept in the store until it is answered. */
 export interface PendingRequest {

@@ -1,8 +1,8 @@
 import type { Instructions, ModelMessage, Tool, ToolResultPart } from 'ai';
 import type { BeforeToolCallEvent } from '../actions/intervention-events.ts';
+import { isInjectedText } from '../messages/injected-text.ts';
+import { pairToolCalls } from '../messages/pair-tool-calls.ts';
 import { getOwn } from '../util/get-own.ts';
-import { isInjectedText } from '../util/injected-text.ts';
-import { pairToolCalls } from '../util/pair-tool-calls.ts';
 
 /** One untrusted result in the conversation: the source tool, and the text it brought in. */
 export interface UntrustedResult {

@@ -1,5 +1,5 @@
 import type { DecisionRecord } from '../actions/decision-record.ts';
-import { sha256, stableJson } from '../util/stable-json.ts';
+import { sha256, stableJson } from '../data/stable-json.ts';
 
 /**
  * What an action digest binds, read from a record.

@@ -1,5 +1,5 @@
 import type { BeforeInvocationEvent } from '../actions/intervention-events.ts';
-import { copyData } from '../util/copy-data.ts';
+import { copyData } from '../data/copy-data.ts';
 
 /** The draft of a `beforeInvocation` event (as `drafts.ts` makes the others): its transformable fields copied. */
 export function cloneInvocationEvent(event: BeforeInvocationEvent): BeforeInvocationEvent {

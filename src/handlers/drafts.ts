@@ -1,5 +1,5 @@
 import type { AfterModelCallEvent, BeforeModelCallEvent, BeforeToolCallEvent } from '../actions/intervention-events.ts';
-import { copyData } from '../util/copy-data.ts';
+import { copyData } from '../data/copy-data.ts';
 
 /*
  * Drafts for the lifecycle points where a transform can still be discarded

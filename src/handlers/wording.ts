@@ -1,6 +1,6 @@
 import type { ToolCallInfo } from '../actions/intervention-events.ts';
 import { knownOptions } from '../util/known-options.ts';
-import type { GuideFeedback } from './evaluate-interventions.ts';
+import type { GuideFeedback } from './verdict.ts';
 
 /**
  * The texts the model reads when a decision changes what it asked for.

@@ -1,5 +1,5 @@
 import type { LanguageModelV4Content, LanguageModelV4GenerateResult, LanguageModelV4StreamPart } from '@ai-sdk/provider';
-import { isDeepEqual } from '../util/is-deep-equal.ts';
+import { isDeepEqual } from '../data/is-deep-equal.ts';
 import type { CollectedStream } from './collect-stream.ts';
 import { contentToParts } from './content-to-parts.ts';
 

@@ -1,6 +1,6 @@
 import type { UserModelMessage } from 'ai';
+import { toBase64 } from '../data/base64.ts';
 import { evalScript, milliseconds, type RedisScriptClient } from '../store/eval-script.ts';
-import { toBase64 } from '../util/base64.ts';
 import { type MessageQueue, toUserMessage } from './create-message-queue.ts';
 
 /**

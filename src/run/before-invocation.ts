@@ -1,11 +1,11 @@
 import type { Tool, ToolSet } from 'ai';
-import { answeredApproval } from '../approvals/answered-approval.ts';
+import { answeredApproval } from '../answers/answered-approval.ts';
 import { InvalidActionError } from '../errors/invalid-action-error.ts';
 import { InvocationDeniedError } from '../errors/invocation-denied-error.ts';
 import { cloneInvocationEvent } from '../handlers/clone-invocation-event.ts';
+import { injectedMessage } from '../messages/injected-text.ts';
+import { userMessage } from '../messages/user-message.ts';
 import { getOwn } from '../util/get-own.ts';
-import { injectedMessage } from '../util/injected-text.ts';
-import { userMessage } from '../util/user-message.ts';
 import { evaluate } from './evaluate-and-report.ts';
 import type { InvocationChanges } from './invocation-changes.ts';
 import type { Run } from './run.ts';

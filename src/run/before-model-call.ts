@@ -1,10 +1,10 @@
 import type { Instructions, ModelMessage, StepResult, ToolSet } from 'ai';
 import type { BeforeModelCallEvent, ModelCallSettings } from '../actions/intervention-events.ts';
 import { cloneModelCallEvent } from '../handlers/drafts.ts';
-import type { Verdict } from '../handlers/evaluate-interventions.ts';
-import { injectedMessage } from '../util/injected-text.ts';
+import type { Verdict } from '../handlers/verdict.ts';
+import { injectedMessage } from '../messages/injected-text.ts';
+import { userMessage } from '../messages/user-message.ts';
 import { isThenable } from '../util/is-thenable.ts';
-import { userMessage } from '../util/user-message.ts';
 import { evaluate } from './evaluate-and-report.ts';
 import type { Run } from './run.ts';
 import { SETTING_KEYS } from './setting-keys.ts';

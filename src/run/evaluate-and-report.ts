@@ -1,7 +1,8 @@
 import type { DecisionRecord } from '../actions/decision-record.ts';
 import type { InterventionEvent } from '../actions/intervention-events.ts';
-import { type EvaluateSettings, type EvaluationSinks, evaluateInterventions, type Verdict } from '../handlers/evaluate-interventions.ts';
+import { evaluateInterventions } from '../handlers/evaluate-interventions.ts';
 import type { RegisteredHandler } from '../handlers/registered-handler.ts';
+import type { EvaluateSettings, EvaluationSinks, Verdict } from '../handlers/verdict.ts';
 import { runObservers } from '../hooks/run-hooks.ts';
 import { reportRecords, reportsRecords } from './report-records.ts';
 import type { Run } from './run.ts';

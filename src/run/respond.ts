@@ -1,7 +1,7 @@
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4GenerateResult, LanguageModelV4Usage } from '@ai-sdk/provider';
 import type { AfterModelCallEvent } from '../actions/intervention-events.ts';
 import { cloneResponseEvent } from '../handlers/drafts.ts';
-import type { Verdict } from '../handlers/evaluate-interventions.ts';
+import type { Verdict } from '../handlers/verdict.ts';
 import { runOnResponse, runPreRequest } from '../hooks/run-hooks.ts';
 import { type ModelOutputRedaction, modelOutputRedaction } from '../redaction/model-output-redaction.ts';
 import type { RedactedBlock } from '../redaction/redacted-originals.ts';

@@ -1,5 +1,5 @@
 import type { ConfirmTerms } from '../actions/confirm-terms.ts';
-import type { GuideFeedback } from '../handlers/evaluate-interventions.ts';
+import type { GuideFeedback } from '../handlers/verdict.ts';
 import { formatGuidance } from '../handlers/wording.ts';
 import { unreachable } from '../util/unreachable.ts';
 

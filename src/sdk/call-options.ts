@@ -10,7 +10,7 @@ import type {
   ToolCallRepairFunction,
   ToolSet,
 } from 'ai';
-import type { LoopOptions } from '../run/loop-control.ts';
+import type { LoopOptions } from '../loop/loop-control.ts';
 
 /** The options of `generateText` / `streamText`, as far as the runtime touches them. */
 export interface CallOptions {

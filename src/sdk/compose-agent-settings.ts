@@ -1,7 +1,7 @@
 import type { Context } from '@ai-sdk/provider-utils';
 import type { ToolLoopAgentSettings, ToolSet } from 'ai';
-import type { ApprovalLedger } from '../approvals/approval-ledger.ts';
-import { hasTypedAnswers } from '../approvals/decode-answers.ts';
+import { hasTypedAnswers } from '../answers/decode-answers.ts';
+import type { ApprovalLedger } from '../ledger/approval-ledger.ts';
 import { Run, runOfError } from '../run/run.ts';
 import type { RuntimeSnapshot } from '../run/runtime-snapshot.ts';
 import type { CallOptions } from './call-options.ts';

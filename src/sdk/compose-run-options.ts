@@ -1,7 +1,7 @@
 import { gateway, isStepCount, type LanguageModel, type StepResult, type StreamTextTransform, type ToolSet, wrapLanguageModel } from 'ai';
 import type { ModelCallSettings } from '../actions/intervention-events.ts';
-import { asArray, continueOnFailure, swallowsFailures } from '../run/continue-on-failure.ts';
-import { createLoopControl } from '../run/loop-control.ts';
+import { asArray, continueOnFailure, swallowsFailures } from '../loop/continue-on-failure.ts';
+import { createLoopControl } from '../loop/loop-control.ts';
 import type { Run } from '../run/run.ts';
 import { hasToolHooks } from '../run/runtime-snapshot.ts';
 import { SETTING_KEYS } from '../run/setting-keys.ts';

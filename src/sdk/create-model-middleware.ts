@@ -1,5 +1,5 @@
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4Middleware, LanguageModelV4StreamResult } from '@ai-sdk/provider';
-import { decodePromptAnswers } from '../approvals/decode-prompt-answers.ts';
+import { decodePromptAnswers } from '../answers/decode-prompt-answers.ts';
 import { runPreRequest } from '../hooks/run-hooks.ts';
 import { responseReplay } from '../model/response-replay.ts';
 import { watchStreamErrors } from '../model/watch-stream-errors.ts';

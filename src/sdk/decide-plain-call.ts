@@ -1,8 +1,8 @@
 import type { ModelMessage, Tool } from 'ai';
 import type { ToolCallInfo } from '../actions/intervention-events.ts';
+import type { ResumedApproval } from '../answers/read-resume.ts';
+import { EDIT_HANDLER, validateEdit } from '../answers/validate-edit.ts';
 import type { ApprovalSession } from '../approvals/approval-session.ts';
-import type { ResumedApproval } from '../approvals/read-resume.ts';
-import { EDIT_HANDLER, validateEdit } from '../approvals/validate-edit.ts';
 import { ToolCallBlockedError } from '../errors/tool-call-blocked-error.ts';
 import { decidesPlainCalls } from '../run/call-plan.ts';
 import type { Run } from '../run/run.ts';

@@ -1,8 +1,8 @@
 import type { Context } from '@ai-sdk/provider-utils';
 import type { ModelMessage, Tool, ToolExecutionOptions, ToolSet } from 'ai';
-import { answersIn } from '../approvals/answers-in.ts';
-import type { ApprovalLedger } from '../approvals/approval-ledger.ts';
+import { answersIn } from '../answers/answers-in.ts';
 import { ApprovalSession, keepAsker } from '../approvals/approval-session.ts';
+import type { ApprovalLedger } from '../ledger/approval-ledger.ts';
 import { decidesPlainCalls } from '../run/call-plan.ts';
 import { Run } from '../run/run.ts';
 import type { RuntimeSnapshot } from '../run/runtime-snapshot.ts';

@@ -1,4 +1,4 @@
-import { hasTypedAnswers } from '../approvals/decode-answers.ts';
+import { hasTypedAnswers } from '../answers/decode-answers.ts';
 import type { RuntimeSnapshot } from '../run/runtime-snapshot.ts';
 import type { CallOptions } from './call-options.ts';
 

@@ -1,6 +1,6 @@
 import { generateText } from 'ai';
-import type { ApprovalLedger } from '../approvals/approval-ledger.ts';
 import { explainApprovalError, signsWithGeneratedSecret } from '../approvals/approval-secret.ts';
+import type { ApprovalLedger } from '../ledger/approval-ledger.ts';
 import { attachReport, EMPTY_REPORT } from '../run/interventions-report.ts';
 import { Run } from '../run/run.ts';
 import type { RuntimeSnapshot } from '../run/runtime-snapshot.ts';

@@ -3,13 +3,13 @@ import type { LanguageModel, PrepareStepFunction, PrepareStepResult, ToolSet, Us
 import type { ModelCallSettings } from '../actions/intervention-events.ts';
 import type { HeldAnswer } from '../approvals/approval-state.ts';
 import { runTransformContext } from '../hooks/run-hooks.ts';
+import { keepToolPairs } from '../messages/keep-tool-pairs.ts';
 import { beforeModelCall, type ModelCallOutcome } from '../run/before-model-call.ts';
 import { deniedModel, heldModel } from '../run/denied-model.ts';
 import type { Run } from '../run/run.ts';
 import { SETTING_KEYS } from '../run/setting-keys.ts';
 import { ensureStarted } from '../run/start-run.ts';
 import { Step } from '../run/step.ts';
-import { keepToolPairs } from '../util/keep-tool-pairs.ts';
 
 type StepOptions = Parameters<PrepareStepFunction<ToolSet, Context>>[0];
 type StepResult = NonNullable<PrepareStepResult<ToolSet, Context>>;

@@ -1,7 +1,7 @@
 import { streamText } from 'ai';
-import type { ApprovalLedger } from '../approvals/approval-ledger.ts';
 import { explainApprovalErrors, signsWithGeneratedSecret } from '../approvals/approval-secret.ts';
-import { asArray } from '../run/continue-on-failure.ts';
+import type { ApprovalLedger } from '../ledger/approval-ledger.ts';
+import { asArray } from '../loop/continue-on-failure.ts';
 import { attachReport, EMPTY_REPORT } from '../run/interventions-report.ts';
 import { Run } from '../run/run.ts';
 import type { RuntimeSnapshot } from '../run/runtime-snapshot.ts';

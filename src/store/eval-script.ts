@@ -1,4 +1,4 @@
-import { digestHex } from '../util/stable-json.ts';
+import { digestHex } from '../data/stable-json.ts';
 
 /**
  * The Redis client methods that run Lua scripts, shaped like

@@ -10,7 +10,7 @@ import {
   type ToolApprovalRequestOutput,
   type ToolSet,
 } from 'ai';
-import type { Interventions, InterventionsResult } from '../sdk/interventions.ts';
+import type { Interventions, InterventionsResult } from '../runtime/interventions.ts';
 import type { Awaitable } from '../util/awaitable.ts';
 
 /**

@@ -4,7 +4,8 @@ import type { DecisionRecord } from '../actions/decision-record.ts';
 import type { ActionType } from '../actions/intervention-actions.ts';
 import type { InterventionEvent } from '../actions/intervention-events.ts';
 import type { Lifecycle } from '../actions/lifecycle.ts';
-import type { InterventionsOptions, InterventionsResult } from '../sdk/interventions.ts';
+import type { InterventionsResult } from '../runtime/interventions.ts';
+import type { InterventionsOptions } from '../runtime/interventions-options.ts';
 import type { ScriptedModel, ScriptedTurn } from './scripted-model.ts';
 
 /**

@@ -6,7 +6,7 @@ import type { Lifecycle } from '../actions/lifecycle.ts';
 import type { InterventionHandlerLike } from '../handlers/intervention-handler.ts';
 import type { HooksConfig } from '../hooks/hook-types.ts';
 import { mergeHooks } from '../hooks/merge-hooks.ts';
-import { createInterventions } from '../sdk/create-interventions.ts';
+import { createInterventions } from '../runtime/create-interventions.ts';
 import type { RunHandlerOptions, RunHandlerResult } from './run-handler-options.ts';
 import { type ScriptedModel, type ScriptedTurn, scriptedModel } from './scripted-model.ts';
 import { text } from './text.ts';

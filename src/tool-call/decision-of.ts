@@ -1,10 +1,10 @@
 import type { Context } from '@ai-sdk/provider-utils';
 import type { BeforeToolCallEvent, ToolCallInfo } from '../actions/intervention-events.ts';
-import { answerInfo, type ResumedApproval } from '../approvals/read-resume.ts';
-import { UNVERIFIABLE_REASON, unverifiedDenial } from '../approvals/unverified-denial.ts';
+import { answerInfo, type ResumedApproval } from '../answers/read-resume.ts';
+import { UNVERIFIABLE_REASON, unverifiedDenial } from '../answers/unverified-denial.ts';
 import { cloneToolCallEvent } from '../handlers/drafts.ts';
-import type { Verdict } from '../handlers/evaluate-interventions.ts';
 import type { RegisteredHandler } from '../handlers/registered-handler.ts';
+import type { Verdict } from '../handlers/verdict.ts';
 import { evaluate } from '../run/evaluate-and-report.ts';
 import type { Run } from '../run/run.ts';
 import type { Step } from '../run/step.ts';

@@ -1,9 +1,9 @@
 import { runtimeDenial } from '../actions/decision-record.ts';
 import type { ToolCallInfo } from '../actions/intervention-events.ts';
-import type { ResumedApproval } from '../approvals/read-resume.ts';
+import type { ResumedApproval } from '../answers/read-resume.ts';
+import { isDeepEqual } from '../data/is-deep-equal.ts';
 import type { Run } from '../run/run.ts';
 import type { ToolCallDecision } from '../run/tool-call-decision.ts';
-import { isDeepEqual } from '../util/is-deep-equal.ts';
 
 /**
  * A call the runtime denies itself, where no handler's decision can be

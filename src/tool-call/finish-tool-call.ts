@@ -1,9 +1,9 @@
 import type { AfterToolCallEvent, ToolCallInfo } from '../actions/intervention-events.ts';
-import type { Verdict } from '../handlers/evaluate-interventions.ts';
+import { copyData } from '../data/copy-data.ts';
+import type { Verdict } from '../handlers/verdict.ts';
 import { runOnToolCallError, runOnToolCallResult } from '../hooks/run-hooks.ts';
 import { redactsToolErrors } from '../redaction/redacts-tool-errors.ts';
 import { evaluate } from '../run/evaluate-and-report.ts';
-import { copyData } from '../util/copy-data.ts';
 import { isThenable } from '../util/is-thenable.ts';
 import { type ToolExecution, toolHookContext } from './prepare-tool-call.ts';
 

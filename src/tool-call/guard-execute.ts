@@ -1,9 +1,9 @@
 import type { Context } from '@ai-sdk/provider-utils';
 import type { Tool, ToolExecutionOptions } from 'ai';
 import type { ToolCallInfo } from '../actions/intervention-events.ts';
+import type { ResumedApproval } from '../answers/read-resume.ts';
 import type { ApprovalSession } from '../approvals/approval-session.ts';
 import type { ApprovedCall } from '../approvals/execute-approved.ts';
-import type { ResumedApproval } from '../approvals/read-resume.ts';
 import { ToolCallBlockedError } from '../errors/tool-call-blocked-error.ts';
 import type { Run } from '../run/run.ts';
 import { isAsyncIterable, lastOf } from '../util/async-iterable.ts';

@@ -1,6 +1,6 @@
 import type { SharedV4ProviderMetadata } from '@ai-sdk/provider';
 import type { ModelMessage, Tool, ToolSet } from 'ai';
-import { LABELS } from '../util/injected-text.ts';
+import { LABELS } from '../messages/injected-text.ts';
 import { withProperties } from '../util/with-properties.ts';
 import { declaredHints, TOOL_ANNOTATION_HINTS, type ToolAnnotationHints, withDefaults } from './tool-annotations.ts';
 import { hasTrustedAnnotations, type ListingChange, type ListingsReader, type ToolListings } from './trusted-annotations.ts';

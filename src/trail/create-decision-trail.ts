@@ -1,10 +1,10 @@
 import type { Context } from '@ai-sdk/provider-utils';
 import type { DecisionRecord } from '../actions/decision-record.ts';
+import { sha256, stableJson } from '../data/stable-json.ts';
 import { DecisionTrailError } from '../errors/decision-trail-error.ts';
 import { InvalidOptionError } from '../errors/invalid-option-error.ts';
 import { isInMemory, markInMemory } from '../store/in-memory.ts';
 import type { Store } from '../store/store.ts';
-import { sha256, stableJson } from '../util/stable-json.ts';
 import { type DecisionTrailLink, GENESIS, isHash, linkHash, parseLink, trailRecordOf } from './decision-trail-link.ts';
 
 /**

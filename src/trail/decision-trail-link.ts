@@ -1,5 +1,5 @@
 import type { DecisionRecord } from '../actions/decision-record.ts';
-import { sha256, stableJson } from '../util/stable-json.ts';
+import { sha256, stableJson } from '../data/stable-json.ts';
 
 /** The `prev` of a chain's first link: 64 zeros. */
 export const GENESIS = '0'.repeat(64);

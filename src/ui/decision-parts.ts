@@ -1,6 +1,6 @@
 import type { TextStreamPart, ToolSet } from 'ai';
 import type { DecisionRecord } from '../actions/decision-record.ts';
-import type { ResumedApproval } from '../approvals/read-resume.ts';
+import type { ResumedApproval } from '../answers/read-resume.ts';
 import type { InterventionData } from '../client/intervention-data.ts';
 import { redactData } from '../redaction/redact-data.ts';
 import { getOwn } from '../util/get-own.ts';

@@ -1,7 +1,7 @@
 import type { ToolSet } from 'ai';
 import type { DecisionRecord } from '../actions/decision-record.ts';
+import type { ResumedApproval } from '../answers/read-resume.ts';
 import type { HeldAnswer } from '../approvals/approval-state.ts';
-import type { ResumedApproval } from '../approvals/read-resume.ts';
 import type { RuntimeSnapshot } from '../run/runtime-snapshot.ts';
 
 /** What the UI stream reads from a run: its records as they are written, and what its input resumed. */

@@ -1,6 +1,6 @@
 import type { DecisionRecord } from '../actions/decision-record.ts';
 import { userIdOf } from '../actions/user-id-of.ts';
-import type { ResumedApproval } from '../approvals/read-resume.ts';
+import type { ResumedApproval } from '../answers/read-resume.ts';
 import type { InterventionApprovalData, InterventionData, InterventionRecordData } from '../client/intervention-data.ts';
 import { InterventionsError } from '../errors/interventions-error.ts';
 

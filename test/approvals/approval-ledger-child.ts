@@ -9,8 +9,9 @@
  * how its claims went, and the outcome it ended with for each.
  */
 import { Redis } from 'ioredis';
-import { type ApprovalLedger, type ApprovalOutcome, createApprovalLedger } from '../../src/approvals/approval-ledger.ts';
-import { executeOnce } from '../../src/approvals/execute-once.ts';
+import type { ApprovalLedger, ApprovalOutcome } from '../../src/ledger/approval-ledger.ts';
+import { createApprovalLedger } from '../../src/ledger/create-approval-ledger.ts';
+import { executeOnce } from '../../src/ledger/execute-once.ts';
 import { createRedisStore } from '../../src/store/create-redis-store.ts';
 import { connectParent } from '../helpers/child-process.ts';
 

@@ -3,9 +3,10 @@
  * `approval-ledger.test.ts` on the memory store and on a real Redis.
  */
 import { expect, it } from 'vitest';
-import { type ApprovalLedgerOptions, type ApprovalOutcome, createApprovalLedger } from '../../src/approvals/approval-ledger.ts';
-import { executeOnce } from '../../src/approvals/execute-once.ts';
 import { ApprovalOutcomeUnavailableError, InterventionsError } from '../../src/index.ts';
+import type { ApprovalLedgerOptions, ApprovalOutcome } from '../../src/ledger/approval-ledger.ts';
+import { createApprovalLedger } from '../../src/ledger/create-approval-ledger.ts';
+import { executeOnce } from '../../src/ledger/execute-once.ts';
 import type { Store } from '../../src/store/store.ts';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -33,8 +33,8 @@ it('a denied call with no approval in the request enters only the up-front check
   const figures = await figuresOf();
   expect(figures.functions).toBeGreaterThan(0);
   expect(figures.approvalEntered.sort()).toEqual([
-    'src/approvals/answers-in.ts: answersIn',
-    'src/approvals/decode-answers.ts: hasTypedAnswers',
+    'src/answers/answers-in.ts: answersIn',
+    'src/answers/decode-answers.ts: hasTypedAnswers',
   ]);
 }, 60_000);
 

@@ -1,7 +1,7 @@
 import type { Context } from '@ai-sdk/provider-utils';
 import type { StopCondition, ToolSet } from 'ai';
-import type { Run } from './run.ts';
-import { hasToolHooks } from './runtime-snapshot.ts';
+import type { Run } from '../run/run.ts';
+import { hasToolHooks } from '../run/runtime-snapshot.ts';
 
 /**
  * Whether a hook or handler runs where the SDK swallows what it throws

@@ -1,6 +1,5 @@
 import { createUIMessageStreamResponse } from 'ai';
 import { approvalKeysOf, generateApprovalSecret } from '../approvals/approval-secret.ts';
-import { defaultApprovalLedger } from '../approvals/default-approval-ledger.ts';
 import { InvalidHandlerError } from '../errors/invalid-handler-error.ts';
 import { InvalidOptionError } from '../errors/invalid-option-error.ts';
 import type { InterventionHandlerLike } from '../handlers/intervention-handler.ts';
@@ -8,18 +7,20 @@ import { type RegisteredHandler, registerHandler } from '../handlers/registered-
 import { defaultWording, WORDING_KEYS, type Wording } from '../handlers/wording.ts';
 import { HookRegistry } from '../hooks/hook-registry.ts';
 import type { HookName, InterventionHooks } from '../hooks/hook-types.ts';
+import { createApprovalLedger } from '../ledger/create-approval-ledger.ts';
 import { OwnPrompts } from '../run/own-prompts.ts';
 import { Run } from '../run/run.ts';
 import { buildHandlerLists, type HandlerLists, type RuntimeSnapshot } from '../run/runtime-snapshot.ts';
-import { agentUIStream } from './agent-ui-stream.ts';
-import type { CallOptions } from './call-options.ts';
-import { composeAgentSettings } from './compose-agent-settings.ts';
-import { createModelMiddleware } from './create-model-middleware.ts';
-import { INTERVENTIONS_OPTIONS, type Interventions, type InterventionsOptions, WRAP_TOOLS_OPTIONS } from './interventions.ts';
-import { isIdle } from './is-idle.ts';
-import { runGenerateText } from './run-generate-text.ts';
-import { runStreamText } from './run-stream-text.ts';
-import { runtimeMiddleware } from './runtime-middleware.ts';
+import { agentUIStream } from '../sdk/agent-ui-stream.ts';
+import type { CallOptions } from '../sdk/call-options.ts';
+import { composeAgentSettings } from '../sdk/compose-agent-settings.ts';
+import { createModelMiddleware } from '../sdk/create-model-middleware.ts';
+import { isIdle } from '../sdk/is-idle.ts';
+import { runGenerateText } from '../sdk/run-generate-text.ts';
+import { runStreamText } from '../sdk/run-stream-text.ts';
+import { runtimeMiddleware } from '../sdk/runtime-middleware.ts';
+import { type Interventions, WRAP_TOOLS_OPTIONS } from './interventions.ts';
+import { INTERVENTIONS_OPTIONS, type InterventionsOptions } from './interventions-options.ts';
 import { RuntimePaths } from './runtime-paths.ts';
 import { createScopeReport } from './scope-report.ts';
 import { warnAtCreation, warnAtRegistration } from './warn-at-creation.ts';
@@ -53,7 +54,7 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
   const wording: Wording = { ...defaultWording, ...options.wording };
   const maxGuideRetries = options.maxGuideRetries ?? 2;
   const redactors = options.redactors ?? [];
-  const approvalLedger = options.approvalLedger === false ? undefined : (options.approvalLedger ?? defaultApprovalLedger());
+  const approvalLedger = options.approvalLedger === false ? undefined : (options.approvalLedger ?? createApprovalLedger());
   if (!Number.isInteger(maxGuideRetries) || maxGuideRetries < 0) {
     throw new TypeError(`maxGuideRetries must be a non-negative integer, received ${String(options.maxGuideRetries)}.`);
   }

@@ -5,7 +5,7 @@ import { declaredWarnings } from '../handlers/declared-warnings.ts';
 import type { HookEntry } from '../hooks/hook-registry.ts';
 import { notifyObservers } from '../hooks/run-hooks.ts';
 import { isInMemory } from '../store/in-memory.ts';
-import type { InterventionsOptions } from './interventions.ts';
+import type { InterventionsOptions } from './interventions-options.ts';
 
 /**
  * The configuration warnings of a runtime being created: emitted once per

@@ -4,8 +4,8 @@
  */
 import { convertBase64ToUint8Array, convertUint8ArrayToBase64 } from '@ai-sdk/provider-utils';
 import { describe, expect, it } from 'vitest';
-import { toBase64 } from '../../src/util/base64.ts';
-import { fromBase64 } from '../../src/util/from-base64.ts';
+import { toBase64 } from '../../src/data/base64.ts';
+import { fromBase64 } from '../../src/data/from-base64.ts';
 
 const samples = [
   new Uint8Array([]),

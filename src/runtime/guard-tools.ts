@@ -2,7 +2,8 @@ import type { ToolSet } from 'ai';
 import type { InterventionHandlerLike } from '../handlers/intervention-handler.ts';
 import { knownOptions } from '../util/known-options.ts';
 import { createInterventions } from './create-interventions.ts';
-import type { InterventionsOptions, WrapToolsOptions } from './interventions.ts';
+import type { WrapToolsOptions } from './interventions.ts';
+import type { InterventionsOptions } from './interventions-options.ts';
 import { forToolsWithoutRun } from './warn-at-creation.ts';
 
 /**

@@ -2,9 +2,9 @@ import type { Experimental_Steering, StepResult, ToolSet, UserModelMessage } fro
 import { InvalidHookResultError } from '../errors/invalid-hook-result-error.ts';
 import type { HookEntry } from '../hooks/hook-registry.ts';
 import { callHook, isNothing } from '../hooks/run-hooks.ts';
+import { type InjectedText, injectedMessage } from '../messages/injected-text.ts';
 import type { MessageQueue } from '../queue/create-message-queue.ts';
-import { type InjectedText, injectedMessage } from '../util/injected-text.ts';
-import type { Run } from './run.ts';
+import type { Run } from '../run/run.ts';
 
 /** A run's loop as `createLoopControl` keeps it (`loop-control.ts`), read and written by the end of each turn. */
 export interface LoopTurns {

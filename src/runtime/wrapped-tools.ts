@@ -1,10 +1,10 @@
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import type { Context } from '@ai-sdk/provider-utils';
 import type { Tool, ToolSet } from 'ai';
-import type { ApprovalLedger } from '../approvals/approval-ledger.ts';
+import type { ApprovalLedger } from '../ledger/approval-ledger.ts';
 import type { RuntimeSnapshot } from '../run/runtime-snapshot.ts';
-import type { CallOptions } from './call-options.ts';
-import { guardToolsStandalone } from './guard-tools-standalone.ts';
+import type { CallOptions } from '../sdk/call-options.ts';
+import { guardToolsStandalone } from '../sdk/guard-tools-standalone.ts';
 
 type ToolDefinition = NonNullable<LanguageModelV4CallOptions['tools']>[number];
 

@@ -8,9 +8,9 @@ import {
   type UserModelMessage,
 } from 'ai';
 import type { MessageQueue } from '../queue/create-message-queue.ts';
+import type { Run } from '../run/run.ts';
 import { onDemand } from '../util/on-demand.ts';
 import type { LoopTurns } from './loop-turns.ts';
-import type { Run } from './run.ts';
 
 type Stop = StopCondition<ToolSet, Context>;
 

@@ -5,13 +5,13 @@
  * processes sharing that Redis then race for the same approvals.
  */
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { createApprovalLedger } from '../../src/approvals/approval-ledger.ts';
+import { createApprovalLedger } from '../../src/ledger/create-approval-ledger.ts';
 import { createMemoryStore } from '../../src/store/create-memory-store.ts';
 import { createRedisStore } from '../../src/store/create-redis-store.ts';
+import type { LedgerChildCommand, LedgerChildMessage } from '../approvals/approval-ledger-child.ts';
+import { approvalLedgerContract } from '../approvals/approval-ledger-contract.ts';
 import { spawnChild } from '../helpers/child-process.ts';
 import { hasRedisServer, redisTitle, uniquePrefix, useRedisServer } from '../helpers/redis-server.ts';
-import type { LedgerChildCommand, LedgerChildMessage } from './approval-ledger-child.ts';
-import { approvalLedgerContract } from './approval-ledger-contract.ts';
 
 describe('createApprovalLedger', () => {
   describe('on the memory store', () => {
@@ -37,7 +37,7 @@ describe.skipIf(!hasRedisServer)(redisTitle('createApprovalLedger on a real redi
     const prefix = uniquePrefix();
     const approvals = Array.from({ length: 60 }, (_, index) => (index % 10 === 9 ? `approval-${index}-fails` : `approval-${index}`));
     const children = ['A', 'B'].map((name) =>
-      spawnChild<LedgerChildMessage, LedgerChildCommand>(new URL('./approval-ledger-child.ts', import.meta.url), {
+      spawnChild<LedgerChildMessage, LedgerChildCommand>(new URL('../approvals/approval-ledger-child.ts', import.meta.url), {
         args: [redis.server.port, prefix, name],
       }),
     );

@@ -1,0 +1,194 @@
+import { type ConfirmTerms, whoMayAnswer } from '../actions/confirm-terms.ts';
+import type { ApprovalRecord, DecisionRecord } from '../actions/decision-record.ts';
+import { userIdOf } from '../actions/user-id-of.ts';
+import type { ResumedApproval } from '../answers/read-resume.ts';
+import { unverifiedDenial } from '../answers/unverified-denial.ts';
+import { durationOf } from '../util/duration-of.ts';
+import type { ApprovalPin } from './approval-pin.ts';
+import type { ApprovalState } from './approval-state.ts';
+import { mayAnswer } from './may-answer.ts';
+
+/** The handler names of the records the runtime writes for what became of a person's answer. */
+export const APPROVERS_HANDLER = 'approval-approvers';
+export const QUORUM_HANDLER = 'approval-quorum';
+export const EXPIRY_HANDLER = 'approval-expiry';
+
+/** What becomes of an answer to a confirm: it runs, it is refused (the model reads `text`), or it waits. */
+export type SettledAnswer =
+  | { readonly type: 'approved' }
+  | { readonly type: 'refused'; readonly handler: string; readonly reason: string; readonly text: string }
+  | { readonly type: 'held'; readonly handler: string; readonly reason: string; readonly text: string };
+
+/**
+ * What the people rules make of one person's answer to a confirm that asks
+ * `terms` of it, asked by the request `pin` names (see {@link takeAnswers}),
+ * with its record written: the same for the wrappers (which hold an answer
+ * in the history) and for tools guarded without a run (which refuse it,
+ * having no history of their own).
+ */
+export async function settleAnswer(
+  state: ApprovalState,
+  approval: ResumedApproval,
+  terms: ConfirmTerms,
+  pin: ApprovalPin | undefined,
+  { pinRequired = true }: { readonly pinRequired?: boolean } = {},
+): Promise<SettledAnswer> {
+  const approver = state.approver ?? {};
+  const people = { askedBy: userIdOf(pin?.asker), answeredBy: userIdOf(approver) };
+  const trivial = terms.approvers.length === 0 && terms.quorum <= 1 && terms.expiresInMs === undefined;
+  if (pin === undefined && !pinRequired && trivial) return { type: 'approved' };
+  if (pin === undefined) {
+    const denial = unverifiedDenial(approval.toolName);
+    const reason =
+      'the approval carries no record of who asked it that this server can read, so it cannot run on their behalf and nothing was run';
+    await keep(state, approval, { handler: denial.handler, action: 'deny', reason, display: denial.display }, people);
+    return { type: 'refused', handler: denial.handler, reason, text: denial.text };
+  }
+  const outcome = await judge(state, approval, terms, pin, approver);
+  if (outcome.type === 'approved') {
+    if (outcome.expiry !== undefined) state.expiries.set(approval.approvalId, outcome.expiry);
+    // who asked and who answered, when there is anyone to name or any rule that was applied
+    if (trivial && people.askedBy === undefined && people.answeredBy === undefined) return outcome;
+    const reason = `Approved by ${outcome.approvedBy.join(', ') || 'the person who answered'}; the call runs on behalf of ${people.askedBy ?? 'the person who asked'}.`;
+    await keep(
+      state,
+      approval,
+      { handler: APPROVERS_HANDLER, action: 'proceed', reason },
+      { ...people, status: 'approved', approvedBy: outcome.approvedBy },
+    );
+    return outcome;
+  }
+  if (outcome.type === 'expired') {
+    const record = expiryRecord(approval, outcome.expiresInMs, people);
+    await state.record(record, approval.input);
+    return {
+      type: 'refused',
+      handler: EXPIRY_HANDLER,
+      reason: record.reason ?? '',
+      text: expiredText(approval.toolName, outcome.expiresInMs),
+    };
+  }
+  const who = whoMayAnswer(terms);
+  const [handler, status, reason, display] =
+    outcome.type === 'not-allowed'
+      ? ([
+          APPROVERS_HANDLER,
+          'not-allowed',
+          `${people.answeredBy ?? 'someone without a user id'} may not answer this request${who === undefined ? '' : ` (it needs ${who})`}: nothing was run, and the request waits for the right person`,
+          `Only ${who ?? 'someone else'} may approve this. It is still waiting.`,
+        ] as const)
+      : ([
+          QUORUM_HANDLER,
+          'awaiting-quorum',
+          `${outcome.approvedBy.length} of ${terms.quorum} approvals (${outcome.approvedBy.join(', ')}): nothing was run, and the request waits for more approvals`,
+          `${outcome.approvedBy.length} of ${terms.quorum} approvals so far. It is still waiting.`,
+        ] as const);
+  await keep(
+    state,
+    approval,
+    { handler, action: 'confirm', reason, display },
+    {
+      ...people,
+      status,
+      ...(who === undefined ? {} : { mayAnswer: who }),
+      ...(terms.quorum > 1 ? { quorum: terms.quorum, approvedBy: outcome.type === 'awaiting-quorum' ? outcome.approvedBy : [] } : {}),
+    },
+  );
+  const text = `The call to "${approval.toolName}" was not executed yet: ${display} Do not call it again; the person will be asked.`;
+  return { type: 'held', handler, reason, text };
+}
+
+type Judged =
+  | {
+      readonly type: 'approved';
+      readonly approvedBy: readonly string[];
+      /** When the approval expires: the claim that runs the call is checked against it again, atomically. */
+      readonly expiry: { readonly expiresAt: number; readonly expiresInMs: number } | undefined;
+    }
+  | { readonly type: 'expired'; readonly expiresInMs: number }
+  | { readonly type: 'not-allowed' }
+  | { readonly type: 'awaiting-quorum'; readonly approvedBy: readonly string[] };
+
+/** What the confirm's terms make of one answer: expired, not the right person, short of its quorum, or approved. */
+async function judge(
+  state: ApprovalState,
+  approval: ResumedApproval,
+  terms: ConfirmTerms,
+  pin: ApprovalPin,
+  approver: Readonly<Record<string, unknown>>,
+): Promise<Judged> {
+  const { ledger } = state;
+  const expiry =
+    terms.expiresInMs === undefined ? undefined : { expiresAt: pin.askedAt + terms.expiresInMs, expiresInMs: terms.expiresInMs };
+  if (expiry !== undefined && terms.expiresInMs !== undefined) {
+    const { expiresAt } = expiry;
+    // the ledger decides on the store's clock, atomically with claims; without one, this server's clock
+    const expired = ledger?.expired === undefined ? Date.now() >= expiresAt : await ledger.expired(approval.approvalId, expiresAt);
+    if (expired) return { type: 'expired', expiresInMs: terms.expiresInMs };
+  }
+  const answeredBy = userIdOf(approver);
+  if (!mayAnswer(terms, approver, pin.asker)) return { type: 'not-allowed' };
+  if (terms.quorum <= 1) return { type: 'approved', approvedBy: answeredBy === undefined ? [] : [answeredBy], expiry };
+  // several people count only when each is known, and only through a ledger that counts them
+  if (answeredBy === undefined || ledger?.vote === undefined) return { type: 'not-allowed' };
+  const approvedBy = await ledger.vote(approval.approvalId, answeredBy);
+  return approvedBy.length >= terms.quorum ? { type: 'approved', approvedBy, expiry } : { type: 'awaiting-quorum', approvedBy };
+}
+
+/** Keeps the runtime's record of what became of an answer, naming who asked and who answered. */
+function keep(
+  state: ApprovalState,
+  approval: ResumedApproval,
+  {
+    handler,
+    action,
+    reason,
+    display,
+  }: { readonly handler: string; readonly action: 'proceed' | 'deny' | 'confirm'; readonly reason: string; readonly display?: string },
+  people: ApprovalRecord,
+): Promise<void> {
+  const approvalInfo = withoutUndefined(people);
+  const record: DecisionRecord = {
+    handler,
+    lifecycle: 'beforeToolCall',
+    action,
+    reason,
+    ...(display === undefined ? {} : { display }),
+    enforced: true,
+    mode: 'enforce',
+    durationMs: 0,
+    toolCallId: approval.toolCallId,
+    toolName: approval.toolName,
+    approval: approvalInfo,
+  };
+  return state.record(record, approval.input);
+}
+
+/** What the model reads for a call whose approval expired. */
+export function expiredText(toolName: string, expiresInMs: number): string {
+  return (
+    `The approval of the call to "${toolName}" expired (it had to be given within ${durationOf(expiresInMs)} of the request), ` +
+    'so the call was not executed. If it is still needed, call the tool again: the user will be asked again.'
+  );
+}
+
+/** The record of an answer given after its approval expired: recorded as expired, not as a refusal. */
+export function expiryRecord(approval: ResumedApproval, expiresInMs: number, people: ApprovalRecord = {}): DecisionRecord {
+  return {
+    handler: EXPIRY_HANDLER,
+    lifecycle: 'beforeToolCall',
+    action: 'deny',
+    reason: `the approval was given after it expired (${durationOf(expiresInMs)} after it was asked), so nothing was run`,
+    display: 'This approval expired. Nothing was run.',
+    enforced: true,
+    mode: 'enforce',
+    durationMs: 0,
+    toolCallId: approval.toolCallId,
+    toolName: approval.toolName,
+    approval: withoutUndefined<ApprovalRecord>({ ...people, status: 'expired', expiresInMs }),
+  };
+}
+
+function withoutUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as T;
+}
