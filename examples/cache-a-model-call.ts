@@ -4,7 +4,7 @@
  * work on provider-level requests and responses, so a response cached from
  * `generateText` also serves `streamText`.
  *
- *   node --experimental-strip-types --conditions=ai-interventions-source examples/cache-a-model-call.ts
+ *   npm run example -- cache-a-model-call
  */
 import { createInterventions, type ProviderRequest, type ProviderResponse } from 'ai-interventions';
 import { demoModel, say } from './lib/model.ts';

@@ -4,7 +4,7 @@
  * goes back as a `tool-approval-response`, and a second call resumes the run.
  * Approvals are signed (`approvalSecret`), so an edited one runs nothing.
  *
- *   node --experimental-strip-types --conditions=ai-interventions-source examples/confirm-and-resume.ts
+ *   npm run example -- confirm-and-resume
  */
 import { isStepCount, tool, type ModelMessage, type ToolApprovalResponse } from 'ai';
 import {

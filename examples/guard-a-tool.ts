@@ -2,7 +2,7 @@
  * Guard a tool: a `ToolGuard` handler denies `delete_file`. The tool does not
  * run; the model reads why and recovers.
  *
- *   node --experimental-strip-types --conditions=ai-interventions-source examples/guard-a-tool.ts
+ *   npm run example -- guard-a-tool
  */
 import { isStepCount, tool } from 'ai';
 import {

@@ -6,7 +6,7 @@
  * 2. `afterModelCall` guide: a reply in the wrong tone is discarded before
  *    anyone sees it; the model is retried with the feedback.
  *
- *   node --experimental-strip-types --conditions=ai-interventions-source examples/guide-a-model.ts
+ *   npm run example -- guide-a-model
  */
 import { isStepCount, tool } from 'ai';
 import {

@@ -4,7 +4,7 @@
  * handler: an `afterToolCall` returning `InterventionActions.transform`,
  * see demo.ts.)
  *
- *   node --experimental-strip-types --conditions=ai-interventions-source examples/redact-a-result.ts
+ *   npm run example -- redact-a-result
  */
 import { isStepCount, tool } from 'ai';
 import { createInterventions } from 'ai-interventions';
