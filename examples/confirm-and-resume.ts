@@ -8,6 +8,7 @@
  */
 import { isStepCount, tool, type ModelMessage, type ToolApprovalResponse } from 'ai';
 import {
+  createApprovalLedger,
   createInterventions,
   InterventionActions,
   InterventionHandler,
@@ -51,6 +52,9 @@ const interventions = createInterventions({
   handlers: [new DeleteApproval()],
   // signs every approval request; keep it on the server (e.g. process.env.TOOL_APPROVAL_SECRET)
   approvalSecret: process.env.TOOL_APPROVAL_SECRET ?? 'example-secret-do-not-use-in-production',
+  // which approved calls ran, so a replayed resume runs nothing twice: in this process's memory
+  // (several instances share one on Redis: createApprovalLedger({ store: createRedisStore({ client }) }))
+  approvalLedger: createApprovalLedger(),
 });
 
 heading('Confirm: the run pauses for a human');

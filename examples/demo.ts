@@ -14,6 +14,7 @@
  */
 import { isStepCount, tool, type ModelMessage, type ToolApprovalResponse } from 'ai';
 import {
+  createApprovalLedger,
   createInterventions,
   InterventionActions,
   InterventionHandler,
@@ -112,6 +113,8 @@ const tools = {
 const interventions = createInterventions({
   handlers: [new ToolGuard(), new DeleteApproval(), new PiiRedactor(), new EmailValidator()],
   approvalSecret: process.env.TOOL_APPROVAL_SECRET ?? 'demo-secret-do-not-use-in-production',
+  // which approved calls ran, so a replayed resume runs nothing twice: in this process's memory
+  approvalLedger: createApprovalLedger(),
 });
 const instructions = 'You are an ops assistant for a build server. Use the tools to do what the user asks.';
 const history: ModelMessage[] = [];

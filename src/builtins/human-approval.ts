@@ -77,12 +77,13 @@ import {
  *
  * Approvals are signed and bound to the exact call and arguments (with a
  * secret of the runtime by default); with several instances, give
- * `createInterventions` the same `approvalSecret` on each.
+ * `createInterventions` the same `approvalSecret` on each, and an
+ * `approvalLedger` on the store they share.
  *
  * @example
  * ```ts
  * const approval = humanApproval({ tools: ['delete_*', 'deploy'], expiresInMs: 15 * 60_000 });
- * const interventions = createInterventions({ handlers: [approval], approvalSecret: process.env.APPROVAL_SECRET });
+ * const interventions = createInterventions({ handlers: [approval] });
  *
  * // a route handler: the runtime context is trusted, server-side
  * const result = interventions.streamText({

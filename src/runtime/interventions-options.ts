@@ -16,7 +16,8 @@ import { knownOptions } from '../util/known-options.ts';
  *   handlers: [new ToolGuard(['delete_file'])],
  *   hooks: { onDecision: ({ record }) => console.log(record.handler, record.action) },
  *   maxGuideRetries: 1,
- *   approvalSecret: process.env.APPROVAL_SECRET,
+ *   approvalSecret: process.env.APPROVAL_SECRET, // the same on every instance, with a ledger they share
+ *   approvalLedger: createApprovalLedger({ store: redisStore }),
  * };
  * const interventions = createInterventions(options);
  * ```

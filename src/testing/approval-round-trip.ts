@@ -76,7 +76,7 @@ export interface ApprovalRoundTripResult<TOOLS extends ToolSet> {
  * @example
  * ```ts
  * const model = scriptedModel(toolCall('call-1', 'delete_file', { path: '/tmp/report.txt' }), text('Deleted.'));
- * const interventions = createInterventions({ handlers: [new DeleteApproval()], approvalSecret: 'test-secret-with-at-least-32-bytes-for-hmac' });
+ * const interventions = createInterventions({ handlers: [new DeleteApproval()] });
  * const { requests, second } = await approvalRoundTrip({
  *   interventions, model, tools, prompt: 'Delete the report', approve: true,
  * });

@@ -24,6 +24,7 @@
 import { randomBytes } from 'node:crypto';
 import {
   type BeforeToolCallEvent,
+  createApprovalLedger,
   createInterventions,
   humanApproval,
   InterventionActions,
@@ -123,5 +124,7 @@ export function interventions() {
     // the page shows a decision log of every call, proceed included, and the person's answers
     decisionParts: 'all',
     approvalSecret: approvalSecret(),
+    // one server process: the ledger in its memory (instances behind a load balancer share one on Redis)
+    approvalLedger: createApprovalLedger(),
   }));
 }
