@@ -9,7 +9,7 @@ import type { Context } from '@ai-sdk/provider-utils';
 import { generateText, isStepCount, type ModelMessage, type ToolApprovalConfiguration, type ToolSet, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createInterventions, defineHandler, InterventionActions, type Interventions } from '../../src/index.ts';
+import { createApprovalLedger, createInterventions, defineHandler, InterventionActions, type Interventions } from '../../src/index.ts';
 import { answeredHistory, approvalRequests } from '../helpers/approval-requests.ts';
 import { MODES, type Mode, run } from '../helpers/run-both.ts';
 import { scriptedModel, step, text, toolCall } from '../helpers/scripted-model.ts';
@@ -90,7 +90,10 @@ describe("the app's own approvals", () => {
     ] as const) {
       for (const [setup, options] of [
         ['a no-op handler and a hook', {}],
-        ['approvalSecret', { approvalSecret: 'a-secret-of-the-app-with-at-least-32-bytes-for-hmac' }],
+        [
+          'approvalSecret',
+          { approvalSecret: 'a-secret-of-the-app-with-at-least-32-bytes-for-hmac', approvalLedger: createApprovalLedger() },
+        ],
       ] as const) {
         it(`${mode}, ${label}, ${setup}: the request is not signed, and an unsigned answer runs the call as raw`, async () => {
           const interventions = createInterventions({ handlers: [noOp], hooks: { onChatStart: () => {} }, ...options });

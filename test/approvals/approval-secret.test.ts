@@ -8,6 +8,7 @@ import { isStepCount, type ModelMessage } from 'ai';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   approvalAnswer,
+  createApprovalLedger,
   createInterventions,
   defineHandler,
   InterventionActions,
@@ -26,7 +27,7 @@ afterEach(() => {
 /** What `createInterventions` throws for `approvalSecret`, or `undefined`. */
 function creating(approvalSecret: unknown): unknown {
   try {
-    createInterventions({ handlers: [noWipes], approvalSecret: approvalSecret as string });
+    createInterventions({ handlers: [noWipes], approvalSecret: approvalSecret as string, approvalLedger: createApprovalLedger() });
     return undefined;
   } catch (error) {
     return error;
@@ -73,7 +74,11 @@ describe('approvalSecret', () => {
       expect(creating('x'.repeat(32))).toBeUndefined();
       expect(creating(crypto.getRandomValues(new Uint8Array(32)))).toBeUndefined();
       const { tools, ran } = wipeAndLookupTools();
-      const interventions = createInterventions({ handlers: [noWipes], approvalSecret: 'y'.repeat(32) });
+      const interventions = createInterventions({
+        handlers: [noWipes],
+        approvalSecret: 'y'.repeat(32),
+        approvalLedger: createApprovalLedger(),
+      });
       const model = scriptedModel(step(toolCall('c1', 'wipe_disk', { disk: 'scratch' })), step(text('wiped')));
       const first = await interventions.generateText({ model, tools, prompt: 'wipe', stopWhen: isStepCount(3) });
       const request = first.content.find((part) => part.type === 'tool-approval-request');
@@ -102,7 +107,11 @@ describe('approvalSecret', () => {
     /** A runtime asking before wiping the scratch disk, with `approvalSecret`, and what ran through it. */
     function runtime(approvalSecret: string | readonly (string | undefined)[], handler = noWipes) {
       const { tools, ran } = wipeAndLookupTools();
-      return { interventions: createInterventions({ handlers: [handler], approvalSecret }), tools, ran };
+      return {
+        interventions: createInterventions({ handlers: [handler], approvalSecret, approvalLedger: createApprovalLedger() }),
+        tools,
+        ran,
+      };
     }
     /** Asks before every wipe (an edit to another disk is asked about too, and answered by the edit's approval). */
     const askWipes = defineHandler({ name: 'ask-wipes', beforeToolCall: () => InterventionActions.confirm('Wipe?') });

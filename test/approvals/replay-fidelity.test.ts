@@ -6,7 +6,14 @@
 import { isStepCount, type ModelMessage, ToolLoopAgent, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type ApprovalAnswer, approvalAnswer, createInterventions, defineHandler, InterventionActions } from '../../src/index.ts';
+import {
+  type ApprovalAnswer,
+  approvalAnswer,
+  createApprovalLedger,
+  createInterventions,
+  defineHandler,
+  InterventionActions,
+} from '../../src/index.ts';
 import { answeredHistory } from '../helpers/approval-requests.ts';
 import { MODES, type Mode, run } from '../helpers/run-both.ts';
 import { scriptedModel, step, text, toolCall } from '../helpers/scripted-model.ts';
@@ -16,7 +23,11 @@ const ask = defineHandler({ name: 'ask', beforeToolCall: () => InterventionActio
 /** A paused delete of `/tmp/MODEL`; `resume(answer)` sends it, and says what the model and the caller got. */
 async function paused(mode: Mode, returns: (path: string) => unknown = (path) => ({ deleted: path })) {
   const deleted: string[] = [];
-  const interventions = createInterventions({ handlers: [ask], approvalSecret: 'secret-with-at-least-32-bytes-for-hmac' });
+  const interventions = createInterventions({
+    handlers: [ask],
+    approvalSecret: 'secret-with-at-least-32-bytes-for-hmac',
+    approvalLedger: createApprovalLedger(),
+  });
   const tools = {
     delete_file: tool({
       inputSchema: z.object({ path: z.string() }),

@@ -317,8 +317,8 @@ describe.skipIf(!hasRedisServer)(redisTitle('a replayed approval across two Node
       const instances = startInstances(prefix);
       await Promise.all(instances.map((instance) => instance.receive('ready', { timeoutMs: 30_000 })));
       const { tools } = bank(); // this process only asks; the instances execute
-      const atOnce = await pausedTransfer({ handlers: [ask()], approvalSecret: SECRET }, tools, 10);
-      const inTurn = await pausedTransfer({ handlers: [ask()], approvalSecret: SECRET }, tools, 20);
+      const atOnce = await pausedTransfer({ handlers: [ask()], approvalSecret: SECRET, approvalLedger: createApprovalLedger() }, tools, 10);
+      const inTurn = await pausedTransfer({ handlers: [ask()], approvalSecret: SECRET, approvalLedger: createApprovalLedger() }, tools, 20);
 
       // at once: the tool takes 100 ms, so the later instance finds it running and waits for its outcome
       for (const instance of instances) instance.send({ type: 'resume', mode, messages: atOnce.messages, executeMs: 100 });

@@ -58,6 +58,7 @@ function runtime(options: ConfirmOptions, extra: InterventionsOptions = {}) {
   const seen: { hook: unknown[]; handler: unknown[] } = { hook: [], handler: [] };
   const interventions = createInterventions({
     approvalSecret: SECRET,
+    approvalLedger: createApprovalLedger(),
     handlers: [
       defineHandler({
         name: 'refunds',

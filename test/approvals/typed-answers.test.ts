@@ -8,6 +8,7 @@ import {
   approvalAnswer,
   type BeforeInvocationEvent,
   type BeforeToolCallEvent,
+  createApprovalLedger,
   createInterventions,
   defaultWording,
   defineHandler,
@@ -25,7 +26,7 @@ async function paused(
   mode: Mode,
   {
     handlers = [],
-    options = { approvalSecret: SECRET },
+    options = { approvalSecret: SECRET, approvalLedger: createApprovalLedger() },
     path = '/tmp/a',
     call = {},
   }: {
@@ -124,6 +125,7 @@ describe.each(MODES)('typed approval answers through interventions.%s', (mode) =
       const { answered, resume } = await paused(mode, {
         options: {
           approvalSecret: SECRET,
+          approvalLedger: createApprovalLedger(),
           wording: { rejectedCall: ({ toolCall, reason }) => `NO ${toolCall.toolName}: ${reason ?? '-'}` },
         },
       });
@@ -370,6 +372,7 @@ describe('typed approval answers in a ToolLoopAgent (interventions.agentSettings
     };
     const interventions = createInterventions({
       approvalSecret: SECRET,
+      approvalLedger: createApprovalLedger(),
       handlers: [defineHandler({ name: 'ask', beforeToolCall: () => InterventionActions.confirm('Delete?') })],
     });
     const model = scriptedModel(
@@ -429,6 +432,7 @@ describe.each(MODES)("a person's edit of the app's own approval, through interve
     };
     const interventions = createInterventions({
       approvalSecret: SECRET,
+      approvalLedger: createApprovalLedger(),
       handlers: [defineHandler({ name: 'audit', beforeToolCall: () => InterventionActions.proceed() })],
     });
     const prompt: ModelMessage[] = [{ role: 'user', content: 'delete /tmp/a' }];

@@ -10,7 +10,7 @@ import { isStepCount, tool } from 'ai';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { callBudget } from '../../src/builtins/call-budget.ts';
-import { createInterventions, InterventionHandlerError, InvalidHandlerError } from '../../src/index.ts';
+import { createApprovalLedger, createInterventions, InterventionHandlerError, InvalidHandlerError } from '../../src/index.ts';
 import { createMemoryStore } from '../../src/store/create-memory-store.ts';
 import type { Store } from '../../src/store/store.ts';
 import { deniedText, MODES, run } from '../helpers/run-both.ts';
@@ -134,6 +134,7 @@ describe.each(MODES)('callBudget through interventions.%s', (mode) => {
       const interventions = createInterventions({
         handlers: [callBudget({ per: 'user', maxToolCalls: 1, exit: 'confirm' })],
         approvalSecret: 'test-secret-with-at-least-32-bytes-for-hmac',
+        approvalLedger: createApprovalLedger(),
       });
       const model = scriptedModel(step(search('a'), search('b')), step(text('Both done.')));
       const runtimeContext = { userId: 'alice' };

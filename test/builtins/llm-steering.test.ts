@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { llmSteering } from '../../src/builtins/llm-steering.ts';
 import {
+  createApprovalLedger,
   createInterventions,
   type DecisionRecord,
   defineHandler,
@@ -59,7 +60,11 @@ async function run(
   content: ReadonlyArray<{ type: string }>;
   responseMessages: ModelMessage[];
 }> {
-  const interventions = createInterventions({ handlers, approvalSecret: 'secret-with-at-least-32-bytes-for-hmac' });
+  const interventions = createInterventions({
+    handlers,
+    approvalSecret: 'secret-with-at-least-32-bytes-for-hmac',
+    approvalLedger: createApprovalLedger(),
+  });
   const call = { ...options, stopWhen: isStepCount(5) };
   if (mode === 'generateText') {
     const result = await interventions.generateText(call);
@@ -238,7 +243,11 @@ describe('llmSteering', () => {
       defineHandler({ name: 'ask', beforeToolCall: () => InterventionActions.confirm('Send it?') }),
     ];
     const model = scriptedModel(step(toolCall('e1', 'send_email', { to: 'a@example.com', body: 'hi' })), step(text('Sent.')));
-    const interventions = createInterventions({ handlers, approvalSecret: 'secret-with-at-least-32-bytes-for-hmac' });
+    const interventions = createInterventions({
+      handlers,
+      approvalSecret: 'secret-with-at-least-32-bytes-for-hmac',
+      approvalLedger: createApprovalLedger(),
+    });
     const first = await interventions.generateText({ model, tools, stopWhen: isStepCount(5), messages: [USER] });
     const request = first.content.find((part) => part.type === 'tool-approval-request');
     expect(judge.calls).toHaveLength(1);

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { rateLimit } from '../../src/builtins/rate-limit.ts';
 import {
   type BeforeToolCallEvent,
+  createApprovalLedger,
   createInterventions,
   type DecisionRecord,
   InterventionActions,
@@ -355,6 +356,7 @@ describe.each(MODES)('rateLimit through interventions.%s', (mode) => {
       const interventions = createInterventions({
         handlers: [rateLimit({ limit: 1, windowMs: HOUR, per: 'tool', exit: 'confirm' })],
         approvalSecret: 'test-secret-with-at-least-32-bytes-for-hmac',
+        approvalLedger: createApprovalLedger(),
       });
       const model = scriptedModel(
         step(toolCall('c1', 'search', { q: '1' }), toolCall('c2', 'search', { q: '2' })),

@@ -37,9 +37,24 @@
 import type { ModelMessage } from 'ai';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CAPABILITIES, type EntryPath, type GuardKind, GuardNotEnforcedError } from '../../src/index.ts';
-import { type Answer, type CallSpec, effectiveCall, Judge, mustAct, type PhaseEvents, type Scenario, scenarioArb } from './guard-oracle.ts';
+import { CAPABILITIES, type EntryPath, type GuardKind, GuardNotEnforcedError, InterventionsWarning } from '../../src/index.ts';
+import { processWarnings } from '../helpers/process-warnings.ts';
+import {
+  type Answer,
+  type CallSpec,
+  effectiveCall,
+  inScope,
+  Judge,
+  mustAct,
+  type PhaseEvents,
+  type Scenario,
+  scenarioArb,
+  TOOLS,
+} from './guard-oracle.ts';
 import { isPlain, layersOf, PATH_OF, type Phase, play, type Ran, WRAPPERS, type Wrapper } from './guard-play.ts';
+
+// a random handler's scope may match no tool of its run: the runtime warns, and says nothing else (see expectScopeWarnings)
+const { warnings } = processWarnings();
 
 const RUNS = Number(process.env.GUARD_RUNS ?? 100);
 const SEED = process.env.GUARD_SEED === undefined ? 20261126 : Number(process.env.GUARD_SEED);
@@ -133,6 +148,21 @@ function approvedRun(
   return { run: `${toolName}(${answer === 'edit' ? 'e' : (request.toolCall.input as { tag: string }).tag})` };
 }
 
+/**
+ * The warnings a scenario's runs gave: each says that a handler's `tools` scope matches no tool of
+ * the run, and only where the oracle's own matcher agrees (a warning is given once per process and
+ * scope, so a later scenario with the same scope gets none).
+ */
+function expectScopeWarnings(scenario: Scenario, given: readonly Error[]) {
+  for (const warning of given) {
+    if (!InterventionsWarning.isInstance(warning)) throw new Error(`not a library warning: ${String(warning)}`);
+    expect(warning.code, warning.message).toBe('scope-matches-no-tool');
+    const handler = scenario.handlers[Number(/^h(\d+)-/.exec(warning.handlerName ?? '')?.[1])];
+    if (handler === undefined) throw new Error(`a warning about "${warning.handlerName}", which the scenario does not have`);
+    expect(TOOLS.filter((tool) => inScope(handler.scope, tool, scenario.annotations))).toEqual([]);
+  }
+}
+
 /** Whether `path` may refuse a guard of `kind`: the table says it cannot enforce it, with the layers the call has. */
 function refusable(path: EntryPath, kind: GuardKind, layers: { readonly model: boolean; readonly tools: boolean }): boolean {
   const capability = CAPABILITIES[path][kind];
@@ -174,7 +204,9 @@ async function check(wrapper: Wrapper, scenario: Scenario) {
   const plain = isPlain(wrapper);
   // tools wrapped for a plain call see the model layer only when the middleware was read first
   const layersAt = (at: EntryPath) => (at === 'plain-tools' ? { model: layers.model, tools: true } : layers);
+  const warned = warnings.length;
   const { ran, phases, registered, refused } = await play(wrapper, scenario);
+  expectScopeWarnings(scenario, warnings.slice(warned));
   // a refusal names a guard the path cannot enforce, and what to use instead
   const expectRefusal = (error: unknown) => {
     expect(GuardNotEnforcedError.isInstance(error), `not a refusal: ${String(error)}`).toBe(true);

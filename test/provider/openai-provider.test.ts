@@ -14,6 +14,7 @@ import { z } from 'zod';
 import {
   type AfterModelCallEvent,
   type BeforeToolCallEvent,
+  createApprovalLedger,
   createInterventions,
   InterventionActions,
   InterventionHandler,
@@ -255,6 +256,7 @@ describe.each(CASES)('real @ai-sdk/openai provider: $api API, $mode', ({ api, mo
     const interventions = createInterventions({
       handlers: [new DeleteApproval()],
       approvalSecret: 'test-secret-with-at-least-32-bytes-for-hmac',
+      approvalLedger: createApprovalLedger(),
     });
 
     const first = await run(mode, interventions, { model, tools, messages: [USER] });
@@ -297,6 +299,7 @@ describe.each(CASES)('real @ai-sdk/openai provider: $api API, $mode', ({ api, mo
     const interventions = createInterventions({
       handlers: [new DeleteApproval()],
       approvalSecret: 'test-secret-with-at-least-32-bytes-for-hmac',
+      approvalLedger: createApprovalLedger(),
     });
 
     const first = await run(mode, interventions, { model, tools, messages: [USER] });
@@ -468,6 +471,7 @@ describe.each(CASES)('real @ai-sdk/openai provider: $api API, $mode', ({ api, mo
     const interventions = createInterventions({
       handlers: [new DeleteApproval()],
       approvalSecret: 'test-secret-with-at-least-32-bytes-for-hmac',
+      approvalLedger: createApprovalLedger(),
     });
 
     const first = await run(mode, interventions, { model, tools, messages: [USER] });

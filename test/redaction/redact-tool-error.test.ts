@@ -153,12 +153,14 @@ describe('the errors tools throw', () => {
         }
       })();
       const shadow = Object.assign(redactSecrets({ name: 'shadow-secrets' }), { mode: 'shadow' as const });
+      // scoped to another tool of the run
       const elsewhere = Object.assign(redactPii({ name: 'other-tools' }), { tools: ['send_email'] });
+      const sendEmail = tool({ inputSchema: z.object({ to: z.string() }), execute: async () => 'sent' });
       const model = scriptedModel(step(toolCall('c1', 'fetch_invoice', { id: '42' })), step(text('ok')));
 
       await run(createInterventions({ handlers: [shadow, elsewhere] }), mode, {
         model,
-        tools: billingTools(),
+        tools: { ...billingTools(), send_email: sendEmail },
         stopWhen: isStepCount(3),
         messages: [USER],
       });

@@ -8,7 +8,7 @@ import { isStepCount, type ModelMessage, ToolLoopAgent, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { approvalAnswer } from '../../src/client/index.ts';
-import { createInterventions, type DecisionRecord, defineHandler, InterventionActions } from '../../src/index.ts';
+import { createApprovalLedger, createInterventions, type DecisionRecord, defineHandler, InterventionActions } from '../../src/index.ts';
 import { approvalRequests } from '../helpers/approval-requests.ts';
 import { MODES, run } from '../helpers/run-both.ts';
 import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
@@ -28,6 +28,8 @@ function setup(options: { approvalSecret?: string } = {}) {
   const interventions = createInterventions({
     handlers: [defineHandler({ name: 'ask', beforeToolCall: () => InterventionActions.confirm('Approve the transfer?') })],
     hooks: { onChatError: ({ error }) => void chatErrors.push(error) },
+    // each runtime is an instance of its own, its approval ledger in its memory
+    approvalLedger: createApprovalLedger(),
     ...options,
   });
   return { transfers, chatErrors, tools, interventions };

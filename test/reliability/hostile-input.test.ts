@@ -13,6 +13,7 @@ import {
   type AfterToolCallEvent,
   type BeforeModelCallEvent,
   type BeforeToolCallEvent,
+  createApprovalLedger,
   createInterventions,
   defaultWording,
   defineHandler,
@@ -665,6 +666,7 @@ describe.each(MODES)('decision texts stay data (%s)', (mode) => {
           }),
         ],
         approvalSecret: 'hostile-secret-with-at-least-32-bytes-for-hmac',
+        approvalLedger: createApprovalLedger(),
       });
       const model = twoCalls();
       const first = await finish(interventions, mode, { model, tools, stopWhen: isStepCount(3), prompt: 'go' });
@@ -760,7 +762,7 @@ async function pausedRun(mode: Mode, approvalSecret: string | undefined) {
     }),
   };
   const interventions = createInterventions({
-    ...(approvalSecret === undefined ? {} : { approvalSecret }),
+    ...(approvalSecret === undefined ? {} : { approvalSecret, approvalLedger: createApprovalLedger() }),
     handlers: [
       defineHandler({
         name: 'gatekeeper',

@@ -32,6 +32,7 @@ import { z } from 'zod';
 import {
   type BeforeToolCallAction,
   type BeforeToolCallEvent,
+  createApprovalLedger,
   createInterventions,
   type DecisionRecord,
   defineHandler,
@@ -417,6 +418,7 @@ async function checkScenario(scenario: Scenario, mode: Mode): Promise<void> {
     handlers: scenario.handlers.map((spec, index) => handlerFor(spec, index, thrownValues)),
     hooks,
     approvalSecret: 'fuzz-secret-with-at-least-32-bytes-for-hmac',
+    approvalLedger: createApprovalLedger(),
   });
   const model = scriptedModel(firstTurn(scenario, calls), step(text('final answer')));
   const observed = await withinDeadline(
@@ -683,6 +685,7 @@ describe('random scenarios through both wrappers', () => {
             const interventions = createInterventions({
               handlers: scenario.handlers.map((spec, index) => handlerFor(spec, index, thrown)),
               approvalSecret: 'fuzz-secret-with-at-least-32-bytes-for-hmac',
+              approvalLedger: createApprovalLedger(),
             });
             const tools = {
               t: tool({ inputSchema: z.object({ tag: z.string() }), execute: async ({ tag }) => `ran ${tag}` }),

@@ -254,7 +254,7 @@ describe('holdsStreamedCalls (through interventions.streamText)', () => {
     it.each([
       ['toolPolicy', () => toolPolicy({ rules: [{ allow: 'echo' }], default: 'deny' })],
       ['callBudget', () => callBudget({ per: 'run', maxToolCalls: 10 })],
-      ['humanApproval', () => humanApproval({ tools: ['other_tool'] })],
+      ['humanApproval', () => humanApproval({ tools: ({ toolCall }) => toolCall.toolName === 'other_tool' })],
     ])('should stream the calls %s lets through as the raw SDK does', async (_, guard) => {
       const raw = await streamedLive('raw');
       const wrapped = await streamedLive([guard()]);

@@ -1,7 +1,13 @@
 import { isStepCount, type ModelMessage, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type BeforeToolCallEvent, createInterventions, defineHandler, InterventionActions } from '../../src/index.ts';
+import {
+  type BeforeToolCallEvent,
+  createApprovalLedger,
+  createInterventions,
+  defineHandler,
+  InterventionActions,
+} from '../../src/index.ts';
 import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
 
 function fileTools(log: string[]) {
@@ -77,7 +83,11 @@ describe('decisions on a turn of parallel tool calls', () => {
   it('should pause for the confirm while the other calls of the turn run, then resume it', async () => {
     const log: string[] = [];
     const tools = fileTools(log);
-    const interventions = createInterventions({ handlers: [policy], approvalSecret: 'test-secret-with-at-least-32-bytes-for-hmac' });
+    const interventions = createInterventions({
+      handlers: [policy],
+      approvalSecret: 'test-secret-with-at-least-32-bytes-for-hmac',
+      approvalLedger: createApprovalLedger(),
+    });
     const first = await interventions.generateText({
       model: scriptedModel(step(toolCall('r', 'read_file', { path: '/tmp/a' }), toolCall('d', 'delete_file', { path: '/tmp/a' }))),
       tools,
@@ -105,7 +115,11 @@ describe('decisions on a turn of parallel tool calls', () => {
   it('should execute nothing when the approved arguments were edited after signing', async () => {
     const log: string[] = [];
     const tools = fileTools(log);
-    const interventions = createInterventions({ handlers: [policy], approvalSecret: 'test-secret-with-at-least-32-bytes-for-hmac' });
+    const interventions = createInterventions({
+      handlers: [policy],
+      approvalSecret: 'test-secret-with-at-least-32-bytes-for-hmac',
+      approvalLedger: createApprovalLedger(),
+    });
     const first = await interventions.generateText({
       model: scriptedModel(step(toolCall('d', 'delete_file', { path: '/tmp/a' }))),
       tools,

@@ -3,7 +3,13 @@ import { convertToModelMessages, isStepCount, readUIMessageStream, tool, toUIMes
 import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type BeforeToolCallEvent, createInterventions, defineHandler, InterventionActions } from '../../src/index.ts';
+import {
+  type BeforeToolCallEvent,
+  createApprovalLedger,
+  createInterventions,
+  defineHandler,
+  InterventionActions,
+} from '../../src/index.ts';
 import { scriptedModel, step, text, toolCall, usage } from '../helpers/scripted-model.ts';
 
 describe('the UI message stream', () => {
@@ -11,6 +17,7 @@ describe('the UI message stream', () => {
     const ran: string[] = [];
     const interventions = createInterventions({
       approvalSecret: 'secret-with-at-least-32-bytes-for-hmac',
+      approvalLedger: createApprovalLedger(),
       handlers: [
         defineHandler({
           name: 'policy',
@@ -57,6 +64,7 @@ describe('the UI message stream', () => {
     const deployed: string[] = [];
     const interventions = createInterventions({
       approvalSecret: 'secret-with-at-least-32-bytes-for-hmac',
+      approvalLedger: createApprovalLedger(),
       handlers: [defineHandler({ name: 'ask', beforeToolCall: () => InterventionActions.confirm('Deploy to production?') })],
     });
     const tools = {

@@ -1,7 +1,7 @@
 import { tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createInterventions, defineHandler, InterventionActions } from '../../src/index.ts';
+import { createApprovalLedger, createInterventions, defineHandler, InterventionActions } from '../../src/index.ts';
 import { approvalRoundTrip, scriptedModel, step, text, toolCall } from '../../src/testing/index.ts';
 
 /** A file tool that records what it deleted. */
@@ -27,7 +27,11 @@ describe('approvalRoundTrip', () => {
   it('should stop at the approval request, approve it, and resume: the tool runs once and the model reads its result', async () => {
     const { deleted, tools } = files();
     const model = scriptedModel(toolCall('d1', 'delete_file', { path: '/tmp/report.txt' }), text('The report is gone.'));
-    const interventions = createInterventions({ handlers: [askFirst], approvalSecret: 'test-secret-with-at-least-32-bytes-for-hmac' });
+    const interventions = createInterventions({
+      handlers: [askFirst],
+      approvalSecret: 'test-secret-with-at-least-32-bytes-for-hmac',
+      approvalLedger: createApprovalLedger(),
+    });
 
     const { first, second, requests, messages } = await approvalRoundTrip({
       interventions,
@@ -73,7 +77,11 @@ describe('approvalRoundTrip', () => {
       step(toolCall('d1', 'delete_file', { path: '/tmp/a' }), toolCall('d2', 'delete_file', { path: '/etc/passwd' })),
       text('Deleted /tmp/a only.'),
     );
-    const interventions = createInterventions({ handlers: [askFirst], approvalSecret: 'test-secret-with-at-least-32-bytes-for-hmac' });
+    const interventions = createInterventions({
+      handlers: [askFirst],
+      approvalSecret: 'test-secret-with-at-least-32-bytes-for-hmac',
+      approvalLedger: createApprovalLedger(),
+    });
 
     const { requests } = await approvalRoundTrip({
       interventions,

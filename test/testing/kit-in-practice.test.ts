@@ -11,7 +11,13 @@ import { tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { cache } from '../../src/builtins/cache.ts';
-import { type BeforeToolCallEvent, createInterventions, InterventionActions, InterventionHandler } from '../../src/index.ts';
+import {
+  type BeforeToolCallEvent,
+  createApprovalLedger,
+  createInterventions,
+  InterventionActions,
+  InterventionHandler,
+} from '../../src/index.ts';
 import { approvalRoundTrip, runHandler, scriptedModel, text, toolCall } from '../../src/testing/index.ts';
 
 class EnvironmentGuard extends InterventionHandler {
@@ -66,6 +72,7 @@ describe('the kit in practice', () => {
     const interventions = createInterventions({
       handlers: [new DeleteApproval()],
       approvalSecret: 'test-secret-with-at-least-32-bytes-for-hmac',
+      approvalLedger: createApprovalLedger(),
     });
 
     const { requests, second } = await approvalRoundTrip({

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   type BeforeToolCallEvent,
+  createApprovalLedger,
   defineHandler,
   InterventionActions,
   InterventionHandler,
@@ -100,7 +101,7 @@ describe('runHandler', () => {
       const outcome = await runHandler(approval, {
         lifecycle: 'beforeToolCall',
         toolCall: { toolName: 'delete_file', input: { path: '/x' } },
-        options: { approvalSecret: 'test-secret-with-at-least-32-bytes-for-hmac' },
+        options: { approvalSecret: 'test-secret-with-at-least-32-bytes-for-hmac', approvalLedger: createApprovalLedger() },
       });
       expect(outcome.action).toBe('confirm');
       expect(outcome.record?.prompt).toBe('Delete it?');

@@ -5,7 +5,7 @@
  */
 import { generateText, isStepCount, type ModelMessage, streamText, ToolLoopAgent } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { createInterventions, type DecisionRecord, defineHandler, InterventionActions } from '../../src/index.ts';
+import { createApprovalLedger, createInterventions, type DecisionRecord, defineHandler, InterventionActions } from '../../src/index.ts';
 import { approvalRequests } from '../helpers/approval-requests.ts';
 import { noWipes, wipeAndLookupTools } from '../helpers/recording-tools.ts';
 import { scriptedModel, step, text, toolCall } from '../helpers/scripted-model.ts';
@@ -211,6 +211,7 @@ describe.each(['generateText', 'streamText'] as const)('a resumed history holdin
     const { ran, tools } = wipeAndLookupTools();
     const interventions = createInterventions({
       approvalSecret: 'secret-with-at-least-32-bytes-for-hmac',
+      approvalLedger: createApprovalLedger(),
       handlers: [defineHandler({ name: 'ask', beforeToolCall: () => InterventionActions.confirm('Run it?') })],
     });
     // a client (or a history written by the plain SDK) keeps two calls with one id in one message

@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { createInterventions, flowPolicy, humanApproval, toolPolicy, trustToolAnnotations } from '../../src/index.ts';
 import { answeredHistory, approvalRequests } from '../helpers/approval-requests.ts';
 import { startLoopbackMcpServer } from '../helpers/loopback-mcp-server.ts';
+import { takeWarnings } from '../helpers/process-warnings.ts';
 import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
 import { assistantMessage } from '../helpers/ui-round-trip.ts';
 
@@ -196,6 +197,7 @@ describe('policies over the annotations of a real MCP server (Streamable HTTP, @
     });
 
     it('should not let the docs\' "allow read-only" toolPolicy run its wipe_disk, though it declares readOnlyHint: true', async () => {
+      const warnings = takeWarnings();
       const vendor = await connectVendor();
       const policy = toolPolicy({
         rules: [{ allow: { annotations: { readOnlyHint: true } } }, { confirm: { annotations: { destructiveHint: true } } }],
@@ -210,6 +212,10 @@ describe('policies over the annotations of a real MCP server (Streamable HTTP, @
       expect(vendor.called).toEqual([]);
       // read as a tool that declares nothing: possibly destructive, so a person is asked
       expect(approvalRequests(result.content).map((request) => request.toolCall.toolName)).toEqual(['wipe_disk']);
+      // and the app is told that its "allow read-only" rule matches none of the untrusted server's tools
+      expect(warnings).toEqual([
+        expect.objectContaining({ code: 'scope-matches-no-tool', handlerName: 'tool-policy', option: 'rules[0].allow' }),
+      ]);
     });
 
     it('should read its claims as declared once the app trusts it (trustToolAnnotations)', async () => {
@@ -273,6 +279,7 @@ describe('labels stay put when a server the app trusts re-lists its tools betwee
     const relisted: ToolSet = { ...trustToolAnnotations(await client.tools()), send_email };
     expect((relisted.web_fetch as { metadata?: unknown }).metadata).toMatchObject({ annotations: { openWorldHint: false } });
     const warnings: unknown[] = [];
+    const emitted = takeWarnings();
     const next: UIMessage = { id: 'u2', role: 'user', parts: [{ type: 'text', text: 'Thanks. Email bob@corp.test "hi", and tidy up.' }] };
     const second = await createInterventions({
       handlers: [flowPolicy({})],
@@ -294,6 +301,10 @@ describe('labels stay put when a server the app trusts re-lists its tools betwee
       'deny',
     ]);
     expect(warnings).toEqual(['tool-annotations-changed', 'tool-annotations-changed']);
+    // and once per process through process.emitWarning
+    expect(emitted).toEqual([
+      expect.objectContaining({ code: 'tool-annotations-changed', message: expect.stringMatching(/^"web_fetch" changed its annotations/) }),
+    ]);
     expect(second.interventions.decisions.filter((record) => record.handler === 'ai-interventions')).toEqual([
       expect.objectContaining({ toolName: 'web_fetch', warning: expect.stringContaining('openWorldHint true -> false') }),
       expect.objectContaining({ toolName: 'archive_notes', warning: expect.stringContaining('readOnlyHint false -> true') }),

@@ -12,6 +12,7 @@ import {
   type Interventions,
   InvalidHandlerError,
   loopGuard,
+  type OnStatusContext,
   rateLimit,
   type ToolScope,
   type ToolSelector,
@@ -23,6 +24,7 @@ import {
 } from '../../src/index.ts';
 import { approvalRequests } from '../helpers/approval-requests.ts';
 import { inMemoryMcpTools } from '../helpers/in-memory-mcp.ts';
+import { takeWarnings } from '../helpers/process-warnings.ts';
 import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
 
 type Mode = 'generateText' | 'streamText';
@@ -302,8 +304,11 @@ describe.each<Mode>(['generateText', 'streamText'])('annotation selectors in the
       default: 'deny',
     });
     const mcp = await server();
+    const emitted = takeWarnings();
+    const told: string[] = [];
+    const onStatus = ({ status }: OnStatusContext) => void (status.type === 'warning' && told.push(status.message));
     const byPolicy = await turn(
-      createInterventions({ handlers: [policy] }),
+      createInterventions({ handlers: [policy], hooks: { onStatus } }),
       mode,
       scriptedModel(everyTool(), step(text('done'))),
       mcp.tools,
@@ -320,6 +325,11 @@ describe.each<Mode>(['generateText', 'streamText'])('annotation selectors in the
     await mcp.close();
     expect(mcp.called).toEqual([]);
     expect(approvalRequests(byApproval.content)).toHaveLength(4);
+    // the app is told that its "allow read-only" rule matches none of them (through process.emitWarning once per process)
+    expect(told).toEqual([
+      expect.stringContaining('{"annotations":{"readOnlyHint":true}} of "tool-policy" (rules[0].allow) matches no tool'),
+    ]);
+    for (const warning of emitted) expect(warning).toMatchObject({ code: 'scope-matches-no-tool', message: told[0] });
   });
 });
 

@@ -9,6 +9,7 @@ import { isStepCount } from 'ai';
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import {
   actionDigestOf,
+  createApprovalLedger,
   createDecisionTrail,
   createInterventions,
   createMemoryStore,
@@ -128,7 +129,12 @@ describe('createDecisionTrail', () => {
       const store = createMemoryStore();
       const trail = createDecisionTrail({ store, key: 'ops' });
       const { tools, ran } = wipeAndLookupTools();
-      const interventions = createInterventions({ handlers: [noWipes], trail, approvalSecret: 'a-shared-secret-of-32-characters' });
+      const interventions = createInterventions({
+        handlers: [noWipes],
+        trail,
+        approvalSecret: 'a-shared-secret-of-32-characters',
+        approvalLedger: createApprovalLedger(),
+      });
       const model = scriptedModel(step(toolCall('c1', 'wipe_disk', { disk: 'scratch' })), step(text('wiped')));
 
       const { first, second, messages } = await approvalRoundTrip({ interventions, model, tools, prompt: 'wipe scratch', approve: true });

@@ -20,6 +20,7 @@ import {
   APPROVAL_ANSWER_PREFIX,
   approvalAnswer,
   approvalReasonText,
+  createApprovalLedger,
   createInterventions,
   defineHandler,
   InterventionActions,
@@ -45,6 +46,7 @@ function setup() {
   const ran: Array<{ tool: string; input: unknown }> = [];
   const interventions = createInterventions({
     approvalSecret: 'secret-with-at-least-32-bytes-for-hmac',
+    approvalLedger: createApprovalLedger(),
     handlers: [
       defineHandler({
         name: 'policy',
@@ -489,6 +491,7 @@ describe('a useChat round trip with typed answers', () => {
     const model = scriptedModel(step(toolCall('c1', 'delete_file', { path: '/tmp/a' })), step(text(answerAfterResume)), step(text('ok')));
     const interventions = createInterventions({
       approvalSecret: 'secret-with-at-least-32-bytes-for-hmac',
+      approvalLedger: createApprovalLedger(),
       handlers: [defineHandler({ name: 'ask', beforeToolCall: () => InterventionActions.confirm('Delete it?') })],
     });
     const { ran, route } = chat(model, interventions);
@@ -585,6 +588,7 @@ describe('decisions in the UI with the real @ai-sdk/openai provider', () => {
     };
     const interventions = createInterventions({
       approvalSecret: 'secret-with-at-least-32-bytes-for-hmac',
+      approvalLedger: createApprovalLedger(),
       handlers: [defineHandler({ name: 'ask', beforeToolCall: () => InterventionActions.confirm('Delete it?') })],
     });
     const user: InterventionUIMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'delete /tmp/a' }] };
