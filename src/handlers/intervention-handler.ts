@@ -126,8 +126,10 @@ export interface InterventionHandlerLike<TOOLS extends ToolSet = ToolSet> {
  * ```ts
  * class ToolGuard extends InterventionHandler {
  *   readonly name = 'tool-guard';
- *   constructor(private readonly blockedTools: string[]) {
+ *   readonly blockedTools: readonly string[];
+ *   constructor(blockedTools: readonly string[]) {
  *     super();
+ *     this.blockedTools = blockedTools;
  *   }
  *   override beforeToolCall(event: BeforeToolCallEvent) {
  *     if (this.blockedTools.includes(event.toolCall.toolName)) {

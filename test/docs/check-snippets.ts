@@ -7,15 +7,17 @@ import type { Snippet } from './snippets.ts';
 export interface SnippetReport {
   readonly snippet: Snippet;
   readonly errors: readonly string[];
-  /** The names imported for it (a snippet without imports gets what it uses, see {@link checkSnippets}). */
+  /** The names imported for it (a fragment gets what it uses, see {@link checkSnippets}). */
   readonly autoImports: readonly string[];
+  /** A fragment of a page: what the compiler says about it as it is shown, without those imports. */
+  readonly asShown: readonly string[] | undefined;
 }
 
 /**
- * The modules a snippet without `import` lines may use without importing
- * them, first match wins: the shared prelude (what a snippet assumes you
- * have: a `model`, your `tools`, `messages`…), then the package and its
- * peers. A snippet that has `import` lines is a program: it gets nothing.
+ * The modules a fragment may use without importing them, first match wins:
+ * the shared prelude (what a fragment assumes you have: a `model`, your
+ * `tools`, `messages`…), then the package and its peers. Any other block is
+ * a program: it gets nothing.
  */
 const AMBIENT: ReadonlyArray<{ readonly module: string; readonly exports: string | readonly string[] }> = [
   { module: './prelude.ts', exports: 'test/docs/prelude.ts' },
@@ -46,27 +48,35 @@ const VIRTUAL_DIR = 'test/docs/__snippets__';
  * strict, NodeNext, against `src/` through the package's
  * `ai-interventions-source` export condition.
  *
- * A snippet with `import` lines must compile on its own. One without gets an
+ * A program must compile as it is shown. A fragment (a TSDoc example, or a
+ * block of a page whose fence says `fragment`) without `import` lines gets an
  * import line for each name it uses and does not declare, from the modules
- * in {@link AMBIENT}, so a fragment like
- * `interventions.addHook('onMessage', …)` needs no boilerplate but a typo or
- * an undefined class still fails. Named blocks (first line
- * `// lib/tools.ts`) of one document can import each other as a Next.js app
- * does (`@/lib/tools`).
+ * in {@link AMBIENT}, so `interventions.addHook('onMessage', …)` needs no
+ * boilerplate but a typo or an undefined class still fails; a fragment of a
+ * page is also compiled as shown, so a test can tell one that needs none of
+ * it. Named blocks (first line `// lib/tools.ts`) of one document can import
+ * each other as a Next.js app does (`@/lib/tools`).
  */
 export function checkSnippets(root: string, snippets: readonly Snippet[]): SnippetReport[] {
   const ambient = ambientExports(root);
   const files = new Map<string, { snippet: Snippet; text: string; offset: number; autoImports: string[] }>();
+  // a fragment of a page, as shown: its file, by the fragment's
+  const shown = new Map<Snippet, string>();
   for (const snippet of snippets) {
     const path = join(root, VIRTUAL_DIR, virtualName(snippet));
     if (files.has(path)) throw new Error(`${snippet.id}: two snippets are named ${virtualName(snippet)}`);
-    const { header, names } = importsFor(snippet, ambient, path, root);
+    const { header, names } = snippet.fragment ? importsFor(snippet, ambient, path, root) : { header: '', names: [] };
     files.set(path, {
       snippet,
       text: header === '' ? snippet.code : `${header}\n${snippet.code}`,
       offset: header === '' ? 0 : header.split('\n').length,
       autoImports: names,
     });
+    if (snippet.fragment && snippet.file.endsWith('.md')) {
+      const asShown = path.replace(/\.tsx?$/, (extension) => `.as-shown${extension}`);
+      files.set(asShown, { snippet, text: snippet.code, offset: 0, autoImports: [] });
+      shown.set(snippet, asShown);
+    }
   }
 
   const options: ts.CompilerOptions = {
@@ -79,6 +89,8 @@ export function checkSnippets(root: string, snippets: readonly Snippet[]): Snipp
     strict: true,
     noUncheckedIndexedAccess: true,
     noImplicitOverride: true,
+    noFallthroughCasesInSwitch: true,
+    erasableSyntaxOnly: true,
     verbatimModuleSyntax: true,
     isolatedModules: true,
     allowImportingTsExtensions: true,
@@ -125,17 +137,25 @@ export function checkSnippets(root: string, snippets: readonly Snippet[]): Snipp
   const global = ts.getPreEmitDiagnostics(program).filter((diagnostic) => diagnostic.file === undefined);
   if (global.length > 0) throw new Error(global.map((diagnostic) => flatten(diagnostic.messageText)).join('\n'));
 
-  return [...files].map(([path, { snippet, offset, autoImports }]) => {
+  const errorsOf = (path: string): string[] => {
+    const file = files.get(path);
     const source = program.getSourceFile(path);
-    if (source === undefined) throw new Error(`${snippet.id}: not in the program`);
+    if (file === undefined || source === undefined) throw new Error(`${path}: not in the program`);
+    const { snippet, offset } = file;
     const diagnostics = [...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)];
-    const errors = diagnostics.map((diagnostic) => {
+    return diagnostics.map((diagnostic) => {
       const { line, character } = source.getLineAndCharacterOfPosition(diagnostic.start ?? 0);
       const where = line < offset ? `${snippet.id} (auto-import)` : `${snippet.file}:${snippet.line + line - offset}:${character + 1}`;
       return `${where} TS${diagnostic.code} ${flatten(diagnostic.messageText)}`;
     });
-    return { snippet, errors, autoImports };
-  });
+  };
+  const asShownFiles = new Set(shown.values());
+  return [...files]
+    .filter(([path]) => !asShownFiles.has(path))
+    .map(([path, { snippet, autoImports }]) => {
+      const asShown = shown.get(snippet);
+      return { snippet, errors: errorsOf(path), autoImports, asShown: asShown === undefined ? undefined : errorsOf(asShown) };
+    });
 }
 
 function virtualName(snippet: Snippet): string {

@@ -1,8 +1,9 @@
 /**
- * What the documentation's snippets assume you already have: a model, your
- * tools, the conversation, your runtime, a Redis client. A snippet without
- * `import` lines may use these names (see `check-snippets.ts`); a snippet
- * with `import` lines is a program and must stand on its own.
+ * What the documentation's fragments assume you already have: a model, your
+ * tools, the conversation, your runtime, a Redis client. A fragment (a TSDoc
+ * example, or a block of a page whose fence says ```ts fragment) may use
+ * these names (see `check-snippets.ts`); every other block of a page is a
+ * program and must stand on its own.
  *
  * Only things that live outside the snippet are here, declared (no values)
  * with the types they would have in an app. The handler classes are the
@@ -90,7 +91,7 @@ export declare const log: Pick<Console, 'info' | 'warn' | 'error'>;
 /** Your policy service. */
 export declare const policy: { allows(toolName: string): Promise<boolean> };
 
-/** Denies the tools it is given (README, "Quick start"). */
+/** Denies the tools it is given (README, "Quick start"; `InterventionHandler`'s TSDoc). */
 export declare class ToolGuard extends InterventionHandler {
   readonly name: 'tool-guard';
   constructor(blockedTools: readonly string[]);

@@ -4,6 +4,7 @@
  * rest is the real package. Each test checks what the text around the
  * program says it does.
  */
+import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import type { UIMessage, UIMessageChunk } from 'ai';
 import * as ai from 'ai';
@@ -50,6 +51,7 @@ async function run(code: string, model: ScriptedModel, expose: readonly string[]
       'ai-interventions/testing': testing,
       '@ai-sdk/openai': { openai: () => model },
       'node:fs/promises': fs,
+      'node:assert/strict': { default: assert },
     },
     expose,
   );
@@ -71,7 +73,10 @@ describe('the README programs', () => {
       toolCall('c2', 'delete_file', { path: '/tmp/build-cache' }),
       text('I could not delete /tmp/build-cache: deleting files is not allowed here.'),
     );
-    const { fs, printed } = await run(program("rules: [{ deny: 'delete_file'"), model);
+    const { fs, printed } = await run(
+      program("rules: [{ deny: 'delete_file', reason: 'Deleting files is not allowed here' }], default: 'allow' })],\n});\n\nconst result"),
+      model,
+    );
 
     expect(fs.readdir).toHaveBeenCalledWith('/tmp');
     expect(fs.rm).not.toHaveBeenCalled();
@@ -89,6 +94,12 @@ describe('the README programs', () => {
     expect(printed[1]?.[0]).toEqual([
       expect.objectContaining({ handler: 'tool-guard', lifecycle: 'beforeToolCall', action: 'deny', toolName: 'delete_file' }),
     ]);
+  });
+
+  it('the testing page: a guard tried on the scripted model from start to finish, its assertions holding', async () => {
+    const { exposed } = await run(program('assert.deepEqual(deleted, [])'), scriptedModel(), ['deleted', 'result']);
+    expect(exposed.deleted).toEqual([]);
+    expect((exposed.result as { text: string }).text).toBe('I may not delete files here.');
   });
 
   it('StrictAuth: the auth service decides; when it fails, the call is denied (fail closed)', async () => {
@@ -135,7 +146,7 @@ describe('the README programs', () => {
   });
 
   it('the testing kit: runHandler says the guard denied and nothing ran', async () => {
-    const { exposed } = await run(program("from 'ai-interventions/testing'"), scriptedModel(), ['action', 'record', 'executed']);
+    const { exposed } = await run(program('runHandler(new EnvironmentGuard()'), scriptedModel(), ['action', 'record', 'executed']);
     expect(exposed).toEqual({
       action: 'deny',
       record: expect.objectContaining({ reason: 'Production database access is not allowed' }),

@@ -1,7 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { checkSnippets } from './check-snippets.ts';
-import { documentSnippets, exampleSnippets, markdownSnippets, sourceSnippets } from './snippets.ts';
+import { documentFences, documentSnippets, exampleSnippets, markdownFences, markdownSnippets, sourceSnippets } from './snippets.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -9,13 +10,16 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const documented = [...documentSnippets(root), ...sourceSnippets(root, 'src')];
 const isMarkdown = (snippet: { file: string }) => snippet.file.endsWith('.md');
 
+/** The languages of a page's other blocks: commands, plain text, diagrams (nothing to compile). */
+const NOT_CODE = new Set(['sh', 'text', 'mermaid']);
+
 // Broken on purpose: the checker must reject each of them (one program for all, so they cost nothing extra).
 const broken = [
   ...markdownSnippets(
     [
       '# Broken',
       '',
-      '```ts',
+      '```ts fragment',
       "const interventions = createInterventions({ handlers: [new ToolGaurd(['delete_file'])] });",
       '```',
       '',
@@ -26,7 +30,7 @@ const broken = [
       'await createInterventions().generateText({ model, prompt: "hi" });',
       '```',
       '',
-      '```ts',
+      '```ts fragment',
       "interventions.addHook('preToolcall', () => {});",
       '```',
       '',
@@ -39,6 +43,9 @@ const broken = [
     ].join('\n'),
     'broken.md',
   ),
+  // a program that needs the prelude, and a fragment that needs nothing
+  ...markdownSnippets(['```ts', 'interventions.use(toolPolicy({ default: "deny" }));', '```'].join('\n'), 'unmarked.md'),
+  ...markdownSnippets(['```ts fragment', 'const answer = 42;', '```'].join('\n'), 'needless.md'),
   ...markdownSnippets(['```ts', '// lib/only-here.ts', 'export const onlyHere = 1;', '```'].join('\n'), 'app-a.md'),
   ...markdownSnippets(
     ['```ts', "import { onlyHere } from '@/lib/only-here';", 'export const copy = onlyHere;', '```'].join('\n'),
@@ -72,13 +79,44 @@ describe('the documentation snippets', () => {
     for (const route of routes) expect(route.code, route.id).toMatch(/stopWhen:/);
   });
 
-  describe('when a document presents a program (a block with imports)', () => {
-    const programs = documented.filter((snippet) => isMarkdown(snippet) && /^import /m.test(snippet.code));
+  it('should know every block of every page: a program it compiles as shown, a declared fragment, or no code', () => {
+    const fences = documentFences(root);
+    expect(fences.filter((fence) => fence.lang === 'ts' || fence.lang === 'tsx').map((fence) => fence.id)).toEqual(
+      documented.filter(isMarkdown).map((snippet) => snippet.id),
+    );
+    const unknown = fences.filter((fence) => fence.lang !== 'ts' && fence.lang !== 'tsx' && !NOT_CODE.has(fence.lang));
+    expect(unknown, 'a block neither ts / tsx (compiled) nor sh, text or mermaid').toEqual([]);
+  });
 
-    it('should compile it with its own imports only', () => {
-      expect(programs.length).toBeGreaterThanOrEqual(9);
+  describe('when a page presents a program (any block not marked as a fragment)', () => {
+    const programs = documented.filter((snippet) => isMarkdown(snippet) && !snippet.fragment);
+
+    it('should compile it as shown: with its own imports only, nothing from the prelude', () => {
+      expect(programs.length).toBeGreaterThanOrEqual(20);
       for (const program of programs) expect(byId.get(program.id)?.autoImports, program.id).toEqual([]);
     });
+  });
+
+  describe('when a page presents a fragment (```ts fragment)', () => {
+    const fragments = documented.filter((snippet) => isMarkdown(snippet) && snippet.fragment);
+
+    it('should be one: it uses what an app has, imports nothing, and is no file of an app', () => {
+      for (const fragment of fragments) {
+        expect(byId.get(fragment.id)?.asShown, `${fragment.id} compiles as shown: drop "fragment" from its fence`).not.toEqual([]);
+        expect(fragment.code, `${fragment.id} imports: it is a program, drop "fragment"`).not.toMatch(/^import /m);
+        expect(fragment.path, `${fragment.id} is named as a file: make it a program`).toBeUndefined();
+      }
+    });
+  });
+
+  it("should run only the package's own scripts in its commands (npm run <script>)", () => {
+    const { scripts } = JSON.parse(readFileSync(`${root}/package.json`, 'utf8')) as { scripts: Record<string, string> };
+    const commands = ['README.md', ...documentFences(root).map((fence) => fence.id.split(':')[0] as string)]
+      .filter((file, index, all) => all.indexOf(file) === index)
+      .flatMap((file) => [...readFileSync(`${root}/${file}`, 'utf8').matchAll(/```sh\n([\s\S]*?)```/g)].map((block) => block[1] ?? ''));
+    const run = commands.flatMap((block) => [...block.matchAll(/npm run (\S+)/g)].map((match) => match[1] ?? ''));
+    expect(run.length).toBeGreaterThanOrEqual(1);
+    for (const name of run) expect(Object.keys(scripts), `npm run ${name}`).toContain(name);
   });
 });
 
@@ -107,6 +145,21 @@ describe('checkSnippets', () => {
       expect(page?.errors).toEqual([expect.stringMatching(/^broken\.md:21:18 TS2322 Type 'string' is not assignable to type/)]);
     });
 
+    it('should not give a block not marked as a fragment the prelude', () => {
+      expect(reports.find((report) => report.snippet.file === 'unmarked.md')?.errors).toEqual([
+        expect.stringMatching(/^unmarked\.md:2:1 TS2304 Cannot find name 'interventions'\./),
+        expect.stringMatching(/^unmarked\.md:2:19 TS2304 Cannot find name 'toolPolicy'\./),
+      ]);
+    });
+
+    it('should tell a fragment that compiles as shown', () => {
+      expect(reports.find((report) => report.snippet.file === 'needless.md')).toMatchObject({ errors: [], asShown: [] });
+      expect(reports.filter((report) => report.snippet.file === 'broken.md')[0]?.asShown).toEqual([
+        expect.stringMatching(/TS2304 Cannot find name 'createInterventions'/),
+        expect.stringMatching(/TS2304 Cannot find name 'ToolGaurd'/),
+      ]);
+    });
+
     it("should not resolve `@/` to another document's named block (each document is an app of its own)", () => {
       const importer = reports.find((report) => report.snippet.file === 'app-b.md');
       expect(importer?.errors).toEqual([expect.stringMatching(/^app-b\.md:2:26 TS2307 Cannot find module '@\/lib\/only-here'/)]);
@@ -129,8 +182,26 @@ describe('markdownSnippets', () => {
       'doc.md',
     );
     expect(snippets).toEqual([
-      { id: 'doc.md:6', file: 'doc.md', line: 6, lang: 'tsx', code: '// app/page.tsx\nexport default 1;', path: 'app/page.tsx' },
-      { id: 'doc.md:10', file: 'doc.md', line: 10, lang: 'ts', code: 'const a = 1;', path: undefined },
+      {
+        id: 'doc.md:6',
+        file: 'doc.md',
+        line: 6,
+        lang: 'tsx',
+        code: '// app/page.tsx\nexport default 1;',
+        path: 'app/page.tsx',
+        fragment: false,
+      },
+      { id: 'doc.md:10', file: 'doc.md', line: 10, lang: 'ts', code: 'const a = 1;', path: undefined, fragment: false },
+    ]);
+  });
+
+  it('should take a fence that says fragment as one, and list every block with its language', () => {
+    const text = ['```ts fragment', 'interventions.use(h);', '```', '```', 'plain', '```', '```json', '{}', '```'].join('\n');
+    expect(markdownSnippets(text, 'doc.md').map((snippet) => snippet.fragment)).toEqual([true]);
+    expect(markdownFences(text, 'doc.md')).toEqual([
+      { id: 'doc.md:2', lang: 'ts' },
+      { id: 'doc.md:5', lang: '' },
+      { id: 'doc.md:8', lang: 'json' },
     ]);
   });
 });
@@ -154,7 +225,7 @@ describe('exampleSnippets', () => {
       ' */',
     ].join('\n');
     expect(exampleSnippets(source, 'a.ts')).toEqual([
-      { id: 'a.ts:9', file: 'a.ts', line: 9, lang: 'ts', code: 'if (ok) {\n  run();\n}', path: undefined },
+      { id: 'a.ts:9', file: 'a.ts', line: 9, lang: 'ts', code: 'if (ok) {\n  run();\n}', path: undefined, fragment: true },
     ]);
   });
 });

@@ -15,14 +15,33 @@ export interface Snippet {
    * blocks of one document with names can import each other (`@/lib/tools`).
    */
   readonly path: string | undefined;
+  /**
+   * A fragment (a fence of ```ts fragment): it may use what an app has (the prelude's `model`,
+   * `tools`, `interventions`…) and the package's exports without importing them. Every other block of
+   * a page is a program that compiles as it is shown. A TSDoc example is always a fragment.
+   */
+  readonly fragment: boolean;
 }
 
-const FENCE = /^(\s*)```(\w+)?[^\n]*$/;
+/** A fenced block of a markdown text, whatever its language (`''` without one). */
+export interface Fence {
+  readonly id: string;
+  readonly lang: string;
+}
+
+const FENCE = /^(\s*)```(\w+)?([^\n]*)$/;
 const NAMED = /^\/\/ ((?:[\w.@-]+\/)*[\w.-]+\.tsx?)\s*$/;
 
 /** The ```ts and ```tsx blocks of a markdown text (other fences are skipped). */
 export function markdownSnippets(text: string, file: string): Snippet[] {
-  return fencedBlocks(text.split('\n'), 1, file);
+  return fencedBlocks(text.split('\n'), 1, file, false);
+}
+
+/** Every fenced block of a markdown text, with its language. */
+export function markdownFences(text: string, file: string): Fence[] {
+  const fences: Fence[] = [];
+  fencedBlocks(text.split('\n'), 1, file, false, (fence) => fences.push(fence));
+  return fences;
 }
 
 /**
@@ -37,7 +56,7 @@ export function exampleSnippets(text: string, file: string): Snippet[] {
     let inExample = false;
     let start = -1;
     const flush = (end: number) => {
-      if (inExample && start >= 0) snippets.push(...fencedBlocks(lines.slice(start, end), firstLine + start, file));
+      if (inExample && start >= 0) snippets.push(...fencedBlocks(lines.slice(start, end), firstLine + start, file, true));
     };
     lines.forEach((line, index) => {
       // a tag at the start of a line (outside a fence) ends the previous tag's text
@@ -73,6 +92,11 @@ export function documentSnippets(root: string): Snippet[] {
   return documentFiles(root).flatMap((file) => markdownSnippets(readFileSync(join(root, file), 'utf8'), file));
 }
 
+/** Every fenced block of every document, whatever its language. */
+export function documentFences(root: string): Fence[] {
+  return documentFiles(root).flatMap((file) => markdownFences(readFileSync(join(root, file), 'utf8'), file));
+}
+
 /** Every `@example` snippet of the `.ts` files below `dir`. */
 export function sourceSnippets(root: string, dir: string): Snippet[] {
   return files(join(root, dir), (name) => name.endsWith('.ts') && !name.endsWith('.d.ts')).flatMap((path) =>
@@ -91,24 +115,36 @@ function files(dir: string, wanted: (name: string) => boolean): string[] {
     .sort();
 }
 
-function fencedBlocks(lines: readonly string[], firstLine: number, file: string): Snippet[] {
+/**
+ * The ```ts / ```tsx blocks of `lines` (`fragment`: whether they all are, as a TSDoc example is; else
+ * a block is one when its fence says so), telling `onFence` of every block whatever its language.
+ */
+function fencedBlocks(
+  lines: readonly string[],
+  firstLine: number,
+  file: string,
+  fragment: boolean,
+  onFence: (fence: Fence) => void = () => {},
+): Snippet[] {
   const snippets: Snippet[] = [];
-  let open: { lang: string; indent: number; start: number } | undefined;
+  let open: { lang: string; meta: string; indent: number; start: number } | undefined;
   lines.forEach((text, index) => {
     const fence = FENCE.exec(text);
     if (fence === null) return;
     if (open === undefined) {
-      open = { lang: fence[2] ?? '', indent: fence[1]?.length ?? 0, start: index + 1 };
+      open = { lang: fence[2] ?? '', meta: fence[3] ?? '', indent: fence[1]?.length ?? 0, start: index + 1 };
       return;
     }
     if (fence[2] !== undefined) return; // a fence with a language inside a block is text
-    const { lang, indent, start } = open;
+    const { lang, meta, indent, start } = open;
     open = undefined;
+    const line = firstLine + start;
+    onFence({ id: `${file}:${line}`, lang });
     if (lang !== 'ts' && lang !== 'tsx') return;
     const body = lines.slice(start, index).map((body) => body.slice(Math.min(indent, leadingSpaces(body))));
     const code = body.join('\n');
-    const line = firstLine + start;
-    snippets.push({ id: `${file}:${line}`, file, line, lang, code, path: NAMED.exec(body[0] ?? '')?.[1] });
+    const path = NAMED.exec(body[0] ?? '')?.[1];
+    snippets.push({ id: `${file}:${line}`, file, line, lang, code, path, fragment: fragment || /(^|\s)fragment(\s|$)/.test(meta) });
   });
   return snippets;
 }
