@@ -67,30 +67,14 @@ afterEach(() => {
 });
 
 describe('the README programs', () => {
-  it('the opening example: delete_file never runs; the model reads why and answers without it', async () => {
-    const model = scriptedModel(
-      toolCall('c1', 'list_files', { dir: '/tmp' }),
-      toolCall('c2', 'delete_file', { path: '/tmp/build-cache' }),
-      text('I could not delete /tmp/build-cache: deleting files is not allowed here.'),
-    );
-    const { fs, printed } = await run(
-      program("rules: [{ deny: 'delete_file', reason: 'Deleting files is not allowed here' }], default: 'allow' })],\n});\n\nconst result"),
-      model,
-    );
+  it('the quick start, on its own scripted model (no API key): ToolGuard denies delete_file, the model reads why, the decisions say who decided', async () => {
+    const { printed, exposed } = await run(program('class ToolGuard extends InterventionHandler'), scriptedModel(), ['result']);
+    const { steps, responseMessages } = exposed.result as Awaited<ReturnType<typeof ai.generateText>>;
 
-    expect(fs.readdir).toHaveBeenCalledWith('/tmp');
-    expect(fs.rm).not.toHaveBeenCalled();
-    expect(sent(model, 2)).toContain('Deleting files is not allowed here');
-    expect(printed).toEqual([['I could not delete /tmp/build-cache: deleting files is not allowed here.']]);
-  });
-
-  it('the quick start: ToolGuard denies delete_file, and the decisions say who decided', async () => {
-    const model = scriptedModel(toolCall('c1', 'delete_file', { path: '/tmp/build-cache' }), text('Not allowed, sorry.'));
-    const { fs, printed } = await run(program('class ToolGuard extends InterventionHandler'), model);
-
-    expect(fs.rm).not.toHaveBeenCalled();
-    expect(sent(model, 1)).toContain("Tool 'delete_file' is not allowed in this environment");
-    expect(printed[0]).toEqual(['Not allowed, sorry.']);
+    // delete_file never ran; the history the model answered from says why
+    expect(steps.flatMap((step) => step.content.filter((part) => part.type === 'tool-result'))).toEqual([]);
+    expect(JSON.stringify(responseMessages)).toContain("Tool 'delete_file' is not allowed in this environment");
+    expect(printed[0]).toEqual(['I may not delete files here.']);
     expect(printed[1]?.[0]).toEqual([
       expect.objectContaining({ handler: 'tool-guard', lifecycle: 'beforeToolCall', action: 'deny', toolName: 'delete_file' }),
     ]);
