@@ -11,7 +11,7 @@ import type { Context } from '@ai-sdk/provider-utils';
 import { generateText, isStepCount, type ModelMessage, type ToolApprovalConfiguration, type ToolSet, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createInterventions, defineHandler, InterventionActions } from '../../src/index.ts';
+import { createApprovalLedger, createInterventions, defineHandler, InterventionActions } from '../../src/index.ts';
 import { type CallOptions, MODES, type Mode, run } from '../helpers/run-both.ts';
 import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
 
@@ -86,7 +86,7 @@ describe("a handler's deny sent back approved", () => {
   for (const mode of MODES) {
     for (const [setup, config] of [
       ["the runtime's own secret", {}],
-      ['approvalSecret', { approvalSecret: 'an-approval-secret-with-at-least-32-bytes' }],
+      ['approvalSecret', { approvalSecret: 'an-approval-secret-with-at-least-32-bytes', approvalLedger: createApprovalLedger() }],
     ] as const) {
       it.each([false, true])(`should never run, the request stripped of isAutomatic or not (%s, ${setup}, ${mode})`, async (stripped) => {
         const { ran, outcome, model } = await resendApproved(

@@ -6,6 +6,7 @@ import {
   approvalAnswer,
   approvalOf,
   canAnswer,
+  createApprovalLedger,
   createInterventions,
   defineHandler,
   humanApproval,
@@ -30,6 +31,7 @@ function chat(...turns: Array<ReturnType<typeof scriptedModel>>) {
   const ran: string[] = [];
   const interventions = createInterventions({
     approvalSecret: 'secret-with-at-least-32-bytes-for-hmac',
+    approvalLedger: createApprovalLedger(),
     // a part for every decided call: a plain refusal too (a decision log)
     decisionParts: 'all',
     handlers: [
