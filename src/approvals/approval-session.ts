@@ -8,11 +8,22 @@ import { type Resume, type ResumedApproval, readResume } from '../answers/read-r
 import type { GuideFeedback } from '../handlers/verdict.ts';
 import type { Wording } from '../handlers/wording.ts';
 import type { ApprovalLedger } from '../ledger/approval-ledger.ts';
+import { onDemand } from '../util/on-demand.ts';
 import type { ApprovalPin, PinnedCall } from './approval-pin.ts';
 import type { ApprovalSecret, ApprovalState, DecideResumed, HeldAnswer, RuntimeContext } from './approval-state.ts';
 import { editableHistory } from './editable-history.ts';
 import { finishRequest, finishRequests, finishRequestsIn } from './own-approval-requests.ts';
 import type { SettledAnswer } from './settle-answer.ts';
+
+/**
+ * The work of approvals beyond reading a request, loaded with the first
+ * request of a process that needs it (one mechanism: `onDemand`): sealing and
+ * opening pins, taking a resume's answers, the people rules, a person's edits.
+ */
+const pins = onDemand(() => import('./approval-pin.ts'));
+const answersWork = onDemand(() => import('./take-answers.ts'));
+const peopleRules = onDemand(() => import('./settle-answer.ts'));
+const edits = onDemand(() => import('./apply-approval-edits.ts'));
 
 /** What an approval session is opened with. */
 export interface ApprovalSessionOptions {
@@ -107,7 +118,7 @@ export class ApprovalSession {
   async ask(call: PinnedCall, asker: RuntimeContext, terms: ConfirmTerms | undefined, guidance?: readonly GuideFeedback[]): Promise<void> {
     this.asked(call.toolCallId, true);
     const pin = { asker, askedAt: Date.now(), terms, guidance };
-    const { sealPin } = await import('./approval-pin.ts');
+    const { sealPin } = await pins();
     this.state.pins.set(call.toolCallId, await sealPin(this.state.runtimeSecret, pin, call));
   }
 
@@ -129,7 +140,7 @@ export class ApprovalSession {
    * a run); the call then runs with the asker's runtime context.
    */
   async askerOfCall(approval: ResumedApproval): Promise<ApprovalPin | undefined> {
-    const [{ callKey, parsePin }, { askedCall }] = await Promise.all([import('./approval-pin.ts'), import('./take-answers.ts')]);
+    const [{ callKey, parsePin }, { askedCall }] = await Promise.all([pins(), answersWork()]);
     const pin = parsePin(await this.state.ledger?.askerOf?.(await callKey(askedCall(approval))));
     if (pin !== undefined) this.state.askers.set(approval.toolCallId, pin.asker);
     return pin;
@@ -140,11 +151,17 @@ export class ApprovalSession {
    * of it (see `settleAnswer`), the answer given in a request whose trusted
    * runtime context is `approver`.
    */
-  settle(approval: ResumedApproval, terms: ConfirmTerms, approver: RuntimeContext, pin: ApprovalPin | undefined): Promise<SettledAnswer> {
+  async settle(
+    approval: ResumedApproval,
+    terms: ConfirmTerms,
+    approver: RuntimeContext,
+    pin: ApprovalPin | undefined,
+  ): Promise<SettledAnswer> {
     this.state.approver = approver;
     // a plain call's pin lives in the ledger: without one that keeps it, a confirm that asks nothing of people still runs
     const pinRequired = this.state.ledger?.askerOf !== undefined;
-    return import('./settle-answer.ts').then(({ settleAnswer }) => settleAnswer(this.state, approval, terms, pin, { pinRequired }));
+    const { settleAnswer } = await peopleRules();
+    return settleAnswer(this.state, approval, terms, pin, { pinRequired });
   }
 
   /** The runtime context a resumed call runs with: its asker's, as its answer's pin says (`undefined`: none). */
@@ -194,10 +211,7 @@ export class ApprovalSession {
     return () => {
       state.prepared ??= (async () => {
         // the work of a resume loads with the first request that carries answers
-        const [{ takeAnswers, takePins }, { applyApprovalEdits }] = await Promise.all([
-          import('./take-answers.ts'),
-          import('./apply-approval-edits.ts'),
-        ]);
+        const [{ takeAnswers, takePins }, { applyApprovalEdits }] = await Promise.all([answersWork(), edits()]);
         const tokens = takePins(state);
         await applyApprovalEdits(state);
         await takeAnswers(state, tokens);
@@ -292,6 +306,6 @@ export async function keepAsker(
   guidance?: readonly GuideFeedback[],
 ): Promise<void> {
   if (ledger?.keepAsker === undefined) return;
-  const { callKey, pinJson } = await import('./approval-pin.ts');
+  const { callKey, pinJson } = await pins();
   await ledger.keepAsker(await callKey(call), pinJson({ asker, askedAt: Date.now(), terms, guidance }));
 }

@@ -2,8 +2,11 @@ import type { Context } from '@ai-sdk/provider-utils';
 import type { DecisionRecord } from '../actions/decision-record.ts';
 import type { PendingRecord } from '../handlers/record-of.ts';
 import { runObservers } from '../hooks/run-hooks.ts';
+import { onDemand } from '../util/on-demand.ts';
 import type { RuntimeSnapshot } from './runtime-snapshot.ts';
 
+/** A record's action digest: loads with the first record a runtime with a trail or `actionDigests` reports. */
+const actionDigests = onDemand(() => import('../handlers/action-digest.ts'));
 /** The run a batch of records was made in, and the arguments they decided. */
 export interface RecordsContext {
   readonly runId: string | undefined;
@@ -39,7 +42,7 @@ export async function reportRecords(snapshot: RuntimeSnapshot, records: readonly
   for (const record of records as readonly PendingRecord[]) {
     if (snapshot.actionDigests && record.actionDigest === undefined) {
       // the digest's code loads with the first record a runtime with a trail or actionDigests reports
-      const { actionDigestOf } = await import('../handlers/action-digest.ts');
+      const { actionDigestOf } = await actionDigests();
       record.actionDigest ??= await actionDigestOf(record, context.input);
     }
     if (trail !== undefined && chain !== undefined) {

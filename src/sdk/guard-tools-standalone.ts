@@ -9,11 +9,8 @@ import type { RuntimeSnapshot } from '../run/runtime-snapshot.ts';
 import { Step } from '../run/step.ts';
 import { decisionOf } from '../tool-call/decision-of.ts';
 import type { ApprovalOf, DecideInExecute } from '../tool-call/guard-execute.ts';
-import { onDemand } from '../util/on-demand.ts';
+import { decidePlainCall } from './decide-plain-call.ts';
 import { guardToolSet } from './guard-tool-set.ts';
-
-/** What decides a plain call's execution, loaded once, with the first one that has anything to decide. */
-const plainCallDecision = onDemand(() => import('./decide-plain-call.ts'));
 
 /**
  * Guards tools for a plain `generateText` / `streamText` / `ToolLoopAgent`
@@ -97,7 +94,6 @@ export function guardToolsStandalone<TOOLS extends ToolSet>(
     decide: async (run, details) => {
       meet(details.options.messages, details.call.toolCallId);
       if (!decides(run, details)) return details.call;
-      const { decidePlainCall } = await plainCallDecision();
       return decidePlainCall(run, details, { stepOf, sessionOf });
     },
     approvalOf,

@@ -5,8 +5,11 @@ import { runOnToolCallError, runOnToolCallResult } from '../hooks/run-hooks.ts';
 import { redactsToolErrors } from '../redaction/redacts-tool-errors.ts';
 import { evaluate } from '../run/evaluate-and-report.ts';
 import { isThenable } from '../util/is-thenable.ts';
+import { onDemand } from '../util/on-demand.ts';
 import { type ToolExecution, toolHookContext } from './prepare-tool-call.ts';
 
+/** A tool error's redaction: loads with the first error a redacting runtime redacts. */
+const errorRedaction = onDemand(() => import('../redaction/redact-tool-error.ts'));
 /** How a tool's execution settled. */
 export type Settled = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: unknown };
 
@@ -124,6 +127,6 @@ function draftResult(event: AfterToolCallEvent): AfterToolCallEvent {
 /** An error as the model reads it: redacted, by the code that loads with the first error a redacting runtime redacts. */
 async function redactedError(run: ToolExecution['run'], call: ToolCallInfo, error: unknown): Promise<unknown> {
   if (!redactsToolErrors(run.snapshot)) return error;
-  const { redactToolError } = await import('../redaction/redact-tool-error.ts');
+  const { redactToolError } = await errorRedaction();
   return redactToolError(run, call, error);
 }

@@ -8,9 +8,13 @@ import { ToolCallBlockedError } from '../errors/tool-call-blocked-error.ts';
 import type { Run } from '../run/run.ts';
 import { isAsyncIterable, lastOf } from '../util/async-iterable.ts';
 import { isThenable } from '../util/is-thenable.ts';
+import { onDemand } from '../util/on-demand.ts';
 import { denyCall } from './deny-call.ts';
 import { finishResult, finishToolCall, hasResultPipeline, type Settled } from './finish-tool-call.ts';
 import { type DecideInExecute, needsPreparing, prepareToolCall, type ToolExecution } from './prepare-tool-call.ts';
+
+/** Executing an approved call once, through the ledger: loads with the first approved call a process resumes. */
+const approvedExecution = onDemand(() => import('../approvals/execute-approved.ts'));
 
 export type { DecideInExecute } from './prepare-tool-call.ts';
 
@@ -137,7 +141,7 @@ function prepared(
     execute: (decided: ToolCallInfo) => pipeline(decided, undefined),
   };
   // the ledger's execute-once loads with the first approved call a request resumes (the call is async either way)
-  const executing = import('../approvals/execute-approved.ts').then(({ executeApproved }) => executeApproved(approvedCall));
+  const executing = Promise.resolve(approvedExecution()).then(({ executeApproved }) => executeApproved(approvedCall));
   return streams ? streamOf(executing) : executing;
 }
 

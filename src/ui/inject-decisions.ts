@@ -1,7 +1,10 @@
 import type { InferUIMessageChunk, TextStreamPart, ToolSet, UIMessage, UIMessageChunk, UIMessageStreamOptions } from 'ai';
 import { loadedTransform } from '../util/loaded-transform.ts';
+import { onDemand } from '../util/on-demand.ts';
 import { type DecisionSource, KIND, NAMESPACE } from './decision-source.ts';
 
+/** The decision parts' code: loads when the first UI stream with decisions starts. */
+const partsOfDecisions = onDemand(() => import('./decision-parts.ts'));
 /** How a run's decisions go through the SDK's own UI conversion, and come out of it as data parts. */
 export interface DecisionConversion<UI_MESSAGE extends UIMessage> {
   /** The run's stream with a custom part after each decided call (the SDK's conversion passes it on). */
@@ -34,9 +37,7 @@ export function decisionConversion<UI_MESSAGE extends UIMessage>(
   return {
     // the parts load with the first stream that shows decisions
     inject: (source, stream, tools) =>
-      stream.pipeThrough(
-        loadedTransform(() => import('./decision-parts.ts').then(({ decisionParts }) => decisionParts(source, tools, injected))),
-      ),
+      stream.pipeThrough(loadedTransform(async () => (await partsOfDecisions()).decisionParts(source, tools, injected))),
     // the parts the runtime added are not the caller's to describe
     messageMetadata: messageMetadata === undefined ? undefined : ({ part }) => (injected.has(part) ? undefined : messageMetadata({ part })),
     withDataParts: (callback) =>
