@@ -14,7 +14,7 @@ import { guardToolSet } from './guard-tool-set.ts';
 
 /**
  * Guards tools for a plain `generateText` / `streamText` / `ToolLoopAgent`
- * (no run around them). A call is decided (`decideToolCall`) in the tool's
+ * (no run around them). A call is decided (`decisionOf`) in the tool's
  * `needsApproval`, so `confirm` becomes the SDK's approval request, and the
  * decision is applied in `execute`: deny and guide become the tool's error
  * result, in the same wording the wrappers use.
@@ -43,10 +43,13 @@ export function guardToolsStandalone<TOOLS extends ToolSet>(
     if (step === undefined) steps.set(messages, (step = new Step(undefined, messages)));
     return step;
   };
-  // each call is met once per step (needsApproval, then execute): a new one (not resumed) must come from a wrapped model
+  // each call is met once per step (needsApproval, then execute): a new one (not resumed) must come from a wrapped model;
+  // one the input answers (its answer read, or dropped as answering nothing) is resumed from the history
   const met = new WeakMap<ModelMessage[], Set<string>>();
   const meet = (messages: ModelMessage[], toolCallId: string) => {
-    if (fromModel === undefined || sessionOf(messages)?.answerFor(toolCallId) !== undefined) return;
+    if (fromModel === undefined) return;
+    const session = sessionOf(messages);
+    if (session !== undefined && (session.answerFor(toolCallId) !== undefined || session.droppedFor(toolCallId) !== undefined)) return;
     let ids = met.get(messages);
     if (ids === undefined) met.set(messages, (ids = new Set()));
     if (ids.has(toolCallId)) return;

@@ -6,10 +6,11 @@
  * identity (the real `@ai-sdk/openai` provider on a loopback server).
  */
 import type { LanguageModelV4 } from '@ai-sdk/provider';
-import { generateText, isStepCount, streamText, tool, wrapLanguageModel } from 'ai';
+import { generateText, isStepCount, type ModelMessage, streamText, tool, wrapLanguageModel } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createInterventions, defineHandler, GuardNotEnforcedError, InterventionActions } from '../../src/index.ts';
+import { approvalRequests } from '../helpers/approval-requests.ts';
 import { replyText, replyToolCalls, toolCall as wireCall } from '../helpers/openai-compatible-server.ts';
 import { serve } from '../helpers/openai-wire.ts';
 import { scriptedModel, step, text, toolCall } from '../helpers/scripted-model.ts';
@@ -133,5 +134,42 @@ describe.each(['generateText', 'streamText'] as const)('tools and models known b
 
     expect(ran).toEqual(['guarded']);
     expect(checked.length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('should take a call the history resumes for a resumed call, though its answer was dropped (a provider repeating an id in one response), and replay it without refusing the path', async () => {
+    const interventions = createInterventions({
+      handlers: [
+        defineHandler({ name: 'answer-check', afterModelCall: () => InterventionActions.proceed() }),
+        defineHandler({ name: 'ask', beforeToolCall: () => InterventionActions.confirm('Echo?') }),
+      ],
+    });
+    const scripted = scriptedModel(
+      step(toolCall('c1', 'echo', { text: 'first' }), toolCall('c1', 'echo', { text: 'second' })),
+      step(text('done')),
+      step(text('done again')),
+    );
+    const model = wrapLanguageModel({ model: scripted, middleware: interventions.middleware });
+    const ran: string[] = [];
+    const tools = interventions.wrapTools(echoTools(ran));
+    const prompt: ModelMessage[] = [{ role: 'user', content: 'x' }];
+    const first =
+      mode === 'generateText' ? await generateText({ model, tools, messages: prompt }) : streamText({ model, tools, messages: prompt });
+    const requests = approvalRequests(await first.content);
+    expect(requests.length).toBeGreaterThan(0);
+    const answered: ModelMessage[] = [
+      ...prompt,
+      ...(await first.response).messages,
+      {
+        role: 'tool',
+        content: requests.map((request) => ({ type: 'tool-approval-response' as const, approvalId: request.approvalId, approved: true })),
+      },
+    ];
+
+    // the resume, then the same history sent again: neither is a call from a model that is not wrapped
+    expect(await plain({ model, tools, stopWhen: isStepCount(2), messages: [...answered] })).toBeUndefined();
+    expect(await plain({ model, tools, stopWhen: isStepCount(2), messages: [...answered] })).toBeUndefined();
+
+    // two calls one id answers cannot be told apart: at most one runs, once
+    expect(ran.length).toBeLessThanOrEqual(1);
   });
 });
