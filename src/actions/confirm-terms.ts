@@ -21,6 +21,11 @@ export function termsOf({ approvers, quorum, expiresInMs }: Confirm): ConfirmTer
   return { approvers: approvers === undefined ? [] : [approvers], quorum: quorum ?? 1, expiresInMs };
 }
 
+/** Whether terms admit people by a predicate (which only the handler that asked can apply: a request keeps only that there was one). */
+export function hasPredicate(terms: ConfirmTerms | undefined): boolean {
+  return terms?.approvers.some((rule) => rule.allow !== undefined) === true;
+}
+
 /** Two confirms' terms as one: both approvers, the larger quorum, the sooner expiry. */
 export function mergeTerms(first: ConfirmTerms | undefined, second: ConfirmTerms | undefined): ConfirmTerms | undefined {
   if (first === undefined || second === undefined) return first ?? second;

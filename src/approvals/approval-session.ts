@@ -64,6 +64,8 @@ export class ApprovalSession {
   readonly resume: Resume;
   /** The request's history as the caller gave it (what a plain SDK call resumes from). */
   private readonly given: readonly ModelMessage[];
+  /** What became of each answer a plain call settled, by approval id. */
+  private readonly settled = new Map<string, Promise<SettledAnswer>>();
 
   constructor({ messages, wording, tools, ledger, runtimeSecret, previousSecrets = [], record }: ApprovalSessionOptions) {
     this.given = messages;
@@ -95,11 +97,9 @@ export class ApprovalSession {
   }
 
   /**
-   * Whether a used approval is answered otherwise now (another edit, a
-   * refusal, an answer that cannot be read; see `replayUsedApprovals`): its
-   * call is not decided again (no handler can change what already ran), the
-   * model reads the first resume's result. A plain approval sent again is
-   * decided again, as every resume is (its records say so).
+   * Whether a used approval is answered otherwise now (see
+   * `replayUsedApprovals`): its call is not decided again (no handler can
+   * change what already ran), the model reads the first resume's result.
    */
   replaysOverriddenAnswer(approvalId: string): boolean {
     return this.state.replays?.get(approvalId) === true;
@@ -123,19 +123,6 @@ export class ApprovalSession {
   }
 
   /**
-   * Keeps who asked a call, and when, in the ledger (tools guarded without a
-   * run: their requests carry no pin of their own).
-   */
-  async keepAsker(
-    call: PinnedCall,
-    asker: RuntimeContext,
-    terms: ConfirmTerms | undefined,
-    guidance?: readonly GuideFeedback[],
-  ): Promise<void> {
-    await keepAsker(this.state.ledger, call, asker, terms, guidance);
-  }
-
-  /**
    * Who asked an answered call, as the ledger kept it (tools guarded without
    * a run); the call then runs with the asker's runtime context.
    */
@@ -149,24 +136,31 @@ export class ApprovalSession {
   /**
    * What the people rules make of an answer to a confirm that asks `terms`
    * of it (see `settleAnswer`), the answer given in a request whose trusted
-   * runtime context is `approver`.
+   * runtime context is `approver`: settled once per answer (a plain call is
+   * admitted where the SDK asks again, before its handlers decide, and
+   * executed after), so a vote and its record are never made twice.
    */
-  async settle(
-    approval: ResumedApproval,
-    terms: ConfirmTerms,
-    approver: RuntimeContext,
-    pin: ApprovalPin | undefined,
-  ): Promise<SettledAnswer> {
-    this.state.approver = approver;
-    // a plain call's pin lives in the ledger: without one that keeps it, a confirm that asks nothing of people still runs
-    const pinRequired = this.state.ledger?.askerOf !== undefined;
-    const { settleAnswer } = await peopleRules();
-    return settleAnswer(this.state, approval, terms, pin, { pinRequired });
+  settle(approval: ResumedApproval, terms: ConfirmTerms, approver: RuntimeContext, pin: ApprovalPin | undefined): Promise<SettledAnswer> {
+    let settled = this.settled.get(approval.approvalId);
+    if (settled === undefined) {
+      this.state.approver = approver;
+      // a plain call's pin lives in the ledger: without one that keeps it, a confirm that asks nothing of people still runs
+      const pinRequired = this.state.ledger?.askerOf !== undefined;
+      settled = (async () => (await peopleRules()).settleAnswer(this.state, approval, terms, pin, { pinRequired }))();
+      this.settled.set(approval.approvalId, settled);
+    }
+    return settled;
   }
 
   /** The runtime context a resumed call runs with: its asker's, as its answer's pin says (`undefined`: none). */
   askerOf(toolCallId: string): RuntimeContext | undefined {
     return this.state.askers.get(toolCallId);
+  }
+
+  /** The answers of the resume, but those held (from someone who may not answer, or short of a quorum): what handlers read. */
+  get admittedAnswers(): readonly ResumedApproval[] {
+    const { held, resume } = this.state;
+    return resume.answers.filter((answer) => !held.some((kept) => kept.approval.approvalId === answer.approvalId));
   }
 
   /** The answers left pending for the right person or more approvals: this request runs no step for them. */
@@ -195,15 +189,14 @@ export class ApprovalSession {
     Object.assign(state, { signs, secret: appSecret ?? (signs ? state.runtimeSecret : undefined), approver, decide });
     // a resume whose answers are checked, replayed or judged gets a history its answers can be rewritten in
     state.checksApprovals = state.resume.approved.size > 0 && appSecret === undefined && signs;
-    const answers = state.resume.answers.length > 0;
-    return { history: state.resume.rewritten || answers ? editableHistory(state) : undefined, prepare: this.preparation() };
+    const rewrites = state.resume.rewritten || state.resume.answers.length > 0;
+    return { history: rewrites ? editableHistory(state) : undefined, prepare: this.preparation() };
   }
 
   /**
    * What prepares the answers before the SDK reads them, once whoever calls
-   * it (the pins taken off, approvals checked, used ones replayed, edits
-   * validated and signed, the people rules applied); `undefined` when there
-   * is nothing to prepare. Asked after {@link sdkOptions}.
+   * it (pins taken off, edits validated and signed, every answer admitted:
+   * see `takeAnswers`); `undefined`: nothing to prepare. After {@link sdkOptions}.
    */
   preparation(): (() => Promise<void>) | undefined {
     const { state } = this;
@@ -237,13 +230,9 @@ export class ApprovalSession {
 
   /**
    * The answer a plain SDK call resumes for a call (tools guarded without a
-   * run): an approval response of the input's last message whose request
-   * was made for this call (and that holds no result for it), decoded
-   * (`approved` is what the person decided: a typed refusal, or an answer
-   * that cannot be read, is a refusal, even where the SDK reads the response
-   * as an approval). `undefined` when the messages resume nothing for it.
-   * A later step's messages end with tool results, so a provider reusing
-   * call ids (`call_0` every turn) never makes a new call look resumed.
+   * run), decoded (`approved` is what the person decided, even where the SDK
+   * reads a typed refusal as an approval); `undefined` when the input's last
+   * message resumes nothing for it (see {@link resumes}).
    */
   answerFor(toolCallId: string): ResumedApproval | undefined {
     if (!this.resumes(toolCallId)) return undefined;
@@ -284,8 +273,8 @@ export class ApprovalSession {
   /**
    * Whether a plain SDK call may be resuming a call with `toolCallId` from
    * the input: its last message answers approvals, and holds no result for
-   * that id. The SDK resumes no call whose result that message holds (it
-   * ended the request that ran it), so a call with that id is a new one.
+   * that id (a provider reusing `call_0` every turn never makes a new call
+   * look resumed: the SDK resumes no call whose result that message holds).
    */
   private resumes(toolCallId: string): boolean {
     const last = this.given.at(-1);

@@ -3,6 +3,7 @@ import type { ApprovalRecord, DecisionRecord } from '../actions/decision-record.
 import { userIdOf } from '../actions/user-id-of.ts';
 import type { ResumedApproval } from '../answers/read-resume.ts';
 import { unverifiedDenial } from '../answers/unverified-denial.ts';
+import { sha256, stableJson } from '../data/stable-json.ts';
 import { durationOf } from '../util/duration-of.ts';
 import type { ApprovalPin } from './approval-pin.ts';
 import type { ApprovalState } from './approval-state.ts';
@@ -68,13 +69,24 @@ export async function settleAnswer(
       text: expiredText(approval.toolName, outcome.expiresInMs),
     };
   }
+  if (outcome.type === 'refused') {
+    const reason = `${outcome.refusedBy} refused this request before, which is final: this approval from ${people.answeredBy ?? 'someone without a user id'} counts for nothing, and nothing was run`;
+    const display = `${outcome.refusedBy} refused this. Nothing was run.`;
+    await keep(state, approval, { handler: APPROVERS_HANDLER, action: 'deny', reason, display }, { ...people, status: 'refused' });
+    return {
+      type: 'refused',
+      handler: APPROVERS_HANDLER,
+      reason,
+      text: `The call to "${approval.toolName}" was refused by ${outcome.refusedBy} and was not executed. Do not call it again unless the user asks.`,
+    };
+  }
   const who = whoMayAnswer(terms);
   const [handler, status, reason, display] =
     outcome.type === 'not-allowed'
       ? ([
           APPROVERS_HANDLER,
           'not-allowed',
-          `${people.answeredBy ?? 'someone without a user id'} may not answer this request${who === undefined ? '' : ` (it needs ${who})`}: nothing was run, and the request waits for the right person`,
+          notAllowed(people.answeredBy, who, outcome.failure, 'approval'),
           `Only ${who ?? 'someone else'} may approve this. It is still waiting.`,
         ] as const)
       : ([
@@ -106,10 +118,17 @@ type Judged =
       readonly expiry: { readonly expiresAt: number; readonly expiresInMs: number } | undefined;
     }
   | { readonly type: 'expired'; readonly expiresInMs: number }
-  | { readonly type: 'not-allowed' }
+  | { readonly type: 'not-allowed'; readonly failure?: string | undefined }
+  | { readonly type: 'refused'; readonly refusedBy: string }
   | { readonly type: 'awaiting-quorum'; readonly approvedBy: readonly string[] };
 
-/** What the confirm's terms make of one answer: expired, not the right person, short of its quorum, or approved. */
+/**
+ * What the confirm's terms make of one answer, in the order of admission:
+ * expired (on the store's clock), not the right person (a predicate that
+ * fails admits nobody), refused before by someone who may answer (final),
+ * short of its quorum (the votes count for the arguments that will run: an
+ * edit starts a count of its own), or approved.
+ */
 async function judge(
   state: ApprovalState,
   approval: ResumedApproval,
@@ -127,12 +146,85 @@ async function judge(
     if (expired) return { type: 'expired', expiresInMs: terms.expiresInMs };
   }
   const answeredBy = userIdOf(approver);
-  if (!mayAnswer(terms, approver, pin.asker)) return { type: 'not-allowed' };
+  const admission = mayAnswer(terms, approver, pin.asker);
+  if (!admission.admitted) return { type: 'not-allowed', failure: admission.failure };
+  const refusedBy = bindsPeople(terms) ? await ledger?.refusedBy?.(approval.approvalId) : undefined;
+  if (refusedBy !== undefined) return { type: 'refused', refusedBy };
   if (terms.quorum <= 1) return { type: 'approved', approvedBy: answeredBy === undefined ? [] : [answeredBy], expiry };
   // several people count only when each is known, and only through a ledger that counts them
   if (answeredBy === undefined || ledger?.vote === undefined) return { type: 'not-allowed' };
-  const approvedBy = await ledger.vote(approval.approvalId, answeredBy);
+  const approvedBy = await ledger.vote(await votesFor(approval), answeredBy);
   return approvedBy.length >= terms.quorum ? { type: 'approved', approvedBy, expiry } : { type: 'awaiting-quorum', approvedBy };
+}
+
+/** Whether a confirm's terms bind its answer to people: who may answer, or a quorum (a refusal by one of them is final). */
+function bindsPeople(terms: ConfirmTerms): boolean {
+  return terms.approvers.length > 0 || terms.quorum > 1;
+}
+
+/** What a quorum's votes are counted under: the approval, and a person's edit of the arguments a count of its own. */
+async function votesFor(approval: ResumedApproval): Promise<string> {
+  if (approval.edit === undefined) return approval.approvalId;
+  let input: string;
+  try {
+    input = stableJson(approval.input);
+  } catch {
+    input = String(approval.input);
+  }
+  return `${approval.approvalId}:edit:${await sha256(input)}`;
+}
+
+/** Why an answer from `answeredBy` is not admitted (`who` may answer; `failure`: a predicate that admitted nobody). */
+function notAllowed(
+  answeredBy: string | undefined,
+  who: string | undefined,
+  failure: string | undefined,
+  kind: 'approval' | 'refusal',
+): string {
+  const person = answeredBy ?? 'someone without a user id';
+  const needs = who === undefined ? '' : ` (it needs ${who})`;
+  const why = failure === undefined ? '' : `; ${failure}, so it admits nobody`;
+  return `${person} may not answer this request${needs}${why}: their ${kind} was not used, nothing was run, and the request waits for the right person`;
+}
+
+/**
+ * What becomes of a person's refusal of a confirm that asks `terms` of its
+ * answer, asked by the request `pin` names, with its record written: one
+ * from someone the approvers do not admit is held (the request stays
+ * pending for the right person, and no model is called for it); one from
+ * an approver of a confirm bound to people is final for its request (the
+ * ledger keeps it: an approval given later counts for nothing). A refusal
+ * of a confirm that asks nothing of people stands as it is (the person may
+ * ask again).
+ */
+export async function settleRefusal(
+  state: ApprovalState,
+  refusal: ResumedApproval,
+  terms: ConfirmTerms,
+  pin: ApprovalPin,
+): Promise<{ readonly type: 'refused' } | Extract<SettledAnswer, { readonly type: 'held' }>> {
+  if (!bindsPeople(terms)) return { type: 'refused' };
+  const approver = state.approver ?? {};
+  const people = { askedBy: userIdOf(pin.asker), answeredBy: userIdOf(approver) };
+  const admission = mayAnswer(terms, approver, pin.asker);
+  const who = whoMayAnswer(terms);
+  if (!admission.admitted) {
+    const reason = notAllowed(people.answeredBy, who, admission.failure, 'refusal');
+    const display = `Only ${who ?? 'someone else'} may answer this. It is still waiting.`;
+    await keep(
+      state,
+      refusal,
+      { handler: APPROVERS_HANDLER, action: 'confirm', reason, display },
+      { ...people, status: 'not-allowed', ...(who === undefined ? {} : { mayAnswer: who }) },
+    );
+    const text = `The call to "${refusal.toolName}" was not executed yet: ${display} Do not call it again; the person will be asked.`;
+    return { type: 'held', handler: APPROVERS_HANDLER, reason, text };
+  }
+  const refusedBy =
+    (await state.ledger?.refuse?.(refusal.approvalId, people.answeredBy ?? 'someone without a user id')) ?? people.answeredBy;
+  const reason = `Refused by ${refusedBy ?? 'the person who answered'}, which is final for this request: nothing was run.`;
+  await keep(state, refusal, { handler: APPROVERS_HANDLER, action: 'deny', reason }, { ...people, status: 'refused' });
+  return { type: 'refused' };
 }
 
 /** Keeps the runtime's record of what became of an answer, naming who asked and who answered. */

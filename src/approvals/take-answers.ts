@@ -1,5 +1,5 @@
 import type { ToolApprovalResponse } from 'ai';
-import { ANYONE_ONCE } from '../actions/confirm-terms.ts';
+import { ANYONE_ONCE, type ConfirmTerms, hasPredicate } from '../actions/confirm-terms.ts';
 import { findApprovalRequest, findToolCall } from '../answers/find-in-history.ts';
 import type { ResumedApproval } from '../answers/read-resume.ts';
 import { type ApprovalPin, openPin, type PinnedCall } from './approval-pin.ts';
@@ -7,7 +7,7 @@ import type { ApprovalState } from './approval-state.ts';
 import { withPin } from './pinned-signature.ts';
 import { isReplay } from './replay-used-approvals.ts';
 import { setSignature } from './set-signature.ts';
-import { settleAnswer } from './settle-answer.ts';
+import { settleAnswer, settleRefusal } from './settle-answer.ts';
 import { splitPin } from './split-pin.ts';
 
 /**
@@ -41,53 +41,99 @@ export function takePins(state: ApprovalState): Map<string, string> {
 }
 
 /**
- * What the people rules make of each approved answer, before the SDK reads
- * the history: its call is decided again (as the person who asked, when the
- * answer's pin says who), and when the decision answers a confirm:
+ * Admits each answer of the resume, in one order, before the SDK reads the
+ * history and before any handler decides again (nothing a later step can
+ * refuse has an effect before it):
  *
- * - an answer without a pin this server opens is refused for the person
- *   (it cannot say on whose behalf the call would run);
- * - an answer later than the confirm's `expiresInMs` after it was asked is
- *   recorded as expired (atomically with the ledger, on the store's clock)
- *   and nothing runs;
- * - an answer from someone the confirm's `approvers` do not admit, or one of
- *   fewer approvals than its `quorum` (each person counted once, across
- *   requests and instances, through the ledger), is held: its response is
- *   taken out of the history the SDK reads, so nothing runs and the request
- *   stays pending for the right person;
- * - an approved answer runs on behalf of the person who asked.
+ * 1. the request is verified: its pin (who asked, when, and what the
+ *    confirm asked of its answer) opens with the runtime's key; an answer to
+ *    one of the runtime's own confirms without one is refused for the person
+ *    (it cannot say on whose behalf the call would run);
+ * 2. expiry: an answer later than the confirm's `expiresInMs` after it was
+ *    asked is recorded as expired (atomically with the ledger, on the
+ *    store's clock) and nothing runs;
+ * 3. who may answer: an answer from someone the confirm's `approvers` do not
+ *    admit (or whom a failing predicate admits, as nobody) is held, approval
+ *    or refusal: taken out of the history the SDK reads, so nothing runs,
+ *    no model is called for it, and the request stays pending;
+ * 4. the count: a refusal by someone who may answer is final for the request
+ *    (the ledger keeps it); an approval short of the `quorum` (each person
+ *    counted once, across requests and instances, for the arguments that
+ *    will run) is held;
+ * 5. only then do the handlers decide again on the admitted approval (as the
+ *    person who asked): what they remember of it, they remember from an
+ *    admitted answer; and the call executes, once.
  *
- * Every outcome leaves a record naming who asked and who answered.
+ * Every outcome leaves a record naming who asked and who answered. The
+ * terms an answer is admitted under are the ones its request was asked
+ * with (sealed in its pin).
  */
 export async function takeAnswers(state: ApprovalState, tokens: ReadonlyMap<string, string>): Promise<void> {
   const { history, resume } = state;
   if (history === undefined || state.decide === undefined) return;
-  for (const refusal of resume.refused.values()) await withGuidance(state, refusal, tokens.get(refusal.toolCallId));
+  for (const refusal of [...resume.refused.values()]) await takeRefusal(state, refusal, tokens.get(refusal.toolCallId));
+  // every answer is admitted before any handler decides again (the first decision starts the run: its beforeInvocation
+  // reads the answers admitted)
+  const toDecide: Array<{
+    approval: ResumedApproval;
+    pin: ApprovalPin | undefined;
+    token: string | undefined;
+    own: boolean;
+    first: boolean;
+  }> = [];
   for (const approval of [...resume.approved.values()]) {
     if (approval.shared || isReplay(state, approval.approvalId)) continue;
     const token = tokens.get(approval.toolCallId);
     const pin = token === undefined ? undefined : await openPinWithKeys(state, token, askedCall(approval));
     if (pin !== undefined) state.askers.set(approval.toolCallId, pin.asker);
+    // a request of the runtime's own is admitted under the terms it was asked with; but a predicate lives in the
+    // handler (a pin keeps only that there was one): the handler asking again brings it back
+    const own = pin !== undefined || ownRequest(state, approval);
+    const first = own && !hasPredicate(pin?.terms);
+    if (first && !(await admitted(state, approval, pin?.terms ?? ANYONE_ONCE, pin, token))) continue;
+    toDecide.push({ approval, pin, token, own, first });
+  }
+  for (const { approval, pin, token, own, first } of toDecide) {
     const decision = await state.decide(approval, pin?.asker);
-    if (decision.type !== 'proceed' && decision.type !== 'transform') continue; // it does not run whatever the answer
-    // what the confirms ask of the answer: a handler asking again says it now, else the pin keeps what they asked
-    const terms = decision.answered ?? pin?.terms ?? (ownRequest(state, approval) ? ANYONE_ONCE : undefined);
-    // it answered no confirm of ours (the app's own approval): the SDK's to take
-    if (terms === undefined) continue;
-    const settled = await settleAnswer(state, approval, terms, pin);
-    if (settled.type === 'refused') refuse(state, approval, settled.text);
-    else if (settled.type === 'held') hold(state, approval, token);
+    if (first || (decision.type !== 'proceed' && decision.type !== 'transform')) continue;
+    // the people rules of the handlers asking now (those with a predicate, or a request the runtime cannot tell is its own)
+    const terms = decision.answered ?? pin?.terms ?? (own ? ANYONE_ONCE : undefined);
+    if (terms !== undefined) await admitted(state, approval, terms, pin, token);
   }
 }
 
+/** Whether an approval is admitted under `terms`; one that is not is refused or held, with its record. */
+async function admitted(
+  state: ApprovalState,
+  approval: ResumedApproval,
+  terms: ConfirmTerms,
+  pin: ApprovalPin | undefined,
+  token: string | undefined,
+): Promise<boolean> {
+  const settled = await settleAnswer(state, approval, terms, pin);
+  if (settled.type === 'refused') refuse(state, approval, settled.text);
+  else if (settled.type === 'held') hold(state, approval, token);
+  return settled.type === 'approved';
+}
+
 /**
- * A person's refusal of a confirm that outranked guides: the model reads
- * their reason with the guides' feedback they were shown (kept in the
- * request's pin), as a typed refusal's wording says it.
+ * A person's refusal: admitted as an approval is (one from someone the
+ * approvers do not admit is held, one from an approver of a confirm bound to
+ * people is final), and the model reads their reason with the guides'
+ * feedback they were shown (kept in the request's pin), as a typed
+ * refusal's wording says it.
  */
-async function withGuidance(state: ApprovalState, refusal: ResumedApproval, token: string | undefined): Promise<void> {
+async function takeRefusal(state: ApprovalState, refusal: ResumedApproval, token: string | undefined): Promise<void> {
   if (token === undefined || refusal.problem !== undefined) return;
-  const guidance = (await openPinWithKeys(state, token, askedCall(refusal)))?.guidance;
+  const pin = await openPinWithKeys(state, token, askedCall(refusal));
+  if (pin === undefined) return;
+  const settled = await settleRefusal(state, refusal, pin.terms ?? ANYONE_ONCE, pin);
+  if (settled.type === 'held') {
+    state.resume.refused.delete(refusal.toolCallId);
+    hold(state, refusal, token);
+    return;
+  }
+  const { guidance } = pin;
   const response = responseOf(state, refusal);
   if (guidance === undefined || guidance.length === 0 || response === undefined) return;
   response.reason = state.wording.rejectedCall({ toolCall: refusal, reason: refusal.reason, guidance });

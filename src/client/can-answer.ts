@@ -38,6 +38,8 @@ export interface ApprovalPerson {
 export function canAnswer(approval: InterventionApprovalData | undefined, person: ApprovalPerson): boolean | undefined {
   if (approval === undefined) return true;
   const { approvers, mayAnswer, askedBy, approvedBy, status } = approval;
+  // a refusal by someone who may answer is final: nobody answers the request again
+  if (status === 'refused') return false;
   if (status === 'awaiting-quorum' && person.userId !== undefined && approvedBy?.includes(person.userId) === true) return false;
   // the words alone cannot be compared with anyone
   if (approvers === undefined) return mayAnswer === undefined ? true : undefined;

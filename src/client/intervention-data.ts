@@ -125,7 +125,8 @@ export interface ApproversData {
  * and who has (`approvedBy`), how long it stays open (`expiresInMs`), the
  * answer's `status` (`'not-allowed'` and `'awaiting-quorum'`: still waiting,
  * for the right person or more approvals; `'expired'`: too late, nothing
- * ran), and the user ids of who asked (`askedBy`: on the request, and on
+ * ran; `'refused'`: refused by someone who may answer, final for the
+ * request), and the user ids of who asked (`askedBy`: on the request, and on
  * what became of its answers) and who answered (`answeredBy`). The fields of
  * the server's `ApprovalRecord` (this module imports nothing of the runtime).
  * `approvalOf` merges what the decisions of one call say.
@@ -143,7 +144,7 @@ export interface InterventionApprovalData {
   readonly approvers?: readonly ApproversData[];
   readonly quorum?: number;
   readonly expiresInMs?: number;
-  readonly status?: 'approved' | 'not-allowed' | 'awaiting-quorum' | 'expired';
+  readonly status?: 'approved' | 'not-allowed' | 'awaiting-quorum' | 'expired' | 'refused';
   /** The user id of the request that asked (the call runs on their behalf). */
   readonly askedBy?: string;
   /** The user id of the request that carried the answer (an approval or a refusal). */

@@ -106,6 +106,16 @@ export interface ApprovalLedger {
    */
   vote?(approvalId: string, approver: string): Promise<readonly string[]>;
   /**
+   * Records that `approver`, one of the people who may answer, refused the
+   * approval: final for its request, so an approval given later (or a
+   * history from before the refusal, sent again) counts for nothing. Returns
+   * who refused it first. Optional: without it, a refusal ends the request
+   * that carries it only.
+   */
+  refuse?(approvalId: string, approver: string): Promise<string>;
+  /** Who refused the approval ({@link refuse}); `undefined`: nobody. */
+  refusedBy?(approvalId: string): Promise<string | undefined>;
+  /**
    * Keeps who asked a call's approval, and when (`pin`, JSON), for tools
    * guarded without a run, whose requests carry no pin of their own: `call`
    * names the call (its id, tool and arguments). Two different askers of

@@ -80,6 +80,17 @@ export function createApprovalLedger({
       return store.addToSet(`${keyOf(approvalId)}:approvers`, approver, { ttlMs });
     },
 
+    async refuse(approvalId, approver) {
+      const key = `${keyOf(approvalId)}:refused`;
+      // the first refusal stands
+      if (await store.setIfAbsent(key, approver, { ttlMs })) return approver;
+      return (await store.get(key)) ?? approver;
+    },
+
+    async refusedBy(approvalId) {
+      return store.get(`${keyOf(approvalId)}:refused`);
+    },
+
     async keepAsker(call, pin) {
       const key = `${prefix}asked:${call}`;
       if (await store.setIfAbsent(key, pin, { ttlMs })) return;

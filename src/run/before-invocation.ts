@@ -30,7 +30,7 @@ export async function beforeInvocation(run: Run): Promise<InvocationChanges> {
       messages: [...inputMessages],
       instructions: run.instructions,
       tools,
-      answers: run.approvals === undefined ? [] : run.approvals.resume.answers.map(answeredApproval),
+      answers: run.approvals === undefined ? [] : run.approvals.admittedAnswers.map(answeredApproval),
     },
     cloneInvocationEvent,
   );

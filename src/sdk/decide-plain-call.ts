@@ -1,7 +1,9 @@
 import type { ModelMessage, Tool } from 'ai';
+import { ANYONE_ONCE, type ConfirmTerms, hasPredicate } from '../actions/confirm-terms.ts';
 import type { ToolCallInfo } from '../actions/intervention-events.ts';
 import type { ResumedApproval } from '../answers/read-resume.ts';
 import { EDIT_HANDLER, validateEdit } from '../answers/validate-edit.ts';
+import type { ApprovalPin } from '../approvals/approval-pin.ts';
 import type { ApprovalSession } from '../approvals/approval-session.ts';
 import { ToolCallBlockedError } from '../errors/tool-call-blocked-error.ts';
 import { decidesPlainCalls } from '../run/call-plan.ts';
@@ -84,7 +86,11 @@ async function applyAnswer(
     target = { ...call, input: checked.value };
   }
   if (!decidesPlainCalls(run.snapshot)) return target;
+  // admitted first (who asked, the expiry, who may answer, the count), under the terms it was asked with:
+  // the request cannot stay pending, so an answer that is not admitted runs nothing
   const pin = await session.askerOfCall(answer);
+  const first = pin !== undefined && !hasPredicate(pin.terms);
+  if (first) await admit(session, answer, pin.terms ?? ANYONE_ONCE, run, pin, target);
   // the call needsApproval decided with the answer (transforms not applied again), or the person's edit, decided anew
   const decision = await decisionOf(run, step, target, {
     applies: true,
@@ -92,15 +98,24 @@ async function applyAnswer(
     asker: pin?.asker,
     edited: answer.edit !== undefined,
   });
-  // the people rules of the confirms it answered: who may answer, the quorum, the expiry (the request cannot stay pending)
-  // (those of a handler asking again; else those pinned when it asked)
+  // else the people rules of the handlers asking now (a predicate lives in its handler), or those pinned
   const answered = decision.type === 'proceed' || decision.type === 'transform' ? decision.answered : undefined;
   const terms = answered ?? pin?.terms;
-  if (terms !== undefined) {
-    const settled = await session.settle(answer, terms, run.runtimeContext, pin);
-    if (settled.type !== 'approved') throw blockedError(target, settled.text);
-  }
+  if (!first && terms !== undefined) await admit(session, answer, terms, run, pin, target);
   return applyInExecute(run, target, decision, true);
+}
+
+/** Admits an answer under `terms` (see `ApprovalSession.settle`); one that is not admitted throws the text the model reads. */
+async function admit(
+  session: ApprovalSession,
+  answer: ResumedApproval,
+  terms: ConfirmTerms,
+  run: Run,
+  pin: ApprovalPin | undefined,
+  call: ToolCallInfo,
+): Promise<void> {
+  const settled = await session.settle(answer, terms, run.runtimeContext, pin);
+  if (settled.type !== 'approved') throw blockedError(call, settled.text);
 }
 
 /** The error `execute` throws for a call that does not run (its record already written): the model reads `text`. */

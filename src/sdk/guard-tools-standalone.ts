@@ -1,5 +1,6 @@
 import type { Context } from '@ai-sdk/provider-utils';
 import type { ModelMessage, Tool, ToolExecutionOptions, ToolSet } from 'ai';
+import { ANYONE_ONCE, hasPredicate } from '../actions/confirm-terms.ts';
 import { answersIn } from '../answers/answers-in.ts';
 import { ApprovalSession, keepAsker } from '../approvals/approval-session.ts';
 import type { ApprovalLedger } from '../ledger/approval-ledger.ts';
@@ -112,8 +113,15 @@ export function guardToolsStandalone<TOOLS extends ToolSet>(
             // transforms are not applied again
             const session = sessionOf(options.messages);
             const approval = session?.answerFor(options.toolCallId);
-            const asker = approval === undefined ? undefined : (await session?.askerOfCall(approval))?.asker;
-            const decision = await decisionOf(run, step, call, { applies: false, answer: approval, asker });
+            const pin = approval === undefined ? undefined : await session?.askerOfCall(approval);
+            // an approval is admitted before the handlers decide again (what they remember, they remember from an admitted
+            // answer); one that is not admitted runs nothing: execute refuses it
+            const admitsFirst = pin !== undefined && !hasPredicate(pin.terms);
+            if (session !== undefined && approval?.approved === true && approval.problem === undefined && admitsFirst) {
+              const settled = await session.settle(approval, pin?.terms ?? ANYONE_ONCE, run.runtimeContext, pin);
+              if (settled.type !== 'approved') return false;
+            }
+            const decision = await decisionOf(run, step, call, { applies: false, answer: approval, asker: pin?.asker });
             if (decision.type === 'confirm') {
               // the request carries no pin of its own: who asked, and when, is kept in the ledger
               await run.critical(() => keepAsker(approvalLedger, call, run.runtimeContext, decision.terms, decision.guidance));

@@ -278,4 +278,13 @@ export function approvalLedgerContract(makeStore: () => Store): void {
     expect([...((await ledger.vote?.('v1', 'carol')) ?? [])].sort()).toEqual(['bob', 'carol']);
     expect(await ledger.vote?.('v2', 'dave')).toEqual(['dave']);
   });
+
+  it('should keep the first refusal of an approval, for every later reader', async () => {
+    const { ledger } = ledgerOn();
+    expect(await ledger.refusedBy?.('f1')).toBeUndefined();
+    expect(await ledger.refuse?.('f1', 'carol')).toBe('carol');
+    expect(await ledger.refuse?.('f1', 'dave')).toBe('carol');
+    expect(await ledger.refusedBy?.('f1')).toBe('carol');
+    expect(await ledger.refusedBy?.('f2')).toBeUndefined();
+  });
 }

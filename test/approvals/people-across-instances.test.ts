@@ -114,6 +114,38 @@ describe.skipIf(!hasRedisServer)(redisTitle('approvals and people across two pro
     });
   });
 
+  // (a plain SDK call reads a refusal itself and calls no tool: tools guarded without a run never see one)
+  it.each(['generateText', 'streamText'] as const)(
+    "should keep a manager's refusal under a quorum final on every instance: the earlier history with a third manager's approval runs nothing (%s)",
+    async (path) => {
+      const [a, b] = await instances({ quorum: 2, approvers: { roles: ['manager'] } });
+      const approved = await ask(a, path, ALICE);
+      expect((await answer(b, path, approved, BOB)).executed).toEqual([]);
+      const refusal = approved.map((message, index) =>
+        index < approved.length - 1 || message.role !== 'tool'
+          ? message
+          : {
+              ...message,
+              content: message.content.map((part) =>
+                part.type === 'tool-approval-response' ? { ...part, approved: false, reason: 'fraud suspected' } : part,
+              ),
+            },
+      );
+      const refused = await answer(a, path, refusal, CAROL);
+      expect(refused.executed).toEqual([]);
+      // the history from before the refusal, approved by someone else, on the other instance
+      const byDave = await answer(b, path, approved, { userId: 'dave', role: 'manager' });
+      const again = await answer(a, path, approved, { userId: 'erin', role: 'manager' });
+      expect([...byDave.executed, ...again.executed]).toEqual([]);
+      expect(refused.records).toContainEqual(
+        expect.objectContaining({
+          handler: 'approval-approvers',
+          approval: expect.objectContaining({ status: 'refused', answeredBy: 'carol' }),
+        }),
+      );
+    },
+  );
+
   it('should never both run a call and record it expired, for answers racing the expiry on two instances', async () => {
     const [a, b] = await instances({ expiresInMs: 150 });
     for (let attempt = 0; attempt < 8; attempt++) {

@@ -68,4 +68,10 @@ describe('canAnswer', () => {
     expect(canAnswer({ ...quorum, approvedBy: ['morgan'] }, morgan)).toBe(false);
     expect(canAnswer({ ...quorum, approvedBy: ['ann'] }, morgan)).toBe(true);
   });
+
+  it('should offer no answer to anyone once someone who may answer refused: the refusal is final', () => {
+    const refused = { mayAnswer: 'a manager', approvers: [{ roles: ['manager'] }], quorum: 2, status: 'refused' as const };
+    expect(canAnswer(refused, morgan)).toBe(false);
+    expect(canAnswer({ status: 'refused' }, morgan)).toBe(false);
+  });
 });
