@@ -117,7 +117,8 @@ export class ApprovalSession {
    */
   async ask(call: PinnedCall, asker: RuntimeContext, terms: ConfirmTerms | undefined, guidance?: readonly GuideFeedback[]): Promise<void> {
     this.asked(call.toolCallId, true);
-    const pin = { asker, askedAt: Date.now(), terms, guidance };
+    // asked on the ledger's clock (the store's): the one its expiry is judged on
+    const pin = { asker, askedAt: await askedAt(this.state.ledger), terms, guidance };
     const { sealPin } = await pins();
     this.state.pins.set(call.toolCallId, await sealPin(this.state.runtimeSecret, pin, call));
   }
@@ -296,5 +297,10 @@ export async function keepAsker(
 ): Promise<void> {
   if (ledger?.keepAsker === undefined) return;
   const { callKey, pinJson } = await pins();
-  await ledger.keepAsker(await callKey(call), pinJson({ asker, askedAt: Date.now(), terms, guidance }));
+  await ledger.keepAsker(await callKey(call), pinJson({ asker, askedAt: await askedAt(ledger), terms, guidance }));
+}
+
+/** When a request is asked, on the clock its expiry is judged on: the ledger's, else this instance's. */
+async function askedAt(ledger: ApprovalLedger | undefined): Promise<number> {
+  return ledger?.now === undefined ? Date.now() : ledger.now();
 }

@@ -99,6 +99,14 @@ export interface ApprovalLedger {
    */
   expired?(approvalId: string, expiresAt: number): Promise<boolean>;
   /**
+   * The clock `expired` and `claim` read (the store's, one for every
+   * instance), in ms since the epoch: a confirm's request is stamped with it
+   * when it is asked, so an expiry runs from asking to answering on one
+   * clock, whatever the asking instance's own says. Optional: without it, the
+   * asking instance's clock.
+   */
+  now?(): Promise<number>;
+  /**
    * Counts `approver`'s approval of the approval (once per person, across
    * requests and instances) and returns every approver counted so far.
    * Optional: without it, an approval that needs several people (a

@@ -76,6 +76,10 @@ export function createApprovalLedger({
       return claim.value === EXPIRED;
     },
 
+    async now() {
+      return store.now === undefined ? Date.now() : store.now();
+    },
+
     async vote(approvalId, approver) {
       return store.addToSet(`${keyOf(approvalId)}:approvers`, approver, { ttlMs });
     },

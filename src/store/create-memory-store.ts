@@ -57,6 +57,7 @@ export function createMemoryStore({ now = () => Date.now() }: { readonly now?: (
       write(key, value, expiry(options?.ttlMs));
       return true;
     },
+    now: async () => now(),
     setIfAbsentUntil: async (key, value, { until, lateValue, ttlMs }) => {
       const entry = read(key);
       if (entry !== undefined) return { set: false, value: entry.value };

@@ -70,6 +70,10 @@ return 0`;
 // KEYS[1]; ARGV value, late value, until (ms since the epoch, on Redis's clock), ttl in ms (0: none),
 // whether there is a value ('1') or the key stays absent before the deadline ('0').
 // {1, stored} when this call set it, {0, current} when the key had a value, {0} when it stays absent.
+// Redis's clock, in ms since the epoch
+const NOW_SCRIPT = `local time = redis.call('TIME')
+return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)`;
+
 const SET_IF_ABSENT_UNTIL_SCRIPT = `local current = redis.call('GET', KEYS[1])
 if current then return {0, current} end
 local time = redis.call('TIME')
@@ -146,6 +150,11 @@ export function createRedisStore({ client, prefix = 'ai-interventions:' }: Redis
       const reply = await evalScript(client, SET_IF_ABSENT_SCRIPT, [keyOf(key)], [value, ttl]);
       if (reply === 0 || reply === 1) return reply === 1;
       throw unexpected('setIfAbsent', reply);
+    },
+    now: async () => {
+      const reply = await evalScript(client, NOW_SCRIPT, [], []);
+      if (typeof reply === 'number') return reply;
+      throw unexpected('now', reply);
     },
     setIfAbsentUntil: async (key, value, { until, lateValue, ttlMs }) => {
       const ttl = ttlMs === undefined ? 0 : milliseconds(ttlMs);

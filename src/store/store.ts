@@ -43,6 +43,12 @@ export interface Store {
    * on any number of instances, exactly one sets it, and the deadline is read
    * on one clock (the store's) in the same atomic step, so nothing can race it.
    */
+  /**
+   * The store's clock, in ms since the epoch: the one clock every instance
+   * sharing the store reads (Redis's `TIME`). Optional: without it, each
+   * instance reads its own.
+   */
+  now?(): Promise<number>;
   setIfAbsentUntil(
     key: string,
     value: string | undefined,

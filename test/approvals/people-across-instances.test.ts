@@ -28,16 +28,16 @@ describe.skipIf(!hasRedisServer)(redisTitle('approvals and people across two pro
   });
 
   /** Two instances with one handler confirming every refund with `options`. */
-  async function instances(options: ConfirmOptions): Promise<[Instance, Instance]> {
+  async function instances(options: ConfirmOptions, { skewOfA = 0 } = {}): Promise<[Instance, Instance]> {
     const prefix = uniquePrefix();
-    const spawn = (name: string) => {
+    const spawn = (name: string, skew = 0) => {
       const child = spawnChild<PeopleChildMessage, PeopleChildCommand>(new URL('./people-instance-child.ts', import.meta.url), {
-        args: [redis.server.port, prefix, name, SECRET, JSON.stringify(options)],
+        args: [redis.server.port, prefix, name, SECRET, JSON.stringify(options), skew],
       });
       started.push(child);
       return child;
     };
-    const pair: [Instance, Instance] = [spawn('A'), spawn('B')];
+    const pair: [Instance, Instance] = [spawn('A', skewOfA), spawn('B')];
     await Promise.all(pair.map((child) => child.receive('ready')));
     return pair;
   }
@@ -113,6 +113,20 @@ describe.skipIf(!hasRedisServer)(redisTitle('approvals and people across two pro
       }
     });
   });
+
+  it.each(PATHS)(
+    "should run an expiry from asking to answering on the store's clock, though the asking instance's runs 10 minutes fast (%s)",
+    async (path) => {
+      const [a, b] = await instances({ expiresInMs: 300 }, { skewOfA: 10 * 60_000 });
+      const history = await ask(a, path, ALICE);
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      const late = await answer(b, path, history, BOB);
+      expect(late.executed).toEqual([]);
+      expect(late.records).toContainEqual(
+        expect.objectContaining({ handler: 'approval-expiry', approval: expect.objectContaining({ status: 'expired' }) }),
+      );
+    },
+  );
 
   // (a plain SDK call reads a refusal itself and calls no tool: tools guarded without a run never see one)
   it.each(['generateText', 'streamText'] as const)(

@@ -1,7 +1,7 @@
 /**
  * One server instance for the people-across-instances test, run as its own
  * process (`spawnChild`, args `<redis port> <key prefix> <name> <approval
- * secret> <confirm options as JSON>`): a runtime of its own with the shared
+ * secret> <confirm options as JSON> [its clock's skew in ms]`): a runtime of its own with the shared
  * `approvalSecret` and an approval ledger on the shared Redis, whose one
  * handler confirms every refund with the given options.
  *
@@ -50,7 +50,12 @@ export type PeopleChildMessage =
       readonly modelRead: unknown;
     };
 
-const [port, prefix, name = '?', approvalSecret, confirmJson = '{}'] = process.argv.slice(2);
+const [port, prefix, name = '?', approvalSecret, confirmJson = '{}', skewMs = '0'] = process.argv.slice(2);
+// an instance whose clock is off by `skewMs` (a server whose clock drifted)
+if (Number(skewMs) !== 0) {
+  const real = Date.now.bind(Date);
+  Date.now = () => real() + Number(skewMs);
+}
 const confirm = JSON.parse(confirmJson) as ConfirmOptions;
 const parent = connectParent<PeopleChildCommand, PeopleChildMessage>();
 const client = new Redis({ host: '127.0.0.1', port: Number(port), maxRetriesPerRequest: 1 });

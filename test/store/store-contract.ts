@@ -190,6 +190,15 @@ export function storeContract(make: () => Promise<StoreUnderTest> | StoreUnderTe
     expect([await store.get('a'), await store.get('b'), await store.get('c')]).toEqual(['2', '3', 'x']);
   });
 
+  it('should tell the time on its own clock, and see it pass', async () => {
+    const { store, now, advance } = await make();
+    const before = await store.now?.();
+    expect(before).toBeTypeOf('number');
+    expect(Math.abs((before ?? 0) - now())).toBeLessThan(1_000);
+    await advance(50);
+    expect((await store.now?.()) ?? 0).toBeGreaterThanOrEqual((before ?? 0) + 50);
+  });
+
   it('should set a key absent before the deadline once, and keep it', async () => {
     const { store, now } = await make();
     const until = now() + 60_000;
