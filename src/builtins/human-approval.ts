@@ -67,9 +67,11 @@ import {
  * atomic `getAndDelete`.
  *
  * **Expiry.** With `expiresInMs`, an approval that arrives later than that
- * after the request, or that matches no stored request (expired, already
- * used, another scope), is refused: the call does not run and the model
- * reads that the approval expired. Refusals are always honoured. The
+ * after the request is refused before the handler decides again, by the
+ * runtime, on the approval ledger's clock (the store's, whatever the asking
+ * instance's says; recorded as `approval-expiry`); one that matches no
+ * stored request (expired, already used, another scope) is refused by the
+ * handler: the call does not run and the model reads that the approval expired. Refusals are always honoured. The
  * request time lives in the store because the approval response carries
  * only the approval id, which the handler cannot know when it asks; the
  * call's identity, which it can, finds the request in both places. Its
@@ -98,8 +100,13 @@ export function humanApproval<TOOLS extends ToolSet = ToolSet>(
 ): InterventionHandlerLike<TOOLS> {
   const { name = 'human-approval', tools, prompt = defaultPrompt, remember = {}, approvers, quorum } = options;
   const { expiresInMs, warnings } = checkHumanApprovalOptions(options, name);
-  // who may answer, and how many must: what every request of this handler asks of its answer (its expiry is its own, expiresInMs)
-  const asks = { ...(approvers === undefined ? {} : { approvers }), ...(quorum === undefined ? {} : { quorum }) };
+  // who may answer, how many must, and for how long: what every request of this handler asks of its answer (the expiry is
+  // also the runtime's, judged by the approval ledger on the store's clock from the moment of asking)
+  const asks = {
+    ...(approvers === undefined ? {} : { approvers }),
+    ...(quorum === undefined ? {} : { quorum }),
+    ...(expiresInMs === undefined ? {} : { expiresInMs }),
+  };
   const {
     store = createMemoryStore(),
     scope: customScope,

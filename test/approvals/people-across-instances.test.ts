@@ -28,7 +28,7 @@ describe.skipIf(!hasRedisServer)(redisTitle('approvals and people across two pro
   });
 
   /** Two instances with one handler confirming every refund with `options`. */
-  async function instances(options: ConfirmOptions, { skewOfA = 0 } = {}): Promise<[Instance, Instance]> {
+  async function instances(options: ConfirmOptions & { readonly human?: boolean }, { skewOfA = 0 } = {}): Promise<[Instance, Instance]> {
     const prefix = uniquePrefix();
     const spawn = (name: string, skew = 0) => {
       const child = spawnChild<PeopleChildMessage, PeopleChildCommand>(new URL('./people-instance-child.ts', import.meta.url), {
@@ -113,6 +113,20 @@ describe.skipIf(!hasRedisServer)(redisTitle('approvals and people across two pro
       }
     });
   });
+
+  it.each(PATHS)(
+    "should keep humanApproval's expiry after an early answer from someone who may not answer, on the other instance (%s)",
+    async (path) => {
+      const [a, b] = await instances({ human: true, approvers: { roles: ['manager'] }, expiresInMs: 400 });
+      const history = await ask(a, path, ALICE);
+      const early = await answer(b, path, history, { userId: 'erin', role: 'employee' });
+      expect(early.executed).toEqual([]);
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      const late = await answer(a, path, history, BOB);
+      expect(late.executed).toEqual([]);
+      expect(JSON.stringify(late.modelRead)).toContain('expired');
+    },
+  );
 
   it.each(PATHS)(
     "should run an expiry from asking to answering on the store's clock, though the asking instance's runs 10 minutes fast (%s)",

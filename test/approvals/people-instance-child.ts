@@ -23,6 +23,7 @@ import {
   type DecisionRecord,
   defineHandler,
   guardTools,
+  humanApproval,
   InterventionActions,
 } from '../../src/index.ts';
 import { connectParent } from '../helpers/child-process.ts';
@@ -56,11 +57,16 @@ if (Number(skewMs) !== 0) {
   const real = Date.now.bind(Date);
   Date.now = () => real() + Number(skewMs);
 }
-const confirm = JSON.parse(confirmJson) as ConfirmOptions;
+// `human: true`: the built-in humanApproval asks, with these options and its remembered answers on the shared Redis
+const { human, ...confirm } = JSON.parse(confirmJson) as ConfirmOptions & { readonly human?: boolean };
 const parent = connectParent<PeopleChildCommand, PeopleChildMessage>();
 const client = new Redis({ host: '127.0.0.1', port: Number(port), maxRetriesPerRequest: 1 });
 const approvalLedger = createApprovalLedger({ store: createRedisStore({ client, prefix }) });
-const handlers = [defineHandler({ name: 'refunds', beforeToolCall: () => InterventionActions.confirm('Refund it?', confirm) })];
+const handlers = [
+  human === true
+    ? humanApproval({ tools: ['refund'], ...confirm, remember: { store: createRedisStore({ client, prefix: `${prefix}human:` }) } })
+    : defineHandler({ name: 'refunds', beforeToolCall: () => InterventionActions.confirm('Refund it?', confirm) }),
+];
 const hookSaw: unknown[] = [];
 const hooks = {
   preToolCall: [({ runtimeContext }: { runtimeContext: Record<string, unknown> }) => void hookSaw.push(runtimeContext.userId)],
