@@ -1,7 +1,8 @@
 /**
  * Awaits `promise`, rejecting early when `timeoutMs` elapses (with
  * `onTimeout()`) or when `abortSignal` aborts (with its reason). The timer is
- * always cleared, so nothing is left pending once this settles.
+ * always cleared, so nothing is left pending once this settles, and a
+ * rejection of `promise` after that is handled (never reported unhandled).
  */
 export function settle<T>(
   promise: PromiseLike<T>,
@@ -29,6 +30,8 @@ export function settle<T>(
     };
 
     if (abortSignal?.aborted) {
+      // nobody waits for it any more: its rejection is handled here, never left unhandled
+      promise.then(undefined, () => undefined);
       reject(abortSignal.reason);
       return;
     }
