@@ -7,7 +7,7 @@ import { sha256, stableJson } from '../data/stable-json.ts';
 import { durationOf } from '../util/duration-of.ts';
 import type { ApprovalPin } from './approval-pin.ts';
 import type { ApprovalState } from './approval-state.ts';
-import { mayAnswer } from './may-answer.ts';
+import { type Admission, mayAnswer } from './may-answer.ts';
 
 /** The handler names of the records the runtime writes for what became of a person's answer. */
 export const APPROVERS_HANDLER = 'approval-approvers';
@@ -141,20 +141,35 @@ async function judge(
     terms.expiresInMs === undefined ? undefined : { expiresAt: pin.askedAt + terms.expiresInMs, expiresInMs: terms.expiresInMs };
   if (expiry !== undefined && terms.expiresInMs !== undefined) {
     const { expiresAt } = expiry;
-    // the ledger decides on the store's clock, atomically with claims; without one, this server's clock
-    const expired = ledger?.expired === undefined ? Date.now() >= expiresAt : await ledger.expired(approval.approvalId, expiresAt);
-    if (expired) return { type: 'expired', expiresInMs: terms.expiresInMs };
+    if (await expiredNow(state, approval, expiresAt)) return { type: 'expired', expiresInMs: terms.expiresInMs };
   }
   const answeredBy = userIdOf(approver);
-  const admission = mayAnswer(terms, approver, pin.asker);
+  const admission = admits(terms, approver, pin);
   if (!admission.admitted) return { type: 'not-allowed', failure: admission.failure };
   const refusedBy = bindsPeople(terms) ? await ledger?.refusedBy?.(approval.approvalId) : undefined;
   if (refusedBy !== undefined) return { type: 'refused', refusedBy };
   if (terms.quorum <= 1) return { type: 'approved', approvedBy: answeredBy === undefined ? [] : [answeredBy], expiry };
-  // several people count only when each is known, and only through a ledger that counts them
+  // several people count only through a ledger that counts them
   if (answeredBy === undefined || ledger?.vote === undefined) return { type: 'not-allowed' };
   const approvedBy = await ledger.vote(await votesFor(approval), answeredBy);
   return approvedBy.length >= terms.quorum ? { type: 'approved', approvedBy, expiry } : { type: 'awaiting-quorum', approvedBy };
+}
+
+/**
+ * Whether a person may answer under `terms`: the approvers admit them, and
+ * under a quorum they are known (each approver is counted by user id: someone
+ * without one can neither approve nor refuse for the count).
+ */
+function admits(terms: ConfirmTerms, approver: Readonly<Record<string, unknown>>, pin: ApprovalPin): Admission {
+  const admission = mayAnswer(terms, approver, pin.asker);
+  if (admission.admitted && terms.quorum > 1 && userIdOf(approver) === undefined) return { admitted: false };
+  return admission;
+}
+
+/** Whether an answer comes at or after `expiresAt`: the ledger decides on the store's clock, atomically with claims; without one, this server's clock. */
+function expiredNow(state: ApprovalState, approval: ResumedApproval, expiresAt: number): Promise<boolean> {
+  const { ledger } = state;
+  return ledger?.expired === undefined ? Promise.resolve(Date.now() >= expiresAt) : ledger.expired(approval.approvalId, expiresAt);
 }
 
 /** Whether a confirm's terms bind its answer to people: who may answer, or a quorum (a refusal by one of them is final). */
@@ -206,7 +221,12 @@ export async function settleRefusal(
   if (!bindsPeople(terms)) return { type: 'refused' };
   const approver = state.approver ?? {};
   const people = { askedBy: userIdOf(pin.asker), answeredBy: userIdOf(approver) };
-  const admission = mayAnswer(terms, approver, pin.asker);
+  // too late to answer: the request is over, recorded as expired (a refusal stands, and runs nothing)
+  if (terms.expiresInMs !== undefined && (await expiredNow(state, refusal, pin.askedAt + terms.expiresInMs))) {
+    await state.record(expiryRecord(refusal, terms.expiresInMs, people), refusal.input);
+    return { type: 'refused' };
+  }
+  const admission = admits(terms, approver, pin);
   const who = whoMayAnswer(terms);
   if (!admission.admitted) {
     const reason = notAllowed(people.answeredBy, who, admission.failure, 'refusal');

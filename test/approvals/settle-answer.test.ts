@@ -225,6 +225,29 @@ describe.each(MODES)('one admission of answers, in one order, through interventi
   });
 });
 
+describe.each(MODES)('refusals admitted in the same order, through interventions.%s', (mode) => {
+  it('should record a refusal given after the expiry as expired, not as a final refusal or one from the wrong person', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const { executions, tools } = refunds();
+    const { answer } = await asked(runtimeWith(confirming({ approvers: { userIds: ['carol'] }, expiresInMs: 60_000 })), mode, tools, ALICE);
+    vi.setSystemTime(Date.now() + 61_000);
+    const late = await answer(ERIN, { approved: false, reason: 'no' });
+    expect(approvalsOf(late.records).map((record) => record.approval?.status)).toEqual(['expired']);
+    expect(executions).toEqual([]);
+  });
+
+  it('should hold a refusal from someone without a user id under a quorum (each approver is counted by id), and let two managers approve', async () => {
+    const { executions, tools } = refunds();
+    const { answer } = await asked(runtimeWith(confirming({ quorum: 2 })), mode, tools, ALICE);
+    const anonymous = await answer({ role: 'manager' }, { approved: false, reason: 'no' });
+    expect(anonymous.model.calls).toHaveLength(0);
+    expect(approvalsOf(anonymous.records).map((record) => record.approval?.status)).toEqual(['not-allowed']);
+    await answer(BOB);
+    await answer(CAROL);
+    expect(executions).toEqual([50]);
+  });
+});
+
 describe('one admission of answers, for tools guarded without a run (guardTools with a plain generateText)', () => {
   it("should remember nothing of the asker's own 'always' answer to a manager-only request: it runs nothing, and her next refund is asked again", async () => {
     const { executions, tools } = refunds();

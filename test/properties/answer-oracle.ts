@@ -178,12 +178,10 @@ export class AnswerOracle {
     const { reply, who } = step;
     if (reply.type === 'refuse') return this.refusal(step);
     if (this.expired) return { kind: 'answered', status: 'expired' };
-    if (!this.admits(who)) return { kind: 'held', status: 'not-allowed' };
+    if (!this.mayAnswer(who)) return { kind: 'held', status: 'not-allowed' };
     if (this.refusedFinally) return { kind: 'answered', status: 'refused' };
     const amount = reply.type === 'edit' ? reply.amount : ASKED_AMOUNT;
     if (this.scenario.quorum > 1) {
-      // under a quorum each approver is counted by user id: someone without one may not approve (see finding B)
-      if (idOf(who) === undefined) return { kind: 'held', status: 'not-allowed' };
       // the votes count for the arguments that will run: an edit starts a count of its own
       const key = reply.type === 'edit' ? `edit:${reply.amount}` : 'asked';
       const voters = this.votes.get(key) ?? new Set<string>();
@@ -206,15 +204,9 @@ export class AnswerOracle {
       this.rememberRefusal(step);
       return { kind: 'answered', status: undefined };
     }
-    // Finding A (issue 36, left to the lead): a refusal is not checked for expiry (settleRefusal has no step 2), so one
-    // after the expiry is judged as if in time: recorded 'not-allowed' (held) or 'refused' (final), never 'expired'.
-    // Nothing runs either way (every later approval is expired); the documented order would record it 'expired'.
-    // Finding B (issue 36, left to the lead): under a quorum, someone without a user id may not approve (not-allowed,
-    // above), yet the approvers alone admit their refusal, which is final ("refused by someone without a user id"); an
-    // approval from them after a final refusal is recorded 'refused' (the model called), not 'not-allowed'. The oracle
-    // follows the code here; the rule "no user id is admitted only where there are no approvers and quorum 1" would
-    // hold their refusal as not-allowed.
-    if (!this.admits(step.who)) return { kind: 'held', status: 'not-allowed' };
+    // too late: the request is over, recorded as expired (the refusal stands)
+    if (this.expired) return { kind: 'answered', status: 'expired' };
+    if (!this.mayAnswer(step.who)) return { kind: 'held', status: 'not-allowed' };
     this.refusedFinally = true;
     this.rememberRefusal(step);
     return { kind: 'answered', status: 'refused' };
@@ -228,6 +220,11 @@ export class AnswerOracle {
    */
   private rememberRefusal(step: Step): void {
     if (this.scenario.via === 'humanApproval' && this.pending && step.who === 'alice') this.remember(step, false);
+  }
+
+  /** Whether someone may answer at all: the approvers admit them, and under a quorum they are known (counted by user id). */
+  private mayAnswer(who: Step['who']): boolean {
+    return this.admits(who) && (this.scenario.quorum <= 1 || idOf(who) !== undefined);
   }
 
   /** `humanApproval` takes its pending request with the first admitted answer it decides on, and remembers what it asks. */
