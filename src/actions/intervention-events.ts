@@ -55,6 +55,12 @@ export interface ApprovalAnswerInfo {
 export interface AnsweredApproval extends ApprovalAnswerInfo {
   readonly approved: boolean;
   readonly toolCall: ToolCallInfo;
+  /**
+   * The runtime context of the request that asked (pinned in the signed
+   * request), when the runtime can read it: the person the call is for,
+   * whoever answered. `undefined`: not known.
+   */
+  readonly asker?: Context | undefined;
 }
 
 /**

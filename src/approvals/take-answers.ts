@@ -127,6 +127,7 @@ async function takeRefusal(state: ApprovalState, refusal: ResumedApproval, token
   if (token === undefined || refusal.problem !== undefined) return;
   const pin = await openPinWithKeys(state, token, askedCall(refusal));
   if (pin === undefined) return;
+  state.askers.set(refusal.toolCallId, pin.asker);
   const settled = await settleRefusal(state, refusal, pin.terms ?? ANYONE_ONCE, pin);
   if (settled.type === 'held') {
     state.resume.refused.delete(refusal.toolCallId);

@@ -245,9 +245,12 @@ export function humanApproval<TOOLS extends ToolSet = ToolSet>(
     async beforeInvocation(event) {
       for (const answer of event.answers) {
         if (answer.approved) continue;
-        const owner = ownerOf(event);
+        // remembered for the person who asked (whoever refused), as an approval is
+        const asked = answer.asker === undefined ? event : { ...event, runtimeContext: answer.asker };
+        const owner = ownerOf(asked);
         const input = answer.edited === undefined ? answer.toolCall.input : answer.edited.original;
-        const pending = await takePending(owner.scope, await requestId(sessionOf(event), answer.toolCall, input));
+        const pending = await takePending(owner.scope, await requestId(sessionOf(asked), answer.toolCall, input));
+
         if (pending !== undefined) await rememberAnswer(owner, pending, false, answer.remember);
       }
       return InterventionActions.proceed();

@@ -30,7 +30,10 @@ export async function beforeInvocation(run: Run): Promise<InvocationChanges> {
       messages: [...inputMessages],
       instructions: run.instructions,
       tools,
-      answers: run.approvals === undefined ? [] : run.approvals.admittedAnswers.map(answeredApproval),
+      answers:
+        run.approvals === undefined
+          ? []
+          : run.approvals.admittedAnswers.map((answer) => answeredApproval(answer, run.approvals?.askerOf(answer.toolCallId))),
     },
     cloneInvocationEvent,
   );

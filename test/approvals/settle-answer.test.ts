@@ -129,6 +129,28 @@ describe.each(MODES)('one admission of answers, in one order, through interventi
       },
     );
 
+    it("should remember a manager's refusal with 'always' for the person who asked: her next refund is refused without asking", async () => {
+      const { executions, tools } = refunds();
+      const interventions = runtimeWith(
+        humanApproval({ tools: ['refund'], approvers: { roles: ['manager'] }, remember: { store: createMemoryStore() } }),
+      );
+      const { answer } = await asked(interventions, mode, tools, ALICE);
+      const refused = await answer(BOB, { approved: false, reason: 'not refundable', remember: 'always' });
+      expect(approvalsOf(refused.records).map((record) => record.approval?.status)).toEqual(['refused']);
+      const model = scriptedModel(step(toolCall('r2', 'refund', { amount: 7000 })), step(text('refused')));
+      const next = await run(interventions, mode, {
+        model,
+        tools,
+        stopWhen: isStepCount(3),
+        messages: [{ role: 'user', content: 'refund 7000' }],
+        runtimeContext: ALICE,
+      });
+      // nobody is asked: the remembered refusal denies it, and the model reads why
+      expect(approvalRequests(next.content)).toEqual([]);
+      expect(JSON.stringify(toolResultsSent(model, 1).r2)).toContain('The user chose never to allow');
+      expect(executions).toEqual([]);
+    });
+
     it("should remember nothing of one manager's 'always' at 1 of a quorum of 2: the next refund needs two managers again", async () => {
       const { executions, tools } = refunds();
       const interventions = runtimeWith(

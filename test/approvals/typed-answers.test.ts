@@ -151,6 +151,8 @@ describe.each(MODES)('typed approval answers through interventions.%s', (mode) =
           typed: true,
           edited: undefined,
           toolCall: { toolCallId: 'c1', toolName: 'delete_file', input: { path: '/tmp/a' } },
+          // the runtime context of the request that asked (none was given)
+          asker: {},
         },
       ]);
     });

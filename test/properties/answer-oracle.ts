@@ -212,14 +212,9 @@ export class AnswerOracle {
     return { kind: 'answered', status: 'refused' };
   }
 
-  /**
-   * Finding C (issue 36, left to the lead): `humanApproval` reads a refusal in `beforeInvocation`, as the person who
-   * answered (their scope and session), not as the person who asked: it finds the pending request, and remembers the
-   * refusal, only when the asker refused her own request; a manager's refusal with 'always' remembers nothing, and
-   * leaves the pending request for a later approval to remember through. (An approval is decided as the asker.)
-   */
+  /** `humanApproval` remembers an admitted refusal for the person who asked (alice), whoever refused, as an approval. */
   private rememberRefusal(step: Step): void {
-    if (this.scenario.via === 'humanApproval' && this.pending && step.who === 'alice') this.remember(step, false);
+    if (this.scenario.via === 'humanApproval' && this.pending) this.remember(step, false);
   }
 
   /** Whether someone may answer at all: the approvers admit them, and under a quorum they are known (counted by user id). */
