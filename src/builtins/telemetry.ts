@@ -81,7 +81,11 @@ interface OpenRun {
  *   `.policy_version` and, with the runtime's decision `trail`, the link:
  *   `.trail.key`, `.trail.index`, `.trail.hash`, `.trail.prev` (a copy of
  *   the chain's hashes outside its store: anchors for
- *   `verifyDecisionTrail`). A handler that failed gives an ERROR span.
+ *   `verifyDecisionTrail`); for a human approval, what became of a
+ *   person's answer and who: `.approval.status`, `.approval.asked_by`,
+ *   `.approval.answered_by`, `.approval.approved_by`, `.approval.may_answer`,
+ *   `.approval.quorum`, `.approval.expires_in_ms`. A handler that failed
+ *   gives an ERROR span.
  *   Records made outside a run (`guardTools`, the middleware alone) get a
  *   span of their own.
  *
@@ -244,6 +248,14 @@ function decisionAttributes(record: DecisionRecord, runId: string | undefined): 
     'trail.index': record.trail?.index,
     'trail.hash': record.trail?.hash,
     'trail.prev': record.trail?.prev,
+    // what became of a person's answer, and who: as the record says it
+    'approval.status': record.approval?.status,
+    'approval.asked_by': record.approval?.askedBy,
+    'approval.answered_by': record.approval?.answeredBy,
+    'approval.approved_by': record.approval?.approvedBy === undefined ? undefined : [...record.approval.approvedBy],
+    'approval.may_answer': record.approval?.mayAnswer,
+    'approval.quorum': record.approval?.quorum,
+    'approval.expires_in_ms': record.approval?.expiresInMs,
   };
   for (const [key, value] of Object.entries(optional)) {
     if (value !== undefined) attributes[`${PREFIX}${key}`] = value;

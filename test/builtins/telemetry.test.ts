@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { telemetry } from '../../src/builtins/telemetry.ts';
 import { mergeHooks } from '../../src/hooks/merge-hooks.ts';
 import {
+  createApprovalLedger,
   createDecisionTrail,
   createInterventions,
   createMemoryStore,
@@ -207,6 +208,52 @@ describe('telemetry', () => {
       expect(byHandler.ask).toMatchObject({ 'ai_interventions.action': 'confirm', 'ai_interventions.prompt': 'Delete /tmp/x?' });
       // a shadow deny is not a denied call
       expect(runSpans()[0]?.attributes['ai_interventions.denied']).toBe(0);
+    });
+  });
+
+  describe('when a person answers an approval', () => {
+    it('should say on the decision span what became of the answer, and who asked and answered', async () => {
+      const { tools } = fileTools();
+      const interventions = createInterventions({
+        handlers: [
+          defineHandler({
+            name: 'deletes',
+            beforeToolCall: () =>
+              InterventionActions.confirm('Delete it?', { approvers: { roles: ['admin'], label: 'an admin' }, quorum: 2 }),
+          }),
+        ],
+        hooks: telemetry({ tracer }),
+        approvalSecret: 'a telemetry test secret of at least 32 bytes',
+        approvalLedger: createApprovalLedger(),
+      });
+      const asked = await interventions.generateText({
+        model: scriptedModel(step(toolCall('c1', 'delete_file', { path: '/tmp/a' }))),
+        tools,
+        prompt: 'delete it',
+        runtimeContext: { userId: 'ann' },
+      });
+      const request = asked.content.find((part) => part.type === 'tool-approval-request');
+      if (request?.type !== 'tool-approval-request') throw new Error('no approval request');
+      exporter.reset();
+      await interventions.generateText({
+        model: scriptedModel(step(text('done'))),
+        tools,
+        messages: [
+          { role: 'user', content: 'delete it' },
+          ...asked.response.messages,
+          { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: request.approvalId, approved: true }] },
+        ],
+        runtimeContext: { userId: 'bo', role: 'admin' },
+      });
+      const quorum = decisionSpans().find((span) => span.attributes['ai_interventions.handler'] === 'approval-quorum');
+      expect(quorum?.attributes).toMatchObject({
+        'ai_interventions.approval.status': 'awaiting-quorum',
+        'ai_interventions.approval.asked_by': 'ann',
+        'ai_interventions.approval.answered_by': 'bo',
+        'ai_interventions.approval.approved_by': ['bo'],
+        'ai_interventions.approval.may_answer': 'an admin',
+        'ai_interventions.approval.quorum': 2,
+      });
     });
   });
 
