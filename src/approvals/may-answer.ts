@@ -39,12 +39,12 @@ function admits(rule: Approvers, approver: RuntimeContext, asker: RuntimeContext
   try {
     answer = allow(approver, asker);
   } catch (error) {
-    return { admitted: false, failure: `${label} threw (${getErrorMessage(error).split('\n')[0]})` };
+    return { admitted: false, failure: `${label} threw (${getErrorMessage(error).split('\n')[0]}), so it admits nobody` };
   }
   if (answer !== null && typeof (answer as { then?: unknown })?.then === 'function') {
     // never left to reject unhandled: its answer comes too late to admit anyone
     (answer as PromiseLike<unknown>).then(undefined, () => undefined);
-    return { admitted: false, failure: `${label} answered with a promise (it must answer at once, true or false)` };
+    return { admitted: false, failure: `${label} answered with a promise (it must answer at once, true or false), so it admits nobody` };
   }
   return answer === true ? ADMITTED : REFUSED;
 }

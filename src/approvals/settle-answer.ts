@@ -162,7 +162,9 @@ async function judge(
  */
 function admits(terms: ConfirmTerms, approver: Readonly<Record<string, unknown>>, pin: ApprovalPin): Admission {
   const admission = mayAnswer(terms, approver, pin.asker);
-  if (admission.admitted && terms.quorum > 1 && userIdOf(approver) === undefined) return { admitted: false };
+  if (admission.admitted && terms.quorum > 1 && userIdOf(approver) === undefined) {
+    return { admitted: false, failure: 'a quorum counts each approver by user id, and the answering request has none' };
+  }
   return admission;
 }
 
@@ -189,7 +191,7 @@ async function votesFor(approval: ResumedApproval): Promise<string> {
   return `${approval.approvalId}:edit:${await sha256(input)}`;
 }
 
-/** Why an answer from `answeredBy` is not admitted (`who` may answer; `failure`: a predicate that admitted nobody). */
+/** Why an answer from `answeredBy` is not admitted (`who` may answer; `failure`: why the rules admitted nobody, when they say). */
 function notAllowed(
   answeredBy: string | undefined,
   who: string | undefined,
@@ -198,7 +200,7 @@ function notAllowed(
 ): string {
   const person = answeredBy ?? 'someone without a user id';
   const needs = who === undefined ? '' : ` (it needs ${who})`;
-  const why = failure === undefined ? '' : `; ${failure}, so it admits nobody`;
+  const why = failure === undefined ? '' : `; ${failure}`;
   return `${person} may not answer this request${needs}${why}: their ${kind} was not used, nothing was run, and the request waits for the right person`;
 }
 

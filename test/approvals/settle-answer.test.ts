@@ -264,6 +264,7 @@ describe.each(MODES)('refusals admitted in the same order, through interventions
     const anonymous = await answer({ role: 'manager' }, { approved: false, reason: 'no' });
     expect(anonymous.model.calls).toHaveLength(0);
     expect(approvalsOf(anonymous.records).map((record) => record.approval?.status)).toEqual(['not-allowed']);
+    expect(approvalsOf(anonymous.records)[0]?.reason).toContain('a quorum counts each approver by user id');
     await answer(BOB);
     await answer(CAROL);
     expect(executions).toEqual([50]);
