@@ -5,7 +5,7 @@ import { getErrorMessage } from '../util/get-error-message.ts';
 
 type RuntimeContext = Readonly<Record<string, unknown>>;
 
-/** Whether a person may answer: admitted, or not (with why a predicate admitted nobody, when one failed). */
+/** Whether a person may answer: admitted, or not (with why the rules admitted nobody, when they can say). */
 export type Admission = { readonly admitted: true } | { readonly admitted: false; readonly failure?: string };
 
 /**
