@@ -209,8 +209,9 @@ function notAllowed(
  * answer, asked by the request `pin` names, with its record written: one
  * from someone the approvers do not admit is held (the request stays
  * pending for the right person, and no model is called for it); one from
- * an approver of a confirm bound to people is final for its request (the
- * ledger keeps it: an approval given later counts for nothing). A refusal
+ * an approver of a confirm bound to people, or from the person who asked
+ * (withdrawing it), is final for its request (the ledger keeps it: an
+ * approval given later counts for nothing). A refusal
  * of a confirm that asks nothing of people stands as it is (the person may
  * ask again).
  */
@@ -228,7 +229,9 @@ export async function settleRefusal(
     await state.record(expiryRecord(refusal, terms.expiresInMs, people), refusal.input);
     return { type: 'refused' };
   }
-  const admission = admits(terms, approver, pin);
+  // the person who asked may always withdraw their request (it runs nothing): final, as an approver's refusal
+  const withdrawn = people.askedBy !== undefined && people.answeredBy === people.askedBy;
+  const admission: Admission = withdrawn ? { admitted: true } : admits(terms, approver, pin);
   const who = whoMayAnswer(terms);
   if (!admission.admitted) {
     const reason = notAllowed(people.answeredBy, who, admission.failure, 'refusal');
@@ -244,7 +247,9 @@ export async function settleRefusal(
   }
   const refusedBy =
     (await state.ledger?.refuse?.(refusal.approvalId, people.answeredBy ?? 'someone without a user id')) ?? people.answeredBy;
-  const reason = `Refused by ${refusedBy ?? 'the person who answered'}, which is final for this request: nothing was run.`;
+  const reason = withdrawn
+    ? `Withdrawn by ${refusedBy ?? 'the person who asked'}, who asked it, which is final for this request: nothing was run.`
+    : `Refused by ${refusedBy ?? 'the person who answered'}, which is final for this request: nothing was run.`;
   await keep(state, refusal, { handler: APPROVERS_HANDLER, action: 'deny', reason }, { ...people, status: 'refused' });
   return { type: 'refused' };
 }

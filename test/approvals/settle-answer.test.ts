@@ -233,6 +233,19 @@ describe.each(MODES)('one admission of answers, in one order, through interventi
     expect(executions).toEqual([50]);
   });
 
+  it('should let the person who asked withdraw a request only a manager may answer: final, and a manager’s approval then runs nothing', async () => {
+    const { executions, tools } = refunds();
+    const { answer } = await asked(runtimeWith(confirming({ approvers: { roles: ['manager'] } })), mode, tools, ALICE);
+    const withdrawn = await answer(ALICE, { approved: false, reason: 'Withdrawn before a decision' });
+    expect(withdrawn.model.calls).toHaveLength(1);
+    expect(approvalsOf(withdrawn.records).at(-1)).toMatchObject({
+      reason: expect.stringContaining('Withdrawn by alice'),
+      approval: { status: 'refused', askedBy: 'alice', answeredBy: 'alice' },
+    });
+    await answer(BOB);
+    expect(executions).toEqual([]);
+  });
+
   it("should keep an approver's refusal under a quorum final: the earlier history sent again with a third manager's approval runs nothing", async () => {
     const { executions, tools } = refunds();
     const { answer } = await asked(runtimeWith(confirming({ approvers: { roles: ['manager'] }, quorum: 2 })), mode, tools, ALICE);

@@ -206,7 +206,8 @@ export class AnswerOracle {
     }
     // too late: the request is over, recorded as expired (the refusal stands)
     if (this.expired) return { kind: 'answered', status: 'expired' };
-    if (!this.mayAnswer(step.who)) return { kind: 'held', status: 'not-allowed' };
+    // the person who asked may always withdraw it: final, as an approver's refusal
+    if (step.who !== 'alice' && !this.mayAnswer(step.who)) return { kind: 'held', status: 'not-allowed' };
     this.refusedFinally = true;
     this.rememberRefusal(step);
     return { kind: 'answered', status: 'refused' };

@@ -188,9 +188,10 @@ function storyOf(
       // what the person answered (this page's answers are typed), whatever the rules made of it
       const read = readApprovalAnswer(part.approval.reason);
       const refusedByPerson = !part.approval.isAutomatic && !(read.type === 'answer' && read.answer.approved);
-      // a person's refusal stands when no rule denied the call after it
-      if (refusedByPerson && (own === undefined || (own.answer?.approved === false && own.handler === undefined))) {
-        const reason = own?.reason ?? approvalReasonText(part.approval.reason);
+      // a person's refusal stands when no rule denied the call after it (the runtime's record of a final refusal is the person's)
+      const finalRefusal = own?.approval?.status === 'refused';
+      if (refusedByPerson && (own === undefined || finalRefusal || (own.answer?.approved === false && own.handler === undefined))) {
+        const reason = (finalRefusal ? undefined : own?.reason) ?? approvalReasonText(part.approval.reason);
         return {
           outcome: 'refused',
           badge: `refused${by}`,
