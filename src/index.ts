@@ -167,6 +167,12 @@ export type {
 } from './hooks/hook-types.ts';
 export { mergeHooks } from './hooks/merge-hooks.ts';
 export { thrownByHook } from './hooks/thrown-by-hook.ts';
+// the approval inbox: requests waiting for people, answered by id, resumed without the requester's chat
+export type { ApprovalInbox, ApprovalInboxOptions, InboxAnswer, InboxRequest } from './inbox/approval-inbox.ts';
+export type { ApprovalNotification } from './inbox/approval-notification.ts';
+export { createApprovalInbox } from './inbox/create-approval-inbox.ts';
+export type { InboxAnswerInput, InboxAnswerResult, InboxListOptions, InterventionsInbox } from './inbox/interventions-inbox.ts';
+export type { PendingApproval, PendingApprovalStatus } from './inbox/pending-approval.ts';
 export type {
   ApprovalClaim,
   ApprovalLedger,

@@ -7,6 +7,7 @@ import type { DroppedApproval } from '../answers/drop-stale-approvals.ts';
 import { type Resume, type ResumedApproval, readResume } from '../answers/read-resume.ts';
 import type { GuideFeedback } from '../handlers/verdict.ts';
 import type { Wording } from '../handlers/wording.ts';
+import type { ApprovalInbox } from '../inbox/approval-inbox.ts';
 import type { ApprovalLedger } from '../ledger/approval-ledger.ts';
 import { onDemand } from '../util/on-demand.ts';
 import type { ApprovalPin, PinnedCall } from './approval-pin.ts';
@@ -24,6 +25,7 @@ const pins = onDemand(() => import('./approval-pin.ts'));
 const answersWork = onDemand(() => import('./take-answers.ts'));
 const peopleRules = onDemand(() => import('./settle-answer.ts'));
 const edits = onDemand(() => import('./apply-approval-edits.ts'));
+const inboxWork = onDemand(() => import('../inbox/list-requests.ts'));
 
 /** What an approval session is opened with. */
 export interface ApprovalSessionOptions {
@@ -36,6 +38,10 @@ export interface ApprovalSessionOptions {
   /** The runtime's previous keys: approvals they signed still verify (and are signed again with `runtimeSecret`). */
   readonly previousSecrets?: readonly ApprovalSecret[];
   readonly record: (record: DecisionRecord, input?: unknown) => Promise<void>;
+  /** Where the run's requests wait for the people who answer them; `undefined`: no inbox. */
+  readonly inbox?: ApprovalInbox | undefined;
+  /** The runtime's redaction for people (what the inbox shows of a call's arguments). */
+  readonly forPeople?: ((text: string) => string) | undefined;
 }
 
 /** The SDK options a session owns in one call (see {@link ApprovalSession.sdkOptions}). */
@@ -67,7 +73,7 @@ export class ApprovalSession {
   /** What became of each answer a plain call settled, by approval id. */
   private readonly settled = new Map<string, Promise<SettledAnswer>>();
 
-  constructor({ messages, wording, tools, ledger, runtimeSecret, previousSecrets = [], record }: ApprovalSessionOptions) {
+  constructor({ messages, wording, tools, ledger, runtimeSecret, previousSecrets = [], record, inbox, forPeople }: ApprovalSessionOptions) {
     this.given = messages;
     this.resume = readResume(messages, wording);
     this.state = {
@@ -83,6 +89,7 @@ export class ApprovalSession {
       askers: new Map(),
       expiries: new Map(),
       held: [],
+      ...(inbox === undefined ? {} : { inbox, forPeople, asks: new Map(), unlisted: [], fromInbox: new Map() }),
     };
   }
 
@@ -115,12 +122,19 @@ export class ApprovalSession {
    * trusted runtime context is `asker`: the request is the library's, and
    * carries its pin (who asked, and when), sealed with the runtime's secret.
    */
-  async ask(call: PinnedCall, asker: RuntimeContext, terms: ConfirmTerms | undefined, guidance?: readonly GuideFeedback[]): Promise<void> {
+  async ask(
+    call: PinnedCall,
+    asker: RuntimeContext,
+    { terms, guidance, prompt }: { terms: ConfirmTerms | undefined; guidance?: readonly GuideFeedback[] | undefined; prompt?: string },
+  ): Promise<void> {
     this.asked(call.toolCallId, true);
     // asked on the ledger's clock (the store's): the one its expiry is judged on
     const pin = { asker, askedAt: await askedAt(this.state.ledger), terms, guidance };
     const { sealPin } = await pins();
-    this.state.pins.set(call.toolCallId, await sealPin(this.state.runtimeSecret, pin, call));
+    const token = await sealPin(this.state.runtimeSecret, pin, call);
+    this.state.pins.set(call.toolCallId, token);
+    // kept for the inbox until the request is made (its approval id is the SDK's)
+    this.state.asks?.set(call.toolCallId, { call, asker, askedAt: pin.askedAt, terms, prompt, pin: token });
   }
 
   /**
@@ -214,14 +228,28 @@ export class ApprovalSession {
     };
   }
 
-  /** Finishes the requests of a step (content and response messages): see `own-approval-requests.ts`. */
-  finishStep(step: Parameters<typeof finishRequests>[1]): void {
+  /**
+   * Finishes the requests of a step (content and response messages): see
+   * `own-approval-requests.ts`. A promise: the requests are being put in
+   * the inbox (the step's readers wait for it).
+   */
+  finishStep(step: Parameters<typeof finishRequests>[1]): Promise<void> | undefined {
     finishRequests(this.state, step);
+    return this.listRequests();
   }
 
-  /** Finishes a stream part, when it is a request this run asked. */
-  finishPart(part: unknown): void {
+  /** Finishes a stream part, when it is a request this run asked (a promise: it is being put in the inbox). */
+  finishPart(part: unknown): Promise<void> | undefined {
     finishRequest(this.state, part);
+    return this.listRequests();
+  }
+
+  /** Puts the requests made since the last call in the inbox, where the people who answer them find them. */
+  private listRequests(): Promise<void> | undefined {
+    const { unlisted } = this.state;
+    if (unlisted === undefined || unlisted.length === 0) return undefined;
+    const made = unlisted.splice(0);
+    return (async () => (await inboxWork()).listRequests(this.state, made))();
   }
 
   /** Finishes the requests of a step's history from `from` on. */

@@ -4,6 +4,8 @@ import type { DecisionRecord } from '../actions/decision-record.ts';
 import type { Resume, ResumedApproval } from '../answers/read-resume.ts';
 import type { RegisteredHandler } from '../handlers/registered-handler.ts';
 import type { Wording } from '../handlers/wording.ts';
+import type { ApprovalInbox } from '../inbox/approval-inbox.ts';
+import type { AskedRequest } from '../inbox/inbox-request-of.ts';
 import type { ApprovalLedger } from '../ledger/approval-ledger.ts';
 
 /** A secret the SDK's approvals are signed with (HMAC): a string or bytes. */
@@ -72,6 +74,20 @@ export interface ApprovalState {
   readonly expiries: Map<string, { readonly expiresAt: number; readonly expiresInMs: number }>;
   /** The answers left pending for the right person or more approvals. */
   readonly held: HeldAnswer[];
+  /** Where requests wait for the people who answer them; `undefined`: no inbox. */
+  readonly inbox?: ApprovalInbox | undefined;
+  /** The runtime's redaction for people: what the inbox shows of a call's arguments. */
+  readonly forPeople?: ((text: string) => string) | undefined;
+  /** The confirms asked in this run, by call id, until their requests are put in the inbox (with their approval id). */
+  readonly asks?: Map<string, Omit<AskedRequest, 'approvalId'>>;
+  /** The requests of this run made and not yet put in the inbox. */
+  readonly unlisted?: AskedRequest[];
+  /**
+   * The answers the inbox admitted before this request, by approval id: the
+   * trusted runtime context of who gave them (the resume admits them as
+   * theirs, answered in time).
+   */
+  readonly fromInbox?: Map<string, Readonly<Record<string, unknown>>>;
   /** The trusted runtime context of the request that carries the answers. */
   approver?: RuntimeContext | undefined;
   /** How resumed calls are decided before the SDK reads them (the adapter's). */

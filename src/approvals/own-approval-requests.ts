@@ -48,6 +48,13 @@ export function finishRequest(state: ApprovalState, part: unknown): void {
   // only a request this run made: never one of the caller's history
   if (own.has(toolCallId)) {
     if (token !== undefined && !request.signature.endsWith(token)) request.signature = withPin(request.signature, token);
+    // the request waits in the inbox for the people who answer it, under its approval id (known only now)
+    const ask = state.asks?.get(toolCallId);
+    const { approvalId } = part as { approvalId?: unknown };
+    if (ask !== undefined && typeof approvalId === 'string') {
+      state.asks?.delete(toolCallId);
+      state.unlisted?.push({ ...ask, approvalId });
+    }
   } else if (foreign.has(toolCallId) && state.signs === true) {
     delete request.signature;
   }

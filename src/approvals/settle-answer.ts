@@ -16,9 +16,24 @@ export const EXPIRY_HANDLER = 'approval-expiry';
 
 /** What becomes of an answer to a confirm: it runs, it is refused (the model reads `text`), or it waits. */
 export type SettledAnswer =
-  | { readonly type: 'approved' }
+  | { readonly type: 'approved'; readonly approvedBy?: readonly string[] }
   | { readonly type: 'refused'; readonly handler: string; readonly reason: string; readonly text: string }
-  | { readonly type: 'held'; readonly handler: string; readonly reason: string; readonly text: string };
+  | {
+      readonly type: 'held';
+      readonly handler: string;
+      readonly reason: string;
+      readonly text: string;
+      /** Under a quorum: who approved so far. */
+      readonly approvedBy?: readonly string[];
+    };
+
+/**
+ * Who answered: the person the inbox admitted the answer from (a resume
+ * carries it for them), else the request that carries it.
+ */
+export function answererOf(state: ApprovalState, approval: ResumedApproval): Readonly<Record<string, unknown>> {
+  return state.fromInbox?.get(approval.approvalId) ?? state.approver ?? {};
+}
 
 /**
  * What the people rules make of one person's answer to a confirm that asks
@@ -34,7 +49,7 @@ export async function settleAnswer(
   pin: ApprovalPin | undefined,
   { pinRequired = true }: { readonly pinRequired?: boolean } = {},
 ): Promise<SettledAnswer> {
-  const approver = state.approver ?? {};
+  const approver = answererOf(state, approval);
   const people = { askedBy: userIdOf(pin?.asker), answeredBy: userIdOf(approver) };
   const trivial = terms.approvers.length === 0 && terms.quorum <= 1 && terms.expiresInMs === undefined;
   if (pin === undefined && !pinRequired && trivial) return { type: 'approved' };
@@ -49,7 +64,7 @@ export async function settleAnswer(
   if (outcome.type === 'approved') {
     if (outcome.expiry !== undefined) state.expiries.set(approval.approvalId, outcome.expiry);
     // who asked and who answered, when there is anyone to name or any rule that was applied
-    if (trivial && people.askedBy === undefined && people.answeredBy === undefined) return outcome;
+    if (trivial && people.askedBy === undefined && people.answeredBy === undefined) return { type: 'approved' };
     const reason = `Approved by ${outcome.approvedBy.join(', ') || 'the person who answered'}; the call runs on behalf of ${people.askedBy ?? 'the person who asked'}.`;
     await keep(
       state,
@@ -57,7 +72,7 @@ export async function settleAnswer(
       { handler: APPROVERS_HANDLER, action: 'proceed', reason },
       { ...people, status: 'approved', approvedBy: outcome.approvedBy },
     );
-    return outcome;
+    return { type: 'approved', approvedBy: outcome.approvedBy };
   }
   if (outcome.type === 'expired') {
     const record = expiryRecord(approval, outcome.expiresInMs, people);
@@ -107,7 +122,7 @@ export async function settleAnswer(
     },
   );
   const text = `The call to "${approval.toolName}" was not executed yet: ${display} Do not call it again; the person will be asked.`;
-  return { type: 'held', handler, reason, text };
+  return { type: 'held', handler, reason, text, ...(outcome.type === 'awaiting-quorum' ? { approvedBy: outcome.approvedBy } : {}) };
 }
 
 type Judged =
@@ -137,11 +152,13 @@ async function judge(
   approver: Readonly<Record<string, unknown>>,
 ): Promise<Judged> {
   const { ledger } = state;
+  // an answer the inbox admitted was given in time: its expiry was judged when it was given
+  const inTime = state.fromInbox?.has(approval.approvalId) === true;
   const expiry =
-    terms.expiresInMs === undefined ? undefined : { expiresAt: pin.askedAt + terms.expiresInMs, expiresInMs: terms.expiresInMs };
-  if (expiry !== undefined && terms.expiresInMs !== undefined) {
+    terms.expiresInMs === undefined || inTime ? undefined : { expiresAt: pin.askedAt + terms.expiresInMs, expiresInMs: terms.expiresInMs };
+  if (expiry !== undefined) {
     const { expiresAt } = expiry;
-    if (await expiredNow(state, approval, expiresAt)) return { type: 'expired', expiresInMs: terms.expiresInMs };
+    if (await expiredNow(state, approval, expiresAt)) return { type: 'expired', expiresInMs: expiry.expiresInMs };
   }
   const answeredBy = userIdOf(approver);
   const admission = admits(terms, approver, pin);
@@ -220,14 +237,14 @@ export async function settleRefusal(
   refusal: ResumedApproval,
   terms: ConfirmTerms,
   pin: ApprovalPin,
-): Promise<{ readonly type: 'refused' } | Extract<SettledAnswer, { readonly type: 'held' }>> {
-  if (!bindsPeople(terms)) return { type: 'refused' };
-  const approver = state.approver ?? {};
+): Promise<SettledRefusal> {
+  if (!bindsPeople(terms)) return { type: 'refused', status: 'refused' };
+  const approver = answererOf(state, refusal);
   const people = { askedBy: userIdOf(pin.asker), answeredBy: userIdOf(approver) };
   // too late to answer: the request is over, recorded as expired (a refusal stands, and runs nothing)
   if (terms.expiresInMs !== undefined && (await expiredNow(state, refusal, pin.askedAt + terms.expiresInMs))) {
     await state.record(expiryRecord(refusal, terms.expiresInMs, people), refusal.input);
-    return { type: 'refused' };
+    return { type: 'refused', status: 'expired' };
   }
   // the person who asked may always withdraw their request (it runs nothing): final, as an approver's refusal
   const withdrawn = people.askedBy !== undefined && people.answeredBy === people.askedBy;
@@ -251,8 +268,13 @@ export async function settleRefusal(
     ? `Withdrawn by ${refusedBy ?? 'the person who asked'}, who asked it, which is final for this request: nothing was run.`
     : `Refused by ${refusedBy ?? 'the person who answered'}, which is final for this request: nothing was run.`;
   await keep(state, refusal, { handler: APPROVERS_HANDLER, action: 'deny', reason }, { ...people, status: 'refused' });
-  return { type: 'refused' };
+  return { type: 'refused', status: withdrawn ? 'withdrawn' : 'refused' };
 }
+
+/** What became of a refusal: it stands (refused by someone who may answer, withdrawn by who asked, or too late), or it waits. */
+export type SettledRefusal =
+  | { readonly type: 'refused'; readonly status: 'refused' | 'withdrawn' | 'expired' }
+  | Extract<SettledAnswer, { readonly type: 'held' }>;
 
 /** Keeps the runtime's record of what became of an answer, naming who asked and who answered. */
 function keep(

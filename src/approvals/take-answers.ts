@@ -2,12 +2,21 @@ import type { ToolApprovalResponse } from 'ai';
 import { ANYONE_ONCE, type ConfirmTerms, hasPredicate } from '../actions/confirm-terms.ts';
 import { findApprovalRequest, findToolCall } from '../answers/find-in-history.ts';
 import type { ResumedApproval } from '../answers/read-resume.ts';
+import { answerBy, changeInInbox } from '../inbox/close-in-inbox.ts';
 import { type ApprovalPin, openPin, type PinnedCall } from './approval-pin.ts';
 import type { ApprovalState } from './approval-state.ts';
 import { withPin } from './pinned-signature.ts';
 import { isReplay } from './replay-used-approvals.ts';
 import { setSignature } from './set-signature.ts';
-import { settleAnswer, settleRefusal } from './settle-answer.ts';
+import {
+  APPROVERS_HANDLER,
+  answererOf,
+  EXPIRY_HANDLER,
+  type SettledAnswer,
+  type SettledRefusal,
+  settleAnswer,
+  settleRefusal,
+} from './settle-answer.ts';
 import { splitPin } from './split-pin.ts';
 
 /**
@@ -71,6 +80,7 @@ export function takePins(state: ApprovalState): Map<string, string> {
 export async function takeAnswers(state: ApprovalState, tokens: ReadonlyMap<string, string>): Promise<void> {
   const { history, resume } = state;
   if (history === undefined || state.decide === undefined) return;
+  if (state.inbox !== undefined) await takeInboxAnswers(state);
   for (const refusal of [...resume.refused.values()]) await takeRefusal(state, refusal, tokens.get(refusal.toolCallId));
   // every answer is admitted before any handler decides again (the first decision starts the run: its beforeInvocation
   // reads the answers admitted)
@@ -113,7 +123,70 @@ async function admitted(
   const settled = await settleAnswer(state, approval, terms, pin);
   if (settled.type === 'refused') refuse(state, approval, settled.text);
   else if (settled.type === 'held') hold(state, approval, token);
+  await noteInInbox(state, approval, settled);
   return settled.type === 'approved';
+}
+
+/**
+ * The answers the inbox admitted before this request (see
+ * `interventions.inbox`): an approval it admitted is admitted again as the
+ * person's who gave it (in time: its expiry was judged then); an approval in
+ * the history of a request the inbox closed otherwise (refused, withdrawn,
+ * expired) counts for nothing.
+ */
+async function takeInboxAnswers(state: ApprovalState): Promise<void> {
+  const { inbox, resume } = state;
+  for (const answer of [...resume.answers]) {
+    const closed = await inbox?.answerOf(answer.approvalId);
+    if (closed === undefined) continue;
+    if (closed.status === 'approved') {
+      state.fromInbox?.set(answer.approvalId, closed.context ?? {});
+      continue;
+    }
+    if (!answer.approved || !resume.approved.has(answer.toolCallId)) continue;
+    const by = closed.by ?? 'someone';
+    const how = closed.status === 'expired' ? 'expired unanswered' : `was ${closed.status} by ${by}`;
+    const reason = `the request ${how} before this approval, which counts for nothing: nothing was run`;
+    await state.record(
+      {
+        handler: APPROVERS_HANDLER,
+        lifecycle: 'beforeToolCall',
+        action: 'deny',
+        reason,
+        display: `This request ${how}. Nothing was run.`,
+        enforced: true,
+        mode: 'enforce',
+        durationMs: 0,
+        toolCallId: answer.toolCallId,
+        toolName: answer.toolName,
+        approval: { status: closed.status === 'expired' ? 'expired' : 'refused', ...(closed.by === undefined ? {} : { answeredBy: by }) },
+      },
+      answer.input,
+    );
+    refuse(
+      state,
+      answer,
+      `The call to "${answer.toolName}" was not executed: the request ${how}. Do not call it again unless the user asks.`,
+    );
+  }
+}
+
+/** What an answer given in the chat did to its request in the inbox (one the inbox admitted is there already). */
+async function noteInInbox(state: ApprovalState, approval: ResumedApproval, settled: SettledAnswer | SettledRefusal): Promise<void> {
+  if (state.inbox === undefined || state.fromInbox?.has(approval.approvalId) === true) return;
+  const person = answererOf(state, approval);
+  const at = Date.now();
+  const edit = approval.edit === undefined ? undefined : { value: approval.input };
+  const reason = approval.reason;
+  if (settled.type === 'approved') {
+    await changeInInbox(state, approval.approvalId, { type: 'close', answer: answerBy('approved', person, at, { reason, edit }) });
+  } else if (settled.type === 'held' && settled.approvedBy !== undefined) {
+    await changeInInbox(state, approval.approvalId, { type: 'count', approvedBy: settled.approvedBy });
+  } else if (settled.type === 'refused') {
+    const status = 'status' in settled ? settled.status : settled.handler === EXPIRY_HANDLER ? 'expired' : undefined;
+    if (status !== undefined)
+      await changeInInbox(state, approval.approvalId, { type: 'close', answer: answerBy(status, person, at, { reason }) });
+  }
 }
 
 /**
@@ -129,6 +202,7 @@ async function takeRefusal(state: ApprovalState, refusal: ResumedApproval, token
   if (pin === undefined) return;
   state.askers.set(refusal.toolCallId, pin.asker);
   const settled = await settleRefusal(state, refusal, pin.terms ?? ANYONE_ONCE, pin);
+  await noteInInbox(state, refusal, settled);
   if (settled.type === 'held') {
     state.resume.refused.delete(refusal.toolCallId);
     hold(state, refusal, token);

@@ -44,6 +44,9 @@ const symbol = Symbol.for(marker);
  *   which, and the message names the new one. Emitted once per process and
  *   option, and to the `onStatus` hooks of each runtime it is registered
  *   with.
+ * - `'inbox-notify-failed'`: the approval inbox's `notify` threw (or
+ *   rejected) on a notification: the request stands and can be answered,
+ *   but whoever should have been told was not. Emitted each time.
  *
  * @example
  * ```ts
@@ -54,6 +57,7 @@ export type InterventionsWarningCode =
   | 'approval-ledger-in-memory'
   | 'approval-secret-per-instance'
   | 'deprecated-option'
+  | 'inbox-notify-failed'
   | 'scope-matches-no-tool'
   | 'state-in-memory'
   | 'tool-annotations-changed';

@@ -158,6 +158,8 @@ export class Run {
       runtimeSecret: this.snapshot.approvalSecret,
       previousSecrets: this.snapshot.previousApprovalSecrets,
       record: (record, input) => this.record(record, input),
+      inbox: this.snapshot.approvalInbox,
+      forPeople: this.snapshot.handlers.forPeople,
     });
     return this.approvals;
   }

@@ -2,6 +2,7 @@ import { LIFECYCLES, type Lifecycle } from '../actions/lifecycle.ts';
 import { handles, type RegisteredHandler } from '../handlers/registered-handler.ts';
 import type { Wording } from '../handlers/wording.ts';
 import type { HookSnapshot } from '../hooks/hook-registry.ts';
+import type { ApprovalInbox } from '../inbox/approval-inbox.ts';
 import type { Redactor } from '../redaction/create-redactor.ts';
 import { redactionForPeople } from '../redaction/redaction-for-people.ts';
 import { redactsErrors } from '../redaction/redacts-tool-errors.ts';
@@ -33,6 +34,8 @@ export interface RuntimeSnapshot {
   readonly previousApprovalSecrets: readonly (string | Uint8Array)[];
   /** Whether `approvalSecret` was configured (shared by instances) rather than generated (this runtime only). */
   readonly approvalSecretConfigured: boolean;
+  /** Where confirms' requests wait for the people who answer them; `undefined`: none (`approvalInbox: false`). */
+  readonly approvalInbox?: ApprovalInbox | undefined;
   /** Applied to the model's text, whole or as it streams, before anything else sees it. */
   readonly redactors: readonly Redactor[];
   /** Which tool calls get a `data-intervention` part (see `InterventionsOptions.decisionParts`). */

@@ -7,6 +7,7 @@ import { type RegisteredHandler, registerHandler } from '../handlers/registered-
 import { defaultWording, WORDING_KEYS, type Wording } from '../handlers/wording.ts';
 import { HookRegistry } from '../hooks/hook-registry.ts';
 import type { HookName, InterventionHooks } from '../hooks/hook-types.ts';
+import { createApprovalInbox } from '../inbox/create-approval-inbox.ts';
 import { createApprovalLedger } from '../ledger/create-approval-ledger.ts';
 import { OwnPrompts } from '../run/own-prompts.ts';
 import { Run } from '../run/run.ts';
@@ -19,6 +20,7 @@ import { isIdle } from '../sdk/is-idle.ts';
 import { runGenerateText } from '../sdk/run-generate-text.ts';
 import { runStreamText } from '../sdk/run-stream-text.ts';
 import { runtimeMiddleware } from '../sdk/runtime-middleware.ts';
+import { createInterventionsInbox } from './create-interventions-inbox.ts';
 import { type Interventions, WRAP_TOOLS_OPTIONS } from './interventions.ts';
 import { INTERVENTIONS_OPTIONS, type InterventionsOptions } from './interventions-options.ts';
 import { RuntimePaths } from './runtime-paths.ts';
@@ -55,6 +57,7 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
   const maxGuideRetries = options.maxGuideRetries ?? 2;
   const redactors = options.redactors ?? [];
   const approvalLedger = options.approvalLedger === false ? undefined : (options.approvalLedger ?? createApprovalLedger());
+  const approvalInbox = options.approvalInbox === false ? undefined : (options.approvalInbox ?? createApprovalInbox());
   if (!Number.isInteger(maxGuideRetries) || maxGuideRetries < 0) {
     throw new TypeError(`maxGuideRetries must be a non-negative integer, received ${String(options.maxGuideRetries)}.`);
   }
@@ -128,6 +131,7 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
     approvalSecret: approvalKeys.current,
     previousApprovalSecrets: approvalKeys.previous,
     approvalSecretConfigured: options.approvalSecret !== undefined,
+    approvalInbox,
     redactors,
     decisionParts: options.decisionParts ?? 'acted',
     trail,
@@ -211,6 +215,7 @@ export function createInterventions(options: InterventionsOptions = {}): Interve
     get handlers() {
       return registered.map((entry) => entry.handler);
     },
+    inbox: createInterventionsInbox(approvalInbox === undefined ? undefined : { inbox: approvalInbox, ledger: approvalLedger, snapshot }),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { InterventionHandlerLike } from '../handlers/intervention-handler.ts';
 import type { Wording } from '../handlers/wording.ts';
 import type { HooksConfig } from '../hooks/hook-types.ts';
+import type { ApprovalInbox } from '../inbox/approval-inbox.ts';
 import type { ApprovalLedger } from '../ledger/approval-ledger.ts';
 import type { Redactor } from '../redaction/create-redactor.ts';
 import type { DecisionTrail } from '../trail/create-decision-trail.ts';
@@ -93,6 +94,15 @@ export interface InterventionsOptions {
    */
   readonly approvalLedger?: ApprovalLedger | false;
   /**
+   * Where each request a handler's `confirm` makes waits for the people who
+   * answer it (`interventions.inbox`: list, answer by id, resume without the
+   * requester's chat; `notify` tells the app). Default: in memory, per
+   * runtime (this process only); for several instances give every one
+   * `createApprovalInbox({ store })` on the store they share. `false`: no
+   * inbox.
+   */
+  readonly approvalInbox?: ApprovalInbox | false;
+  /**
    * Redact the model's text before anything else sees it: in
    * `generateText` and in `streamText` as it streams (a secret split across
    * chunks is still caught), so the streamed text, the result, the response
@@ -146,6 +156,7 @@ export const INTERVENTIONS_OPTIONS = knownOptions<InterventionsOptions>({
   handlerTimeoutMs: true,
   approvalSecret: true,
   approvalLedger: true,
+  approvalInbox: true,
   redactors: true,
   trail: true,
   actionDigests: true,

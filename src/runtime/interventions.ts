@@ -13,6 +13,7 @@ import type {
 } from 'ai';
 import type { InterventionHandlerLike } from '../handlers/intervention-handler.ts';
 import type { HookName, InterventionHooks } from '../hooks/hook-types.ts';
+import type { InterventionsInbox } from '../inbox/interventions-inbox.ts';
 import type { LoopOptions } from '../loop/loop-control.ts';
 import type { InterventionsReport } from '../run/interventions-report.ts';
 import { knownOptions } from '../util/known-options.ts';
@@ -91,6 +92,18 @@ export type InterventionsStreamText = <
  * ```
  */
 export interface Interventions {
+  /**
+   * The approval inbox: the requests a person may answer, answering them by
+   * id (admitted exactly as an answer in the chat), and a conversation's
+   * history with those answers, so the requester's next request continues
+   * without carrying them. See {@link InterventionsInbox}.
+   *
+   * @example
+   * ```ts
+   * const { requests } = await interventions.inbox.list({ runtimeContext: { userId: 'mia', role: 'manager' } });
+   * ```
+   */
+  readonly inbox: InterventionsInbox;
   /**
    * `generateText`, with every hook and handler applied. Same options, same
    * result, plus `result.interventions`.

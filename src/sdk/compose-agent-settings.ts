@@ -119,8 +119,9 @@ function finishingRequests<STEP extends { runtimeContext: unknown }>(
   runOf: (context: unknown) => Run | undefined,
   then: (step: STEP) => Promise<void>,
 ): (step: STEP) => Promise<void> {
-  return (step) => {
-    runOf(step.runtimeContext)?.approvals?.finishStep(step as never);
+  return async (step) => {
+    // the step's requests wait in the inbox before anyone reads them
+    await runOf(step.runtimeContext)?.approvals?.finishStep(step as never);
     return then(step);
   };
 }

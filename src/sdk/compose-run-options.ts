@@ -142,8 +142,9 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
   const user = !finishes
     ? caller
     : (step: StepResult<ToolSet>) => {
-        run.approvals?.finishStep(step);
-        return caller?.(step);
+        // the step's requests wait in the inbox before anyone reads them
+        const listed = run.approvals?.finishStep(step);
+        return listed === undefined ? caller?.(step) : listed.then(() => caller?.(step));
       };
   if (hooks.onMessage.length === 0 && loop === undefined && finishes) {
     // only the signatures: a plain function, as light as the caller's own callback
@@ -175,8 +176,10 @@ export function composeRunOptions<OPTIONS extends CallOptions>(
     const finish: StreamTextTransform<ToolSet> = () =>
       new TransformStream({
         transform(part, controller) {
-          if (part.type === 'tool-approval-request') run.approvals?.finishPart(part);
-          controller.enqueue(part);
+          // a request passes once it waits in the inbox
+          const listed = part.type === 'tool-approval-request' ? run.approvals?.finishPart(part) : undefined;
+          if (listed === undefined) controller.enqueue(part);
+          else return listed.then(() => controller.enqueue(part));
         },
       });
     composed.experimental_transform = theirs === undefined ? finish : [finish, ...asArray(theirs)];

@@ -84,8 +84,8 @@ export function createRunToolApproval({
     // a handler asked: the request is the library's, keeps its signature and carries its pin (who asked, and when);
     // the SDK makes any other request unasked by us
     if (status.type === 'user-approval' && decision.type === 'confirm') {
-      const { terms, guidance } = decision;
-      await run.critical(() => run.openApprovals().ask(call, run.runtimeContext, terms, guidance));
+      const { terms, guidance, prompt } = decision;
+      await run.critical(() => run.openApprovals().ask(call, run.runtimeContext, { terms, guidance, prompt }));
     } else if (status.type !== 'not-applicable') {
       run.approvals?.asked(toolCall.toolCallId, false);
     }

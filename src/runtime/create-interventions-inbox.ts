@@ -1,0 +1,21 @@
+import type { InterventionsInbox } from '../inbox/interventions-inbox.ts';
+import { onDemand } from '../util/on-demand.ts';
+import type { InboxDeps } from './inbox-work.ts';
+
+/** The inbox's work, loaded with its first use (most runs never list or answer from an inbox). */
+const work = onDemand(() => import('./inbox-work.ts'));
+
+/** A runtime's inbox (`interventions.inbox`); `deps` undefined: the runtime has none (`approvalInbox: false`), and every method says so. */
+export function createInterventionsInbox(deps: InboxDeps | undefined): InterventionsInbox {
+  const off = () => {
+    throw new TypeError('interventions.inbox: this runtime has no approval inbox (createInterventions({ approvalInbox: false })).');
+  };
+  return {
+    list: async (options) => (deps === undefined ? off() : (await work()).list(deps, options)),
+    get: async (id, { runtimeContext }) => (deps === undefined ? off() : (await work()).get(deps, id, runtimeContext)),
+    answer: async (id, answer) => (deps === undefined ? off() : (await work()).answer(deps, id, answer)),
+    withdraw: async (id, { runtimeContext, reason }) =>
+      deps === undefined ? off() : (await work()).withdraw(deps, id, runtimeContext, reason),
+    resume: async (messages) => (deps === undefined ? [...messages] : (await work()).resume(deps, messages)),
+  };
+}

@@ -1,0 +1,191 @@
+/**
+ * The approval inbox, tried as a support team would use it: an employee's
+ * refund waits for a manager, who lists it, answers it by id, and the
+ * employee's next request continues from the inbox's answer (the client
+ * carries no approval part). Through `interventions.generateText` and
+ * `streamText`, asserting what ran and what the model was sent.
+ */
+import { isStepCount, type ModelMessage, tool } from 'ai';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  type ApprovalNotification,
+  type ConfirmOptions,
+  createApprovalInbox,
+  createApprovalLedger,
+  createInterventions,
+  defineHandler,
+  InterventionActions,
+} from '../../src/index.ts';
+import { MODES, type Mode, run } from '../helpers/run-both.ts';
+import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
+
+const SECRET = 'a shared approval secret of at least 32 bytes';
+const ALICE = { userId: 'alice', role: 'employee', sessionId: 'chat-1' };
+const BOB = { userId: 'bob', role: 'manager' };
+const CAROL = { userId: 'carol', role: 'manager' };
+const ERIN = { userId: 'erin', role: 'employee' };
+
+function refunds() {
+  const executions: unknown[] = [];
+  const tools = {
+    refund: tool({
+      inputSchema: z.object({ amount: z.number() }),
+      execute: async ({ amount }) => {
+        executions.push(amount);
+        return `refunded ${amount}`;
+      },
+    }),
+  };
+  return { executions, tools };
+}
+
+function setup(options: ConfirmOptions = { approvers: { roles: ['manager'], label: 'a manager' } }) {
+  const notifications: ApprovalNotification[] = [];
+  const interventions = createInterventions({
+    approvalSecret: SECRET,
+    approvalLedger: createApprovalLedger(),
+    approvalInbox: createApprovalInbox({ notify: (event) => void notifications.push(event) }),
+    handlers: [defineHandler({ name: 'refunds', beforeToolCall: () => InterventionActions.confirm('Refund it?', options) })],
+  });
+  return { interventions, notifications, ...refunds() };
+}
+
+async function ask(interventions: ReturnType<typeof setup>['interventions'], mode: Mode, tools: ReturnType<typeof refunds>['tools']) {
+  const prompt: ModelMessage[] = [{ role: 'user', content: 'refund 50' }];
+  const first = await run(interventions, mode, {
+    model: scriptedModel(step(toolCall('r1', 'refund', { amount: 50 }))),
+    tools,
+    stopWhen: isStepCount(3),
+    messages: prompt,
+    runtimeContext: ALICE,
+  });
+  const request = first.content.find((part) => part.type === 'tool-approval-request') as { approvalId: string } | undefined;
+  if (request === undefined) throw new Error('no approval request');
+  return { history: [...prompt, ...first.responseMessages], approvalId: request.approvalId };
+}
+
+describe.each(MODES)('the approval inbox, through interventions.%s', (mode) => {
+  it("should list an employee's request for the managers only, with who asked and who may answer", async () => {
+    const { interventions, tools, notifications } = setup();
+    const { approvalId } = await ask(interventions, mode, tools);
+    const { requests, cursor } = await interventions.inbox.list({ runtimeContext: BOB });
+    expect(cursor).toBeUndefined();
+    expect(requests).toEqual([
+      expect.objectContaining({
+        id: approvalId,
+        toolName: 'refund',
+        input: { amount: 50 },
+        prompt: 'Refund it?',
+        askedBy: 'alice',
+        mayAnswer: 'a manager',
+        quorum: 1,
+        approvedBy: [],
+        conversationId: 'chat-1',
+        status: 'pending',
+      }),
+    ]);
+    expect((await interventions.inbox.list({ runtimeContext: ERIN })).requests).toEqual([]);
+    // the asker may read her own request, another employee may not
+    expect((await interventions.inbox.get(approvalId, { runtimeContext: ALICE }))?.status).toBe('pending');
+    expect(await interventions.inbox.get(approvalId, { runtimeContext: ERIN })).toBeUndefined();
+    expect(notifications.map((event) => event.type)).toEqual(['created']);
+  });
+
+  it("should run the call once, as the employee's, when her next request resumes after a manager approved in the inbox", async () => {
+    const { interventions, tools, executions, notifications } = setup();
+    const { history, approvalId } = await ask(interventions, mode, tools);
+    const answered = await interventions.inbox.answer(approvalId, { approved: true, runtimeContext: BOB });
+    expect(answered).toMatchObject({ type: 'approved', request: { status: 'approved', answeredBy: 'bob' } });
+    expect(executions).toEqual([]);
+
+    const model = scriptedModel(step(text('refunded')));
+    const resumed = await run(interventions, mode, {
+      model,
+      tools,
+      stopWhen: isStepCount(3),
+      // the client sends the history as it has it: no approval part
+      messages: await interventions.inbox.resume(history),
+      runtimeContext: ALICE,
+    });
+    expect(executions).toEqual([50]);
+    expect(toolResultsSent(model, 0)).toEqual({ r1: { type: 'text', value: 'refunded 50' } });
+    expect(resumed.decisions.filter((record) => record.handler === 'approval-approvers').map((record) => record.approval)).toEqual([
+      expect.objectContaining({ status: 'approved', askedBy: 'alice', answeredBy: 'bob' }),
+    ]);
+    expect((await interventions.inbox.get(approvalId, { runtimeContext: BOB }))?.status).toBe('executed');
+    expect(notifications.map((event) => event.type)).toEqual(['created', 'answered']);
+  });
+
+  it('should hold an answer from someone who may not answer, and leave the request pending', async () => {
+    const { interventions, tools } = setup();
+    const { approvalId } = await ask(interventions, mode, tools);
+    const result = await interventions.inbox.answer(approvalId, { approved: true, runtimeContext: ERIN });
+    expect(result).toMatchObject({ type: 'not-allowed', request: { status: 'pending' } });
+    expect(result.type !== 'not-found' && result.reason).toContain('erin may not answer this request (it needs a manager)');
+  });
+
+  it("should refuse for good from the inbox: the employee's resume runs nothing and the model reads the manager's reason", async () => {
+    const { interventions, tools, executions } = setup();
+    const { history, approvalId } = await ask(interventions, mode, tools);
+    expect(await interventions.inbox.answer(approvalId, { approved: false, reason: 'not refundable', runtimeContext: BOB })).toMatchObject({
+      type: 'refused',
+      request: { status: 'refused', answeredBy: 'bob', reason: 'not refundable' },
+    });
+    const model = scriptedModel(step(text('ok')));
+    await run(interventions, mode, {
+      model,
+      tools,
+      stopWhen: isStepCount(3),
+      messages: await interventions.inbox.resume(history),
+      runtimeContext: ALICE,
+    });
+    expect(executions).toEqual([]);
+    expect(JSON.stringify(toolResultsSent(model, 0).r1)).toContain('not refundable');
+  });
+
+  it('should count a quorum from the inbox, and run once both managers approved', async () => {
+    const { interventions, tools, executions } = setup({ approvers: { roles: ['manager'] }, quorum: 2 });
+    const { history, approvalId } = await ask(interventions, mode, tools);
+    expect(await interventions.inbox.answer(approvalId, { approved: true, runtimeContext: BOB })).toMatchObject({
+      type: 'waiting',
+      request: { status: 'pending', approvedBy: ['bob'] },
+    });
+    expect(await interventions.inbox.answer(approvalId, { approved: true, runtimeContext: CAROL })).toMatchObject({
+      type: 'approved',
+      request: { status: 'approved', approvedBy: ['bob', 'carol'] },
+    });
+    await run(interventions, mode, {
+      model: scriptedModel(step(text('done'))),
+      tools,
+      stopWhen: isStepCount(3),
+      messages: await interventions.inbox.resume(history),
+      runtimeContext: ALICE,
+    });
+    expect(executions).toEqual([50]);
+  });
+
+  it('should close a request answered in the chat: it leaves the inbox', async () => {
+    const { interventions, tools, executions } = setup();
+    const { history, approvalId } = await ask(interventions, mode, tools);
+    await run(interventions, mode, {
+      model: scriptedModel(step(text('done'))),
+      tools,
+      stopWhen: isStepCount(3),
+      messages: [...history, { role: 'tool', content: [{ type: 'tool-approval-response', approvalId, approved: true }] }],
+      runtimeContext: BOB,
+    });
+    expect(executions).toEqual([50]);
+    expect((await interventions.inbox.list({ runtimeContext: BOB })).requests).toEqual([]);
+    expect((await interventions.inbox.get(approvalId, { runtimeContext: BOB }))?.status).toBe('executed');
+  });
+
+  it('should withdraw unanswered requests when the conversation moves on with a new message', async () => {
+    const { interventions, tools, executions } = setup();
+    const { history, approvalId } = await ask(interventions, mode, tools);
+    await interventions.inbox.resume([...history, { role: 'user', content: 'never mind' }]);
+    expect((await interventions.inbox.get(approvalId, { runtimeContext: BOB }))?.status).toBe('withdrawn');
+    expect(await interventions.inbox.answer(approvalId, { approved: true, runtimeContext: BOB })).toMatchObject({ type: 'closed' });
+    expect(executions).toEqual([]);
+  });
+});
