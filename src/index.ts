@@ -167,6 +167,7 @@ export type {
 } from './hooks/hook-types.ts';
 export { mergeHooks } from './hooks/merge-hooks.ts';
 export { thrownByHook } from './hooks/thrown-by-hook.ts';
+export type { ApprovalGrant, GrantOptions, InboxGrant } from './inbox/approval-grant.ts';
 // the approval inbox: requests waiting for people, answered by id, resumed without the requester's chat
 export type { ApprovalInbox, ApprovalInboxOptions, InboxAnswer, InboxRequest } from './inbox/approval-inbox.ts';
 export type { ApprovalNotification } from './inbox/approval-notification.ts';

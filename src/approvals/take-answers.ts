@@ -8,15 +8,7 @@ import type { ApprovalState } from './approval-state.ts';
 import { withPin } from './pinned-signature.ts';
 import { isReplay } from './replay-used-approvals.ts';
 import { setSignature } from './set-signature.ts';
-import {
-  APPROVERS_HANDLER,
-  answererOf,
-  EXPIRY_HANDLER,
-  type SettledAnswer,
-  type SettledRefusal,
-  settleAnswer,
-  settleRefusal,
-} from './settle-answer.ts';
+import { answererOf, EXPIRY_HANDLER, type SettledAnswer, type SettledRefusal, settleAnswer, settleRefusal } from './settle-answer.ts';
 import { splitPin } from './split-pin.ts';
 
 /**
@@ -128,46 +120,16 @@ async function admitted(
 }
 
 /**
- * The answers the inbox admitted before this request (see
- * `interventions.inbox`): an approval it admitted is admitted again as the
- * person's who gave it (in time: its expiry was judged then); an approval in
- * the history of a request the inbox closed otherwise (refused, withdrawn,
- * expired) counts for nothing.
+ * The approvals the inbox admitted before this request (see
+ * `interventions.inbox`): each is admitted again as the person's who gave
+ * it, in time (its expiry was judged when it was given). Whatever else the
+ * inbox closed a request with (a refusal, a withdrawal, an expiry) is final
+ * exactly where an answer in the chat would be: the ledger keeps it.
  */
 async function takeInboxAnswers(state: ApprovalState): Promise<void> {
-  const { inbox, resume } = state;
-  for (const answer of [...resume.answers]) {
-    const closed = await inbox?.answerOf(answer.approvalId);
-    if (closed === undefined) continue;
-    if (closed.status === 'approved') {
-      state.fromInbox?.set(answer.approvalId, closed.context ?? {});
-      continue;
-    }
-    if (!answer.approved || !resume.approved.has(answer.toolCallId)) continue;
-    const by = closed.by ?? 'someone';
-    const how = closed.status === 'expired' ? 'expired unanswered' : `was ${closed.status} by ${by}`;
-    const reason = `the request ${how} before this approval, which counts for nothing: nothing was run`;
-    await state.record(
-      {
-        handler: APPROVERS_HANDLER,
-        lifecycle: 'beforeToolCall',
-        action: 'deny',
-        reason,
-        display: `This request ${how}. Nothing was run.`,
-        enforced: true,
-        mode: 'enforce',
-        durationMs: 0,
-        toolCallId: answer.toolCallId,
-        toolName: answer.toolName,
-        approval: { status: closed.status === 'expired' ? 'expired' : 'refused', ...(closed.by === undefined ? {} : { answeredBy: by }) },
-      },
-      answer.input,
-    );
-    refuse(
-      state,
-      answer,
-      `The call to "${answer.toolName}" was not executed: the request ${how}. Do not call it again unless the user asks.`,
-    );
+  for (const answer of state.resume.answers) {
+    const closed = answer.approved ? await state.inbox?.answerOf(answer.approvalId) : undefined;
+    if (closed?.status === 'approved') state.fromInbox?.set(answer.approvalId, closed.context ?? {});
   }
 }
 

@@ -1,5 +1,6 @@
 import type { ApproversData } from '../client/intervention-data.ts';
 import type { Store } from '../store/store.ts';
+import type { InboxGrant } from './approval-grant.ts';
 import type { ApprovalNotification } from './approval-notification.ts';
 
 /**
@@ -68,7 +69,7 @@ export interface InboxAnswer {
  * const interventions = createInterventions({
  *   handlers,
  *   approvalSecret: process.env.APPROVAL_SECRET,
- *   approvalInbox: createApprovalInbox({ store: redisStore, notify: (event) => postToSlack(event) }),
+ *   approvalInbox: createApprovalInbox({ store: redisStore, notify: (event) => log.info(event.summary) }),
  * });
  * ```
  */
@@ -89,6 +90,18 @@ export interface ApprovalInbox {
   list(audience: readonly string[], options?: { readonly before?: string }): AsyncIterable<InboxRequest>;
   /** The ids of the requests asked in a conversation, oldest first. */
   inConversation(conversationId: string): Promise<readonly string[]>;
+  /** Keeps a grant, listed for the person it lets call the tool and for who granted it. */
+  putGrant(grant: InboxGrant): Promise<void>;
+  /** The grants listed for a person (`to:<userId>`: granted to them; `by:<userId>`: granted by them), oldest first. */
+  grantsOf(holder: string): Promise<readonly InboxGrant[]>;
+  /** Takes one use of a grant, atomically: the uses taken after, or `undefined` when none was left. */
+  takeGrantUse(id: string, uses: number): Promise<number | undefined>;
+  /** How many uses of a grant were taken. */
+  usesOf(id: string): Promise<number>;
+  /** Revokes a grant (`by`: who); returns who revoked it first. */
+  revokeGrant(id: string, by: string): Promise<string>;
+  /** Who revoked a grant; `undefined`: nobody. */
+  revokedBy(id: string): Promise<string | undefined>;
   /** Told when a request is created, answered, expired or withdrawn (see {@link ApprovalNotification}). */
   readonly notify?: ((notification: ApprovalNotification) => void | Promise<void>) | undefined;
 }

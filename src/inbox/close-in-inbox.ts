@@ -79,7 +79,9 @@ export async function viewOf(
   const standing = answer ?? (await inbox.answerOf(request.id));
   const [approvedBy, executed, now] = await Promise.all([
     inbox.approvalsOf(request.id),
-    standing?.status === 'approved' ? ledger?.outcomeOf?.(request.id).then((outcome) => outcome !== undefined) : false,
+    standing === undefined || standing.status === 'withdrawn'
+      ? false
+      : ledger?.outcomeOf?.(request.id).then((outcome) => outcome !== undefined),
     ledger?.now?.() ?? Date.now(),
   ]);
   return pendingApprovalOf(request, { answer: standing, approvedBy, executed: executed === true, now, forPeople });

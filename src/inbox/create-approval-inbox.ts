@@ -1,6 +1,7 @@
 import { createMemoryStore } from '../store/create-memory-store.ts';
 import { isInMemory, markInMemory } from '../store/in-memory.ts';
 import type { Store } from '../store/store.ts';
+import type { InboxGrant } from './approval-grant.ts';
 import type { ApprovalInbox, ApprovalInboxOptions, InboxAnswer, InboxRequest } from './approval-inbox.ts';
 
 const WEEK_MS = 7 * 24 * 60 * 60_000;
@@ -94,6 +95,38 @@ export function createApprovalInbox({
 
     async inConversation(conversationId) {
       return store.list(conversationKey(conversationId));
+    },
+
+    async putGrant(grant) {
+      // kept as long as the inbox keeps requests (listed as expired after its time), or as long as it holds
+      const ttl = { ttlMs: Math.max(ttlMs, grant.expiresAt - grant.grantedAt) };
+      await store.set(`${prefix}grant:${grant.id}`, JSON.stringify(grant), ttl);
+      await Promise.all([push(`${prefix}grants:to:${grant.grantedTo}`, grant.id), push(`${prefix}grants:by:${grant.grantedBy}`, grant.id)]);
+    },
+
+    async grantsOf(holder) {
+      const ids = await store.list(`${prefix}grants:${holder}`);
+      const grants = await Promise.all(ids.map(async (id) => parse<InboxGrant>(await store.get(`${prefix}grant:${id}`))));
+      return grants.filter((grant): grant is InboxGrant => grant !== undefined);
+    },
+
+    async takeGrantUse(id, uses) {
+      const taken = await store.take(`${prefix}grant-uses:${id}`, { amount: 1, limit: uses, ttlMs });
+      return taken.taken ? taken.value : undefined;
+    },
+
+    async usesOf(id) {
+      return (await store.take(`${prefix}grant-uses:${id}`, { amount: 0, limit: Number.MAX_SAFE_INTEGER, ttlMs })).value;
+    },
+
+    async revokeGrant(id, by) {
+      const key = `${prefix}grant-revoked:${id}`;
+      if (await store.setIfAbsent(key, by, { ttlMs })) return by;
+      return (await store.get(key)) ?? by;
+    },
+
+    async revokedBy(id) {
+      return store.get(`${prefix}grant-revoked:${id}`);
     },
 
     ...(notify === undefined ? {} : { notify }),

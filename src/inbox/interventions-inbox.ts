@@ -1,8 +1,6 @@
 import type { ModelMessage } from 'ai';
+import type { ApprovalGrant, GrantOptions } from './approval-grant.ts';
 import type { PendingApproval, PendingApprovalStatus } from './pending-approval.ts';
-
-/** A trusted runtime context: who a person is, as your session says (`userId`, `role` or `roles`). */
-type RuntimeContext = Readonly<Record<string, unknown>>;
 
 /**
  * An answer given from the inbox: approve (optionally with edited
@@ -22,9 +20,16 @@ export interface InboxAnswerInput {
   /** Approve these arguments instead of the model's (validated against the tool's schema when the conversation resumes). */
   readonly input?: unknown;
   /** Who answers: their trusted runtime context. */
-  readonly runtimeContext?: RuntimeContext;
+  readonly runtimeContext?: Readonly<Record<string, unknown>>;
   /** Who answers: a token from a notification's `answerToken` (bound to the request and a person, expiring with it). */
   readonly token?: string;
+  /**
+   * Turn the approval into a grant: later calls of the same tool with exactly
+   * the approved arguments, by the person who asked, run without asking, up
+   * to `uses` times within `ttlMs` (see {@link ApprovalGrant}). Only with
+   * `approved: true`, for a request one person may approve.
+   */
+  readonly grant?: GrantOptions;
 }
 
 /**
@@ -46,6 +51,8 @@ export type InboxAnswerResult =
       readonly type: 'approved' | 'refused' | 'waiting' | 'not-allowed' | 'expired' | 'closed';
       readonly request: PendingApproval;
       readonly reason?: string;
+      /** The grant an approval was turned into (`grant`). */
+      readonly grant?: ApprovalGrant;
     }
   | { readonly type: 'not-found' };
 
@@ -59,7 +66,7 @@ export type InboxAnswerResult =
  */
 export interface InboxListOptions {
   /** Whose inbox: the requests this person may answer (their trusted runtime context). */
-  readonly runtimeContext: RuntimeContext;
+  readonly runtimeContext: Readonly<Record<string, unknown>>;
   /** Page size. Default 20, at most 100. */
   readonly limit?: number;
   /** Where the page starts: the `cursor` of the page before. */
@@ -89,11 +96,14 @@ export interface InterventionsInbox {
   /** The requests `runtimeContext` may answer, newest first, a page at a time (`cursor`: the next page; `undefined`: the last). */
   list(options: InboxListOptions): Promise<{ readonly requests: readonly PendingApproval[]; readonly cursor: string | undefined }>;
   /** One request, for someone who may answer it or who asked it; `undefined` otherwise. */
-  get(id: string, options: { readonly runtimeContext: RuntimeContext }): Promise<PendingApproval | undefined>;
+  get(id: string, options: { readonly runtimeContext: Readonly<Record<string, unknown>> }): Promise<PendingApproval | undefined>;
   /** Answers a request by id (see {@link InboxAnswerInput}). */
   answer(id: string, answer: InboxAnswerInput): Promise<InboxAnswerResult>;
   /** Withdraws a request: only the person who asked it (`runtimeContext`). */
-  withdraw(id: string, options: { readonly runtimeContext: RuntimeContext; readonly reason?: string }): Promise<InboxAnswerResult>;
+  withdraw(
+    id: string,
+    options: { readonly runtimeContext: Readonly<Record<string, unknown>>; readonly reason?: string },
+  ): Promise<InboxAnswerResult>;
   /**
    * A conversation's history with the answers the inbox holds for its
    * requests (approvals, refusals, expiries, withdrawals) written in as
@@ -103,4 +113,8 @@ export interface InterventionsInbox {
    * messages are not changed.
    */
   resume(messages: readonly ModelMessage[]): Promise<ModelMessage[]>;
+  /** The grants given to a person or by them (`runtimeContext`), newest first, with how many uses are left and where each stands. */
+  grants(options: { readonly runtimeContext: Readonly<Record<string, unknown>> }): Promise<readonly ApprovalGrant[]>;
+  /** Revokes a grant: the person who gave it or the person it was given to. Returns it as it stands after; `undefined`: no such grant of theirs. */
+  revoke(id: string, options: { readonly runtimeContext: Readonly<Record<string, unknown>> }): Promise<ApprovalGrant | undefined>;
 }

@@ -24,11 +24,11 @@ export function pendingApprovalOf(
   },
 ): PendingApproval {
   const { callInput: _call, pin: _pin, audience: _audience, ...shown } = request;
-  const status: PendingApprovalStatus =
-    answer !== undefined
-      ? answer.status === 'approved' && executed
-        ? 'executed'
-        : answer.status
+  // a call that ran was executed, whatever answer the inbox saw first (a refusal that binds nobody is not final)
+  const status: PendingApprovalStatus = executed
+    ? 'executed'
+    : answer !== undefined
+      ? answer.status
       : request.expiresAt !== undefined && request.expiresAt <= now
         ? 'expired'
         : 'pending';

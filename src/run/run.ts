@@ -88,7 +88,7 @@ export class Run {
   /** Where starting the run is (see `ensureStarted`): `'done'`, under way, or not begun. */
   startup: Promise<void> | 'done' | undefined = undefined;
   /** Where the run's approved calls execute once: what its session is opened with. */
-  private readonly approvalLedger: ApprovalLedger | undefined;
+  readonly approvalLedger: ApprovalLedger | undefined;
   private ended = false;
 
   constructor({

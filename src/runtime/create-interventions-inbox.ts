@@ -1,9 +1,10 @@
 import type { InterventionsInbox } from '../inbox/interventions-inbox.ts';
 import { onDemand } from '../util/on-demand.ts';
-import type { InboxDeps } from './inbox-work.ts';
+import type { InboxDeps } from './inbox-deps.ts';
 
 /** The inbox's work, loaded with its first use (most runs never list or answer from an inbox). */
 const work = onDemand(() => import('./inbox-work.ts'));
+const grantWork = onDemand(() => import('./inbox-grants.ts'));
 
 /** A runtime's inbox (`interventions.inbox`); `deps` undefined: the runtime has none (`approvalInbox: false`), and every method says so. */
 export function createInterventionsInbox(deps: InboxDeps | undefined): InterventionsInbox {
@@ -16,6 +17,8 @@ export function createInterventionsInbox(deps: InboxDeps | undefined): Intervent
     answer: async (id, answer) => (deps === undefined ? off() : (await work()).answer(deps, id, answer)),
     withdraw: async (id, { runtimeContext, reason }) =>
       deps === undefined ? off() : (await work()).withdraw(deps, id, runtimeContext, reason),
+    grants: async ({ runtimeContext }) => (deps === undefined ? off() : (await grantWork()).grants(deps, runtimeContext)),
+    revoke: async (id, { runtimeContext }) => (deps === undefined ? off() : (await grantWork()).revoke(deps, id, runtimeContext)),
     resume: async (messages) => (deps === undefined ? [...messages] : (await work()).resume(deps, messages)),
   };
 }

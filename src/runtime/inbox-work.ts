@@ -11,7 +11,7 @@ import { openPinWithKeys } from '../approvals/take-answers.ts';
 import { approvalAnswer } from '../client/approval-answer.ts';
 import { InvalidOptionError } from '../errors/invalid-option-error.ts';
 import { openAnswerToken } from '../inbox/answer-token.ts';
-import type { ApprovalInbox, InboxRequest } from '../inbox/approval-inbox.ts';
+import type { InboxRequest } from '../inbox/approval-inbox.ts';
 import { answerBy, changeInInbox, viewOf } from '../inbox/close-in-inbox.ts';
 import { cursorOf } from '../inbox/create-approval-inbox.ts';
 import { audienceOf } from '../inbox/inbox-request-of.ts';
@@ -20,15 +20,10 @@ import type { PendingApproval } from '../inbox/pending-approval.ts';
 import type { ApprovalLedger } from '../ledger/approval-ledger.ts';
 import { Run } from '../run/run.ts';
 import type { RuntimeSnapshot } from '../run/runtime-snapshot.ts';
+import type { InboxDeps } from './inbox-deps.ts';
+import { checkGrant, grantApproval } from './inbox-grants.ts';
 
 type RuntimeContext = Readonly<Record<string, unknown>>;
-
-/** What the inbox of a runtime works with. */
-export interface InboxDeps {
-  readonly inbox: ApprovalInbox;
-  readonly ledger: ApprovalLedger | undefined;
-  readonly snapshot: () => RuntimeSnapshot;
-}
 
 const MAX_PAGE = 100;
 
@@ -73,7 +68,12 @@ export async function get(deps: InboxDeps, id: string, runtimeContext: RuntimeCo
  * refusal, the quorum, in that order, with the same records), as the person
  * whose context is given (or whom a signed token names).
  */
-export async function answer(deps: InboxDeps, id: string, input: InboxAnswerInput): Promise<InboxAnswerResult> {
+export async function answer(
+  deps: InboxDeps,
+  id: string,
+  input: InboxAnswerInput,
+  { withdrawing = false }: { readonly withdrawing?: boolean } = {},
+): Promise<InboxAnswerResult> {
   checkAnswer(input);
   const request = await deps.inbox.get(id);
   if (request === undefined) return { type: 'not-found' };
@@ -92,6 +92,7 @@ export async function answer(deps: InboxDeps, id: string, input: InboxAnswerInpu
   }
   const shown = await observe(deps, request);
   if (shown.status !== 'pending') return { type: 'closed', request: shown };
+  if (input.grant !== undefined) checkGrant(request, input.grant, person);
   const state = stateFor(deps, snapshot, person);
   const pin = await openPinWithKeys(state, request.pin, {
     toolCallId: request.toolCallId,
@@ -110,7 +111,7 @@ export async function answer(deps: InboxDeps, id: string, input: InboxAnswerInpu
     const settled = await settleRefusal(state, approval, terms, pin);
     if (settled.type === 'held') return { type: 'not-allowed', request: shown, reason: settled.reason };
     // the person who asked refusing their own request withdraws it
-    const own = request.askedBy !== undefined && request.askedBy === userIdOf(person);
+    const own = withdrawing || (request.askedBy !== undefined && request.askedBy === userIdOf(person));
     const status = own && settled.status === 'refused' ? 'withdrawn' : settled.status;
     const after = await changeInInbox(state, id, { type: 'close', answer: answerBy(status, person, at, { reason: input.reason }) });
     return { type: settled.status === 'expired' ? 'expired' : 'refused', request: after ?? shown };
@@ -121,7 +122,10 @@ export async function answer(deps: InboxDeps, id: string, input: InboxAnswerInpu
       const edit = approval.edit === undefined ? undefined : { value: approval.edit.value };
       const change = { type: 'close', answer: answerBy('approved', person, at, { reason: input.reason, edit }) } as const;
       if (settled.approvedBy !== undefined && terms.quorum > 1) await deps.inbox.noteApprovals(id, settled.approvedBy);
-      return { type: 'approved', request: (await changeInInbox(state, id, change)) ?? shown };
+      const after = (await changeInInbox(state, id, change)) ?? shown;
+      if (input.grant === undefined) return { type: 'approved', request: after };
+      const grant = await grantApproval(deps, state, { request, options: input.grant, person, input: approval.input, at });
+      return { type: 'approved', request: after, grant };
     }
     case 'held': {
       if (settled.approvedBy === undefined) return { type: 'not-allowed', request: shown, reason: settled.reason };
@@ -154,7 +158,17 @@ export async function withdraw(
   if (request.askedBy === undefined || request.askedBy !== userIdOf(person)) {
     return { type: 'not-allowed', request: await observe(deps, request), reason: 'only the person who asked may withdraw a request' };
   }
-  return answer(deps, id, { approved: false, ...(reason === undefined ? {} : { reason }), runtimeContext: person });
+  return withdrawAs(deps, request, person, reason);
+}
+
+/** The asker's refusal of their own request: admitted as in the chat (final where the rules bind people), recorded withdrawn. */
+function withdrawAs(deps: InboxDeps, request: InboxRequest, asker: RuntimeContext, reason: string | undefined): Promise<InboxAnswerResult> {
+  return answer(
+    deps,
+    request.id,
+    { approved: false, ...(reason === undefined ? {} : { reason }), runtimeContext: asker },
+    { withdrawing: true },
+  );
 }
 
 /**
@@ -172,9 +186,11 @@ export async function resume(deps: InboxDeps, messages: readonly ModelMessage[])
     for (const id of unanswered) {
       const request = await deps.inbox.get(id);
       if (request === undefined || (await observe(deps, request)).status !== 'pending') continue;
-      const asker = request.askedBy === undefined ? {} : { userId: request.askedBy };
-      const answer = answerBy('withdrawn', asker, await clock(deps.ledger), { reason: 'a new message in the conversation' });
-      await changeInInbox(stateFor(deps, snapshot, asker), id, { type: 'close', answer });
+      // as the person who asked withdraws it (admitted as in the chat: final where the rules bind people)
+      const state = stateFor(deps, snapshot, {});
+      const call = { toolCallId: request.toolCallId, toolName: request.toolName, input: request.callInput };
+      const pin = await openPinWithKeys(state, request.pin, call);
+      if (pin !== undefined) await withdrawAs(deps, request, pin.asker, 'a new message in the conversation');
     }
     return copy;
   }
@@ -310,6 +326,7 @@ function checkAnswer(input: InboxAnswerInput): void {
   if (input.token !== undefined && typeof input.token !== 'string') throw invalid('token', 'token must be a string from a notification.');
   if (input.reason !== undefined && typeof input.reason !== 'string') throw invalid('reason', 'reason must be a string.');
   if (!input.approved && input.input !== undefined) throw invalid('input', 'edited arguments (input) go only with an approval.');
+  if (!input.approved && input.grant !== undefined) throw invalid('grant', 'a grant goes only with an approval.');
 }
 
 function assertNever(value: never): never {

@@ -11,10 +11,14 @@ import type { Step } from '../run/step.ts';
 import type { ToolCallDecision } from '../run/tool-call-decision.ts';
 import { getErrorMessage } from '../util/get-error-message.ts';
 import { getOwn } from '../util/get-own.ts';
+import { onDemand } from '../util/on-demand.ts';
 import { unreachable } from '../util/unreachable.ts';
 import { AMBIGUOUS_CALL_ID, denyCall, notTheAnsweredCall } from './deny-call.ts';
 import { gatesOfCall } from './gate-tool-calls.ts';
 import { toolListings } from './listed-tools.ts';
+
+/** Grants: read only when a confirm would ask (loaded with the first). */
+const grants = onDemand(() => import('./granted-call.ts'));
 
 /** How a point of the SDK asks for a call's decision. */
 export interface DecisionRequest {
@@ -107,6 +111,11 @@ async function decide(run: Run, step: Step, call: ToolCallInfo, request: Decisio
   // fail closed: a confirm is answered only by an approval the runtime's secret verifies
   if (decision.type === 'confirm' && answer !== undefined && session?.verified(answer) === false) {
     return denyCall(run, call, UNVERIFIABLE_REASON, unverifiedDenial(call.toolName));
+  }
+  // a confirm the asker holds a grant for is answered by it (a person's earlier approval, turned into a grant)
+  if (decision.type === 'confirm' && answer === undefined && run.snapshot.approvalInbox !== undefined) {
+    const granted = await (await grants()).grantedCall(run, call, decision);
+    if (granted !== undefined) return granted;
   }
   if (decision.type === 'confirm' && run.snapshot.hooks.onStatus.length > 0) {
     const { toolCallId, toolName } = call;
