@@ -5,7 +5,7 @@
  * carries no approval part). Through `interventions.generateText` and
  * `streamText`, asserting what ran and what the model was sent.
  */
-import { isStepCount, type ModelMessage, tool } from 'ai';
+import { isStepCount, type ModelMessage, ToolLoopAgent, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -188,4 +188,36 @@ describe.each(MODES)('the approval inbox, through interventions.%s', (mode) => {
     expect(await interventions.inbox.answer(approvalId, { approved: true, runtimeContext: BOB })).toMatchObject({ type: 'closed' });
     expect(executions).toEqual([]);
   });
+});
+
+describe('the approval inbox, through a ToolLoopAgent with interventions.agentSettings', () => {
+  it.each(['generate', 'stream'] as const)(
+    "should list the agent's request, and run it once as the employee's after a manager approved in the inbox (agent.%s)",
+    async (method) => {
+      const { interventions, tools, executions } = setup();
+      const agent = (model: ReturnType<typeof scriptedModel>) =>
+        new ToolLoopAgent(
+          interventions.agentSettings({
+            model,
+            tools,
+            stopWhen: isStepCount(3),
+            callOptionsSchema: z.object({ userId: z.string(), role: z.string(), sessionId: z.string() }),
+            prepareCall: ({ options, ...rest }) => ({ ...rest, runtimeContext: options }),
+          }),
+        );
+      const call = async (messages: ModelMessage[], model: ReturnType<typeof scriptedModel>) => {
+        if (method === 'generate') return (await agent(model).generate({ messages, options: ALICE })).responseMessages;
+        const result = await agent(model).stream({ messages, options: ALICE });
+        await result.consumeStream();
+        return (await result.response).messages;
+      };
+      const prompt: ModelMessage[] = [{ role: 'user', content: 'refund 50' }];
+      const history = [...prompt, ...(await call(prompt, scriptedModel(step(toolCall('r1', 'refund', { amount: 50 })))))];
+      const [request] = (await interventions.inbox.list({ runtimeContext: BOB })).requests;
+      expect(request).toMatchObject({ toolName: 'refund', askedBy: 'alice', status: 'pending' });
+      await interventions.inbox.answer(request?.id ?? '', { approved: true, runtimeContext: BOB });
+      await call(await interventions.inbox.resume(history), scriptedModel(step(text('refunded'))));
+      expect(executions).toEqual([50]);
+    },
+  );
 });
