@@ -2,6 +2,7 @@ import type { ToolApprovalResponse } from 'ai';
 import { ANYONE_ONCE, type ConfirmTerms, hasPredicate } from '../actions/confirm-terms.ts';
 import { findApprovalRequest, findToolCall } from '../answers/find-in-history.ts';
 import type { ResumedApproval } from '../answers/read-resume.ts';
+import { stableJson } from '../data/stable-json.ts';
 import { answerBy, changeInInbox } from '../inbox/close-in-inbox.ts';
 import { type ApprovalPin, openPin, type PinnedCall } from './approval-pin.ts';
 import type { ApprovalState } from './approval-state.ts';
@@ -129,7 +130,19 @@ async function admitted(
 async function takeInboxAnswers(state: ApprovalState): Promise<void> {
   for (const answer of state.resume.answers) {
     const closed = answer.approved ? await state.inbox?.answerOf(answer.approvalId) : undefined;
-    if (closed?.status === 'approved') state.fromInbox?.set(answer.approvalId, closed.context ?? {});
+    // the approval the inbox admitted, and no other: other arguments than its giver approved are the sender's own answer
+    if (closed?.status === 'approved' && sameJson(answer.edit?.value, closed.edit?.value)) {
+      state.fromInbox?.set(answer.approvalId, closed.context ?? {});
+    }
+  }
+}
+
+function sameJson(first: unknown, second: unknown): boolean {
+  if (first === undefined || second === undefined) return first === second;
+  try {
+    return stableJson(first) === stableJson(second);
+  } catch {
+    return false;
   }
 }
 

@@ -8,6 +8,7 @@
 import { isStepCount, type ModelMessage, ToolLoopAgent, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { approvalAnswer } from '../../src/client/index.ts';
 import {
   type ApprovalNotification,
   type ConfirmOptions,
@@ -220,4 +221,26 @@ describe('the approval inbox, through a ToolLoopAgent with interventions.agentSe
       expect(executions).toEqual([50]);
     },
   );
+});
+
+describe.each(MODES)('an approval given in the inbox, sent back otherwise (interventions.%s)', (mode) => {
+  it("should not lend the manager's approval to other arguments the requester sends: nothing runs, the request waits", async () => {
+    const { interventions, tools, executions } = setup();
+    const { history, approvalId } = await ask(interventions, mode, tools);
+    await interventions.inbox.answer(approvalId, { approved: true, runtimeContext: BOB });
+    const { reason } = approvalAnswer({ id: approvalId, approved: true, input: { amount: 5000 } });
+    const model = scriptedModel(step(text('done')));
+    const outcome = await run(interventions, mode, {
+      model,
+      tools,
+      stopWhen: isStepCount(3),
+      messages: [...history, { role: 'tool', content: [{ type: 'tool-approval-response', approvalId, approved: true, reason }] }],
+      runtimeContext: ALICE,
+    });
+    expect(executions).toEqual([]);
+    expect(model.calls).toHaveLength(0);
+    expect(outcome.decisions.filter((record) => record.handler === 'approval-approvers').map((record) => record.approval?.status)).toEqual([
+      'not-allowed',
+    ]);
+  });
 });
