@@ -106,6 +106,11 @@ export async function answer(
   }
   const approval = approvalOf(request, input);
   const terms = inboxTerms(pin);
+  if (terms === undefined) {
+    const reason =
+      "who may answer this request is decided by the app's own test (allow), which only its handler can run: answer it in the chat";
+    return { type: 'not-allowed', request: shown, reason };
+  }
   const at = await clock(deps.ledger);
   if (!input.approved) {
     const settled = await settleRefusal(state, approval, terms, pin);
@@ -243,18 +248,29 @@ async function observe(deps: InboxDeps, request: InboxRequest): Promise<PendingA
 /** Whether a person may answer a request, as its rules say (a predicate is the app's: judged when the answer is admitted). */
 function mayAnswerRequest(request: InboxRequest, person: RuntimeContext): boolean {
   const asker = request.askedBy === undefined ? {} : { userId: request.askedBy };
-  const terms: ConfirmTerms = {
-    approvers: request.approvers.map(({ allow: _allow, ...rule }) => rule),
-    quorum: request.quorum,
-    expiresInMs: undefined,
-  };
-  return mayAnswer(terms, person, asker).admitted;
+  const approvers = withoutPredicates(request.approvers);
+  return approvers !== undefined && mayAnswer({ approvers, quorum: request.quorum, expiresInMs: undefined }, person, asker).admitted;
+}
+
+/**
+ * Who may answer, as the inbox can judge it: a rule's user ids and roles
+ * (its predicate, which only the handler can run, is judged again when the
+ * answer is admitted on resume); `undefined` when a rule has nothing but a
+ * predicate: the inbox cannot tell who may answer, and admits nobody (the
+ * request is answered in the chat).
+ */
+function withoutPredicates<RULE extends { readonly allow?: unknown; readonly userIds?: unknown; readonly roles?: unknown }>(
+  rules: readonly RULE[],
+): Omit<RULE, 'allow'>[] | undefined {
+  if (rules.some((rule) => rule.allow !== undefined && rule.userIds === undefined && rule.roles === undefined)) return undefined;
+  return rules.map(({ allow: _allow, ...rule }) => rule);
 }
 
 /** The terms an inbox answer is admitted under: the pin's, a predicate left for the resume (only the handler can run it). */
-function inboxTerms(pin: ApprovalPin): ConfirmTerms {
+function inboxTerms(pin: ApprovalPin): ConfirmTerms | undefined {
   const terms = pin.terms ?? ANYONE_ONCE;
-  return { ...terms, approvers: terms.approvers.map(({ allow: _allow, ...rule }) => rule) };
+  const approvers = withoutPredicates(terms.approvers);
+  return approvers === undefined ? undefined : { ...terms, approvers };
 }
 
 function approvalOf(request: InboxRequest, input: InboxAnswerInput): ResumedApproval {

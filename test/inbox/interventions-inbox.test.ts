@@ -244,3 +244,31 @@ describe.each(MODES)('an approval given in the inbox, sent back otherwise (inter
     ]);
   });
 });
+
+describe("requests whose approvers the app's own test decides (allow)", () => {
+  it('should list and admit nobody in the inbox when a rule is only a predicate: it is answered in the chat', async () => {
+    const { interventions, tools, executions } = setup({ approvers: { allow: (person) => person.userId === 'bob' } });
+    const { approvalId } = await ask(interventions, 'generateText', tools);
+    expect((await interventions.inbox.list({ runtimeContext: BOB })).requests).toEqual([]);
+    expect((await interventions.inbox.list({ runtimeContext: ERIN })).requests).toEqual([]);
+    const result = await interventions.inbox.answer(approvalId, { approved: true, runtimeContext: ERIN });
+    expect(result).toMatchObject({ type: 'not-allowed', request: { status: 'pending' } });
+    expect(executions).toEqual([]);
+  });
+
+  it('should judge a rule of roles and a predicate by its roles in the inbox, and by the predicate again on resume', async () => {
+    const { interventions, tools, executions } = setup({ approvers: { roles: ['manager'], allow: (person) => person.userId === 'erin' } });
+    const { history, approvalId } = await ask(interventions, 'generateText', tools);
+    expect((await interventions.inbox.list({ runtimeContext: BOB })).requests).toHaveLength(1);
+    expect((await interventions.inbox.list({ runtimeContext: ERIN })).requests).toEqual([]);
+    expect(await interventions.inbox.answer(approvalId, { approved: true, runtimeContext: BOB })).toMatchObject({ type: 'approved' });
+    await run(interventions, 'generateText', {
+      model: scriptedModel(step(text('done'))),
+      tools,
+      stopWhen: isStepCount(3),
+      messages: await interventions.inbox.resume(history),
+      runtimeContext: ALICE,
+    });
+    expect(executions).toEqual([50]);
+  });
+});
