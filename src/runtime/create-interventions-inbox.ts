@@ -5,6 +5,7 @@ import type { InboxDeps } from './inbox-deps.ts';
 /** The inbox's work, loaded with its first use (most runs never list or answer from an inbox). */
 const work = onDemand(() => import('./inbox-work.ts'));
 const grantWork = onDemand(() => import('./inbox-grants.ts'));
+const resumeWork = onDemand(() => import('./inbox-resume.ts'));
 
 /** A runtime's inbox (`interventions.inbox`); `deps` undefined: the runtime has none (`approvalInbox: false`), and every method says so. */
 export function createInterventionsInbox(deps: InboxDeps | undefined): InterventionsInbox {
@@ -19,6 +20,6 @@ export function createInterventionsInbox(deps: InboxDeps | undefined): Intervent
       deps === undefined ? off() : (await work()).withdraw(deps, id, runtimeContext, reason),
     grants: async ({ runtimeContext }) => (deps === undefined ? off() : (await grantWork()).grants(deps, runtimeContext)),
     revoke: async (id, { runtimeContext }) => (deps === undefined ? off() : (await grantWork()).revoke(deps, id, runtimeContext)),
-    resume: async (messages) => (deps === undefined ? [...messages] : (await work()).resume(deps, messages)),
+    resume: async (messages) => (deps === undefined ? [...messages] : (await resumeWork()).resume(deps, messages)),
   };
 }

@@ -1,4 +1,3 @@
-import type { ModelMessage, ToolApprovalResponse } from 'ai';
 import { ANYONE_ONCE, type ConfirmTerms } from '../actions/confirm-terms.ts';
 import { userIdOf } from '../actions/user-id-of.ts';
 import type { ResumedApproval } from '../answers/read-resume.ts';
@@ -8,7 +7,6 @@ import type { ApprovalState } from '../approvals/approval-state.ts';
 import { mayAnswer } from '../approvals/may-answer.ts';
 import { settleAnswer, settleRefusal } from '../approvals/settle-answer.ts';
 import { openPinWithKeys } from '../approvals/take-answers.ts';
-import { approvalAnswer } from '../client/approval-answer.ts';
 import { InvalidOptionError } from '../errors/invalid-option-error.ts';
 import { openAnswerToken } from '../inbox/answer-token.ts';
 import type { InboxRequest } from '../inbox/approval-inbox.ts';
@@ -167,7 +165,12 @@ export async function withdraw(
 }
 
 /** The asker's refusal of their own request: admitted as in the chat (final where the rules bind people), recorded withdrawn. */
-function withdrawAs(deps: InboxDeps, request: InboxRequest, asker: RuntimeContext, reason: string | undefined): Promise<InboxAnswerResult> {
+export function withdrawAs(
+  deps: InboxDeps,
+  request: InboxRequest,
+  asker: RuntimeContext,
+  reason: string | undefined,
+): Promise<InboxAnswerResult> {
   return answer(
     deps,
     request.id,
@@ -176,69 +179,8 @@ function withdrawAs(deps: InboxDeps, request: InboxRequest, asker: RuntimeContex
   );
 }
 
-/**
- * A conversation's history with the answers the inbox holds for its
- * unanswered requests written in (see `InterventionsInbox.resume`).
- */
-export async function resume(deps: InboxDeps, messages: readonly ModelMessage[]): Promise<ModelMessage[]> {
-  const unanswered = unansweredRequests(messages);
-  const copy = [...messages];
-  if (unanswered.length === 0) return copy;
-  const last = messages.at(-1);
-  const snapshot = deps.snapshot();
-  if (last?.role === 'user') {
-    // the conversation moved on: its unanswered requests are withdrawn
-    for (const id of unanswered) {
-      const request = await deps.inbox.get(id);
-      if (request === undefined || (await observe(deps, request)).status !== 'pending') continue;
-      // as the person who asked withdraws it (admitted as in the chat: final where the rules bind people)
-      const state = stateFor(deps, snapshot, {});
-      const call = { toolCallId: request.toolCallId, toolName: request.toolName, input: request.callInput };
-      const pin = await openPinWithKeys(state, request.pin, call);
-      if (pin !== undefined) await withdrawAs(deps, request, pin.asker, 'a new message in the conversation');
-    }
-    return copy;
-  }
-  const responses: ToolApprovalResponse[] = [];
-  for (const id of unanswered) {
-    const request = await deps.inbox.get(id);
-    if (request === undefined) continue;
-    const shown = await observe(deps, request);
-    const closed = await deps.inbox.answerOf(id);
-    if (closed === undefined || shown.status === 'pending') continue;
-    if (closed.status === 'approved') {
-      const typed = approvalAnswer({ id, approved: true, ...(closed.edit === undefined ? {} : { input: closed.edit.value }) });
-      responses.push({ type: 'tool-approval-response', approvalId: id, approved: true, reason: typed.reason });
-    } else {
-      const reason =
-        closed.reason ?? (closed.status === 'expired' ? 'The request expired unanswered.' : `The request was ${closed.status}.`);
-      const typed = approvalAnswer({ id, approved: false, reason });
-      responses.push({ type: 'tool-approval-response', approvalId: id, approved: false, reason: typed.reason });
-    }
-  }
-  if (responses.length === 0) return copy;
-  if (last?.role === 'tool') copy[copy.length - 1] = { ...last, content: [...last.content, ...responses] };
-  else copy.push({ role: 'tool', content: responses });
-  return copy;
-}
-
-/** The approval ids of the requests of a history that have no answer and no result yet. */
-function unansweredRequests(messages: readonly ModelMessage[]): string[] {
-  const requests = new Map<string, string>();
-  const done = new Set<string>();
-  for (const message of messages) {
-    if (typeof message.content === 'string') continue;
-    for (const part of message.content) {
-      if (part.type === 'tool-approval-request') requests.set(part.approvalId, part.toolCallId);
-      else if (part.type === 'tool-approval-response') done.add(part.approvalId);
-      else if (part.type === 'tool-result') done.add(`call:${part.toolCallId}`);
-    }
-  }
-  return [...requests].filter(([id, call]) => !done.has(id) && !done.has(`call:${call}`)).map(([id]) => id);
-}
-
 /** A request as people see it now; one found past its expiry unanswered is recorded so (and the app told), once. */
-async function observe(deps: InboxDeps, request: InboxRequest): Promise<PendingApproval> {
+export async function observe(deps: InboxDeps, request: InboxRequest): Promise<PendingApproval> {
   const shown = await viewOf(viewDeps(deps), request);
   if (shown.status !== 'expired' || shown.answeredAt !== undefined) return shown;
   const answer = { status: 'expired', at: request.expiresAt ?? Date.now() } as const;
@@ -291,7 +233,7 @@ function approvalOf(request: InboxRequest, input: InboxAnswerInput): ResumedAppr
 }
 
 /** The approval state an inbox answer is admitted with: the runtime's keys and ledger, records kept as the runtime keeps them. */
-function stateFor(deps: InboxDeps, snapshot: RuntimeSnapshot, person: RuntimeContext): ApprovalState {
+export function stateFor(deps: InboxDeps, snapshot: RuntimeSnapshot, person: RuntimeContext): ApprovalState {
   const run = Run.detached(snapshot, undefined, person);
   return {
     resume: readResume([], snapshot.wording),
