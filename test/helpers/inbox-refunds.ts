@@ -98,7 +98,7 @@ export async function askRefund(
   interventions: Interventions,
   mode: Mode,
   tools: ReturnType<typeof refunds>['tools'],
-  input = { amount: 50 },
+  input: { readonly amount: number; readonly note?: string } = { amount: 50 },
 ) {
   const { history, approvalIds } = await askRefunds(interventions, mode, tools, { inputs: [input] });
   return { history, approvalId: approvalIds[0] as string };
