@@ -39,7 +39,7 @@ export function pendingApprovalOf(
     status,
     ...(answer?.by === undefined ? {} : { answeredBy: answer.by }),
     ...(answer === undefined ? {} : { answeredAt: answer.at }),
-    ...(answer?.reason === undefined ? {} : { reason: answer.reason }),
+    ...(answer?.reason === undefined ? {} : { reason: forPeople === undefined ? answer.reason : forPeople(answer.reason) }),
     ...(edit === undefined ? {} : { editedInput: forPeople === undefined ? edit : redactData(edit, forPeople) }),
   };
 }

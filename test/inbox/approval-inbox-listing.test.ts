@@ -158,6 +158,25 @@ describe.each(MODES)('redaction in the inbox, through interventions.%s', (mode) 
     expect(toolResultsSent(model, 0)).toEqual({ r1: { type: 'text', value: 'refunded 50' } });
     expect(JSON.stringify(notifications)).not.toContain('alice@example.com');
   });
+
+  it("should show the confirm's prompt and a refusal's reason redacted, as the chat's decision parts show them", async () => {
+    const { interventions, tools, notifications } = told({
+      options: { redactors: [emails] },
+      prompt: ({ amount, note }) => `Refund ${amount} ${note ?? ''}?`,
+    });
+    const { approvalId } = await askRefund(interventions, mode, tools, { amount: 50, note: 'to alice@example.com' });
+    const reason = 'ask billing@example.com first';
+    await interventions.inbox.answer(approvalId, { approved: false, reason, runtimeContext: BOB });
+    expect(await interventions.inbox.get(approvalId, { runtimeContext: BOB })).toMatchObject({
+      prompt: 'Refund 50 to [email]?',
+      reason: 'ask [email] first',
+    });
+    expect(notifications.map((event) => event.summary)).toEqual([
+      'alice asks to run refund (Refund 50 to [email]?). It needs a manager.',
+      "bob refused alice's call to refund: ask [email] first.",
+    ]);
+    expect(JSON.stringify(notifications)).not.toContain('@example.com');
+  });
 });
 
 describe.each(MODES)('expiry in the inbox, through interventions.%s', (mode) => {
