@@ -50,7 +50,13 @@ describe.each(MODES)('editing the arguments from the inbox, through intervention
     expect(output.reason).toContain('the edited arguments are not valid for "refund": amount:');
     expect(callsSent(model)).toContainEqual(expect.objectContaining({ type: 'tool-call', toolCallId: 'r1', input: { amount: 50 } }));
     expect(outcome.decisions).toContainEqual(expect.objectContaining({ handler: 'approval-edit', action: 'deny', toolCallId: 'r1' }));
-    // a replay runs nothing either
+    // refused for good, as the chat's answer would be: the inbox says so, and a replay runs nothing
+    expect(await interventions.inbox.get(approvalId, { runtimeContext: BOB })).toMatchObject({
+      status: 'refused',
+      answeredBy: 'bob',
+      editedInput: { amount: -5 },
+    });
+    expect((await interventions.inbox.list({ runtimeContext: BOB, status: 'approved' })).requests).toEqual([]);
     await resumeFromInbox(interventions, mode, tools, history);
     expect(executions).toEqual([]);
   });
