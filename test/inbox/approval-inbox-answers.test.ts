@@ -141,6 +141,19 @@ describe.each(MODES)('what the inbox refuses to take, through interventions.%s',
     expect({ owner: get.owner, option: get.option }).toEqual({ owner: 'inbox.get', option: 'runtimeContext' });
     expect((await interventions.inbox.list({ runtimeContext: CAROL, limit: 100 })).requests).toEqual([]);
   });
+
+  it('should name the method and runtimeContext when the options are left out (a JavaScript caller)', async () => {
+    const { interventions } = told();
+    const calls: Array<[string, () => Promise<unknown>]> = [
+      ['inbox.list', () => interventions.inbox.list(undefined as never)],
+      ['inbox.get', () => interventions.inbox.get('some-id', undefined as never)],
+      ['inbox.withdraw', () => interventions.inbox.withdraw('some-id', undefined as never)],
+    ];
+    for (const [owner, call] of calls) {
+      const error = await invalid(call);
+      expect({ owner: error.owner, option: error.option }).toEqual({ owner, option: 'runtimeContext' });
+    }
+  });
 });
 
 describe.each(MODES)('a runtime without an inbox (approvalInbox: false), through interventions.%s', (mode) => {
