@@ -17,6 +17,7 @@ import {
   askRefund,
   askRefunds,
   BOB,
+  CAROL,
   ERIN,
   MANAGERS,
   refundRuntime,
@@ -124,6 +125,20 @@ describe.each(MODES)('approval notifications to a webhook, through interventions
       status: 'refused',
     });
     expect(executions).toEqual([]);
+  });
+
+  it("should post each approval counted under a quorum as it stands, and the approval that completes it with everyone's names", async () => {
+    const { interventions, tools, executions, posted, tokenOf } = await posting({ confirm: { ...MANAGERS, quorum: 2 } });
+    const { history, approvalId } = await askRefund(interventions, mode, tools);
+    expect(await interventions.inbox.answer(approvalId, { approved: true, token: tokenOf(approvalId) })).toMatchObject({ type: 'waiting' });
+    expect(await interventions.inbox.answer(approvalId, { approved: true, runtimeContext: CAROL })).toMatchObject({ type: 'approved' });
+    expect(posted.map(({ type, summary, status }) => ({ type, summary, status }))).toEqual([
+      { type: 'created', summary: 'alice asks to run refund (Refund 50?). It needs a manager, 2 approvals.', status: 'pending' },
+      { type: 'answered', summary: "bob approved alice's call to refund: 1 of 2 approvals, 1 more needed.", status: 'pending' },
+      { type: 'answered', summary: "bob and carol approved alice's call to refund.", status: 'approved' },
+    ]);
+    await resumeFromInbox(interventions, mode, tools, history);
+    expect(executions).toEqual([50]);
   });
 
   it("should post 'expired' once for a request found unanswered past its expiry", async () => {
