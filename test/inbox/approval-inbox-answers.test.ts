@@ -129,11 +129,18 @@ describe.each(MODES)('what the inbox refuses to take, through interventions.%s',
     expect(executions).toEqual([]);
   });
 
-  it('should name inbox.list and the option for a bad limit or a missing runtimeContext', async () => {
+  it('should name inbox.list and the option for a bad limit, status or cursor, or a missing runtimeContext', async () => {
     const { interventions } = told();
     for (const limit of [0, -1, 1.5, 101, Number.NaN]) {
       const error = await invalid(() => interventions.inbox.list({ runtimeContext: BOB, limit }));
       expect({ owner: error.owner, option: error.option }).toEqual({ owner: 'inbox.list', option: 'limit' });
+    }
+    for (const [options, option] of [
+      [{ status: 'open' }, 'status'],
+      [{ cursor: 42 }, 'cursor'],
+    ] as const) {
+      const error = await invalid(() => interventions.inbox.list({ runtimeContext: BOB, ...(options as object) }));
+      expect({ owner: error.owner, option: error.option }).toEqual({ owner: 'inbox.list', option });
     }
     const missing = await invalid(() => interventions.inbox.list({} as never));
     expect({ owner: missing.owner, option: missing.option }).toEqual({ owner: 'inbox.list', option: 'runtimeContext' });
