@@ -59,13 +59,14 @@ export async function list(
     throw invalid('cursor', `cursor must be the cursor of the page before (a string), received ${String(cursor)}.`);
   }
   const requests: PendingApproval[] = [];
-  let last: InboxRequest | undefined;
   for await (const request of deps.inbox.list(audienceOf(person), cursor === undefined ? {} : { before: cursor })) {
-    if (requests.length === limit) return { requests, cursor: last === undefined ? undefined : cursorOf(last) };
-    last = request;
     if (!mayAnswerRequest(request, person)) continue;
     const shown = await observe(deps, request);
-    if (status === 'any' || shown.status === status) requests.push(shown);
+    if (status !== 'any' && shown.status !== status) continue;
+    // a cursor only when a next page has a request: after the last one listed
+    const last = requests.at(-1);
+    if (requests.length === limit && last !== undefined) return { requests, cursor: cursorOf(last) };
+    requests.push(shown);
   }
   return { requests, cursor: undefined };
 }

@@ -62,6 +62,23 @@ describe.each(MODES)('listing the inbox, through interventions.%s', (mode) => {
     );
   });
 
+  it('should end on a full page when no later request would be listed: no cursor to an empty page', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const { interventions, tools } = told();
+    const { approvalId: answered } = await askRefund(interventions, mode, tools);
+    await interventions.inbox.answer(answered, { approved: false, reason: 'no', runtimeContext: BOB });
+    vi.setSystemTime(Date.now() + 1000);
+    const inputs = Array.from({ length: 10 }, (_, index) => ({ amount: index + 1 }));
+    const { approvalIds } = await askRefunds(interventions, mode, tools, { inputs });
+    const page = await interventions.inbox.list({ runtimeContext: BOB, limit: 10 });
+    expect([...ids(page.requests)].sort()).toEqual([...approvalIds].sort());
+    expect(page.cursor).toBeUndefined();
+    // with every status, the answered one is on a second page
+    const first = await interventions.inbox.list({ runtimeContext: BOB, limit: 10, status: 'any' });
+    const second = await interventions.inbox.list({ runtimeContext: BOB, limit: 10, status: 'any', cursor: first.cursor as string });
+    expect([ids(second.requests), second.cursor]).toEqual([[answered], undefined]);
+  });
+
   it('should list a request only for the roles its approvers name', async () => {
     const { interventions, tools } = told();
     const { approvalId } = await askRefund(interventions, mode, tools);
