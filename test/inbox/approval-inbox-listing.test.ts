@@ -204,6 +204,12 @@ describe.each(MODES)('expiry in the inbox, through interventions.%s', (mode) => 
     });
     const { history, approvalId } = await askRefund(interventions, mode, tools);
     vi.setSystemTime(Date.now() + 61_000);
+    // found expired by several readers at once: recorded, and told, once
+    await Promise.all([
+      interventions.inbox.list({ runtimeContext: BOB }),
+      interventions.inbox.list({ runtimeContext: CAROL }),
+      interventions.inbox.get(approvalId, { runtimeContext: ALICE }),
+    ]);
     expect((await interventions.inbox.list({ runtimeContext: BOB })).requests).toEqual([]);
     expect((await interventions.inbox.list({ runtimeContext: BOB, status: 'expired' })).requests).toEqual([
       expect.objectContaining({ id: approvalId, status: 'expired' }),
