@@ -77,12 +77,15 @@ export async function viewOf(
   answer?: InboxAnswer,
 ): Promise<PendingApproval> {
   const standing = answer ?? (await inbox.answerOf(request.id));
-  const [approvedBy, executed, now] = await Promise.all([
+  const approved = standing?.status === 'approved';
+  const [approvedBy, executed, refusedBy, now] = await Promise.all([
     inbox.approvalsOf(request.id),
     standing === undefined || standing.status === 'withdrawn'
       ? false
       : ledger?.outcomeOf?.(request.id).then((outcome) => outcome !== undefined),
+    // an approval the resume refused for good (an edit the tool's schema rejects), as the ledger keeps it
+    approved ? ledger?.refusedBy?.(request.id) : undefined,
     ledger?.now?.() ?? Date.now(),
   ]);
-  return pendingApprovalOf(request, { answer: standing, approvedBy, executed: executed === true, now, forPeople });
+  return pendingApprovalOf(request, { answer: standing, approvedBy, executed: executed === true, refusedBy, now, forPeople });
 }

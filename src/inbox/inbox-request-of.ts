@@ -18,7 +18,7 @@ export interface AskedRequest {
   readonly pin: string;
 }
 
-/** A request as the inbox keeps it: its arguments as people may see them (`forPeople`), listed for who may answer. */
+/** A request as the inbox keeps it: its arguments and prompt as people may see them (`forPeople`), listed for who may answer. */
 export function inboxRequestOf(asked: AskedRequest, forPeople: ((text: string) => string) | undefined): InboxRequest {
   const { approvalId, call, asker, askedAt, terms, prompt, pin } = asked;
   const approvers = terms === undefined ? [] : approversData(terms);
@@ -33,7 +33,7 @@ export function inboxRequestOf(asked: AskedRequest, forPeople: ((text: string) =
     callInput: call.input,
     input: forPeople === undefined ? call.input : redactData(call.input, forPeople),
     pin,
-    ...(prompt === undefined ? {} : { prompt }),
+    ...(prompt === undefined ? {} : { prompt: forPeople === undefined ? prompt : forPeople(prompt) }),
     ...(askedBy === undefined ? {} : { askedBy }),
     askedAt,
     ...(terms?.expiresInMs === undefined ? {} : { expiresAt: askedAt + terms.expiresInMs }),

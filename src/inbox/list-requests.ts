@@ -42,18 +42,24 @@ export async function listRequests(
   }
 }
 
-/** A request in one sentence: who asks to run what, and who may answer. */
+/** A request in one sentence: who asks to run what and who may answer, or who answered it (under a quorum: the approvals so far). */
 export function summaryOf(request: PendingApproval): string {
   const who = request.askedBy ?? 'Someone';
   const prompt = request.prompt === undefined ? '' : ` (${request.prompt})`;
   const answer =
     request.mayAnswer === undefined ? '' : ` It needs ${request.mayAnswer}${request.quorum > 1 ? `, ${request.quorum} approvals` : ''}.`;
+  const { approvedBy, quorum } = request;
   switch (request.status) {
     case 'pending':
+      // an approval counted under a quorum: the request waits for more
+      if (approvedBy.length > 0) {
+        const count = `${approvedBy.length} of ${quorum} approvals, ${quorum - approvedBy.length} more needed`;
+        return `${names(approvedBy)} approved ${who}'s call to ${request.toolName}: ${count}.`;
+      }
       return `${who} asks to run ${request.toolName}${prompt}.${answer}`;
     case 'approved':
     case 'executed':
-      return `${request.answeredBy ?? 'Someone'} approved ${who}'s call to ${request.toolName}.`;
+      return `${approvedBy.length > 1 ? names(approvedBy) : (request.answeredBy ?? 'Someone')} approved ${who}'s call to ${request.toolName}.`;
     case 'refused':
       return `${request.answeredBy ?? 'Someone'} refused ${who}'s call to ${request.toolName}${request.reason === undefined ? '' : `: ${request.reason}`}.`;
     case 'expired':
@@ -63,6 +69,11 @@ export function summaryOf(request: PendingApproval): string {
     default:
       return assertNever(request.status);
   }
+}
+
+/** People named in a sentence: "bob", "bob and carol", "bob, carol and dan". */
+function names(people: readonly string[]): string {
+  return people.length <= 1 ? people.join('') : `${people.slice(0, -1).join(', ')} and ${people.at(-1)}`;
 }
 
 function assertNever(value: never): never {

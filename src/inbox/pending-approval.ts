@@ -34,7 +34,7 @@ export interface PendingApproval {
   readonly toolName: string;
   /** The call's arguments, as the runtime's redactors leave them for people. */
   readonly input: unknown;
-  /** What the confirm asked (its prompt). */
+  /** What the confirm asked (its prompt), as the runtime's redactors leave it for people. */
   readonly prompt?: string;
   /** The user id of the person who asked (`runtimeContext.userId` of the request that asked). */
   readonly askedBy?: string;
@@ -57,7 +57,7 @@ export interface PendingApproval {
   readonly answeredBy?: string;
   /** When it was closed, in ms since the epoch. */
   readonly answeredAt?: number;
-  /** Why, in the words of whoever closed it (a refusal's reason). */
+  /** Why, in the words of whoever closed it (a refusal's reason), as the runtime's redactors leave it for people. */
   readonly reason?: string;
   /** The arguments the approver approved instead of the model's (an edit), as people may see them. */
   readonly editedInput?: unknown;

@@ -1,4 +1,4 @@
-import type { InterventionsInbox } from '../inbox/interventions-inbox.ts';
+import type { InboxListOptions, InterventionsInbox } from '../inbox/interventions-inbox.ts';
 import { onDemand } from '../util/on-demand.ts';
 import type { InboxDeps } from './inbox-deps.ts';
 
@@ -13,13 +13,14 @@ export function createInterventionsInbox(deps: InboxDeps | undefined): Intervent
     throw new TypeError('interventions.inbox: this runtime has no approval inbox (createInterventions({ approvalInbox: false })).');
   };
   return {
-    list: async (options) => (deps === undefined ? off() : (await work()).list(deps, options)),
-    get: async (id, { runtimeContext }) => (deps === undefined ? off() : (await work()).get(deps, id, runtimeContext)),
+    // options left out (a JavaScript caller) reach the checks that name the method and `runtimeContext`
+    list: async (options) => (deps === undefined ? off() : (await work()).list(deps, options ?? ({} as InboxListOptions))),
+    get: async (id, options) => (deps === undefined ? off() : (await work()).get(deps, id, options?.runtimeContext)),
     answer: async (id, answer) => (deps === undefined ? off() : (await work()).answer(deps, id, answer)),
-    withdraw: async (id, { runtimeContext, reason }) =>
-      deps === undefined ? off() : (await work()).withdraw(deps, id, runtimeContext, reason),
-    grants: async ({ runtimeContext }) => (deps === undefined ? off() : (await grantWork()).grants(deps, runtimeContext)),
-    revoke: async (id, { runtimeContext }) => (deps === undefined ? off() : (await grantWork()).revoke(deps, id, runtimeContext)),
+    withdraw: async (id, options) =>
+      deps === undefined ? off() : (await work()).withdraw(deps, id, options?.runtimeContext, options?.reason),
+    grants: async (options) => (deps === undefined ? off() : (await grantWork()).grants(deps, options?.runtimeContext)),
+    revoke: async (id, options) => (deps === undefined ? off() : (await grantWork()).revoke(deps, id, options?.runtimeContext)),
     resume: async (messages) => (deps === undefined ? [...messages] : (await resumeWork()).resume(deps, messages)),
   };
 }

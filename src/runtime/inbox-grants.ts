@@ -91,20 +91,20 @@ export async function grantApproval(
 }
 
 /** The grants given to a person or by them, newest first. */
-export async function grants(deps: InboxDeps, runtimeContext: RuntimeContext): Promise<readonly ApprovalGrant[]> {
+export async function grants(deps: InboxDeps, runtimeContext: RuntimeContext | undefined): Promise<readonly ApprovalGrant[]> {
   const mine = await grantsOfPerson(deps, runtimeContext, 'inbox.grants');
   return Promise.all(mine.reverse().map((grant) => viewOf(deps, grant)));
 }
 
 /** Revokes a grant given to or by the person; `undefined`: none of theirs. */
-export async function revoke(deps: InboxDeps, id: string, runtimeContext: RuntimeContext): Promise<ApprovalGrant | undefined> {
+export async function revoke(deps: InboxDeps, id: string, runtimeContext: RuntimeContext | undefined): Promise<ApprovalGrant | undefined> {
   const grant = (await grantsOfPerson(deps, runtimeContext, 'inbox.revoke')).find((each) => each.id === id);
   if (grant === undefined) return undefined;
   await deps.inbox.revokeGrant(id, userIdOf(runtimeContext) ?? '');
   return viewOf(deps, grant);
 }
 
-async function grantsOfPerson(deps: InboxDeps, runtimeContext: RuntimeContext, owner: string): Promise<InboxGrant[]> {
+async function grantsOfPerson(deps: InboxDeps, runtimeContext: RuntimeContext | undefined, owner: string): Promise<InboxGrant[]> {
   const userId = userIdOf(runtimeContext);
   if (userId === undefined) {
     throw new InvalidOptionError({ owner, option: 'runtimeContext', message: 'grants are a person’s: runtimeContext needs a userId.' });

@@ -14,7 +14,7 @@ import { answerBy, changeInInbox, viewOf } from '../inbox/close-in-inbox.ts';
 import { cursorOf } from '../inbox/create-approval-inbox.ts';
 import { audienceOf } from '../inbox/inbox-request-of.ts';
 import type { InboxAnswerInput, InboxAnswerResult, InboxListOptions } from '../inbox/interventions-inbox.ts';
-import type { PendingApproval } from '../inbox/pending-approval.ts';
+import type { PendingApproval, PendingApprovalStatus } from '../inbox/pending-approval.ts';
 import type { ApprovalLedger } from '../ledger/approval-ledger.ts';
 import { Run } from '../run/run.ts';
 import type { RuntimeSnapshot } from '../run/runtime-snapshot.ts';
@@ -24,6 +24,16 @@ import { checkGrant, grantApproval } from './inbox-grants.ts';
 type RuntimeContext = Readonly<Record<string, unknown>>;
 
 const MAX_PAGE = 100;
+/** What a list may be asked for: one status, or every one. */
+const LISTED: Readonly<Record<PendingApprovalStatus | 'any', true>> = {
+  pending: true,
+  approved: true,
+  refused: true,
+  expired: true,
+  withdrawn: true,
+  executed: true,
+  any: true,
+};
 
 /** The requests a person may answer, newest first, a page at a time. */
 export async function list(
@@ -31,21 +41,25 @@ export async function list(
   { runtimeContext, limit = 20, cursor, status = 'pending' }: InboxListOptions,
 ): Promise<{ readonly requests: readonly PendingApproval[]; readonly cursor: string | undefined }> {
   const person = contextOf(runtimeContext, 'inbox.list');
+  const invalid = (option: string, message: string) => new InvalidOptionError({ owner: 'inbox.list', option, message });
   if (!(Number.isInteger(limit) && limit > 0 && limit <= MAX_PAGE)) {
-    throw new InvalidOptionError({
-      owner: 'inbox.list',
-      option: 'limit',
-      message: `limit must be an integer from 1 to ${MAX_PAGE}, received ${String(limit)}.`,
-    });
+    throw invalid('limit', `limit must be an integer from 1 to ${MAX_PAGE}, received ${String(limit)}.`);
+  }
+  if (typeof status !== 'string' || !Object.hasOwn(LISTED, status)) {
+    throw invalid('status', `status must be one of ${Object.keys(LISTED).join(', ')}, received ${String(status)}.`);
+  }
+  if (cursor !== undefined && typeof cursor !== 'string') {
+    throw invalid('cursor', `cursor must be the cursor of the page before (a string), received ${String(cursor)}.`);
   }
   const requests: PendingApproval[] = [];
-  let last: InboxRequest | undefined;
   for await (const request of deps.inbox.list(audienceOf(person), cursor === undefined ? {} : { before: cursor })) {
-    if (requests.length === limit) return { requests, cursor: last === undefined ? undefined : cursorOf(last) };
-    last = request;
     if (!mayAnswerRequest(request, person)) continue;
     const shown = await observe(deps, request);
-    if (status === 'any' || shown.status === status) requests.push(shown);
+    if (status !== 'any' && shown.status !== status) continue;
+    // a cursor only when a next page has a request: after the last one listed
+    const last = requests.at(-1);
+    if (requests.length === limit && last !== undefined) return { requests, cursor: cursorOf(last) };
+    requests.push(shown);
   }
   return { requests, cursor: undefined };
 }
