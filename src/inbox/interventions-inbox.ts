@@ -109,8 +109,9 @@ export interface InterventionsInbox {
    * requests (approvals, refusals, expiries, withdrawals) written in as
    * `tool-approval-response`s, so the run that gets it continues as if the
    * client had sent them; a history whose last message is a new user
-   * message withdraws its unanswered requests instead. The caller's
-   * messages are not changed.
+   * message withdraws its unanswered requests instead, and gives each of
+   * their calls a denial as its result before that message (every call
+   * the model is sent has a result). The caller's messages are not changed.
    */
   resume(messages: readonly ModelMessage[]): Promise<ModelMessage[]>;
   /** The grants given to a person or by them (`runtimeContext`), newest first, with how many uses are left and where each stands. */

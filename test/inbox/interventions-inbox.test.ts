@@ -184,8 +184,13 @@ describe.each(MODES)('the approval inbox, through interventions.%s', (mode) => {
   it('should withdraw unanswered requests when the conversation moves on with a new message', async () => {
     const { interventions, tools, executions } = setup();
     const { history, approvalId } = await ask(interventions, mode, tools);
-    await interventions.inbox.resume([...history, { role: 'user', content: 'never mind' }]);
+    const moved = await interventions.inbox.resume([...history, { role: 'user', content: 'never mind' }]);
     expect((await interventions.inbox.get(approvalId, { runtimeContext: BOB }))?.status).toBe('withdrawn');
+    // the history the next run gets has a result for the call, before the new message: the model call is valid
+    const model = scriptedModel(step(text('ok')));
+    await run(interventions, mode, { model, tools, stopWhen: isStepCount(3), messages: moved, runtimeContext: ALICE });
+    expect(JSON.stringify(toolResultsSent(model, 0).r1)).toContain('new message instead of answering');
+    expect(model.calls[0]?.prompt.at(-1)).toMatchObject({ role: 'user' });
     expect(await interventions.inbox.answer(approvalId, { approved: true, runtimeContext: BOB })).toMatchObject({ type: 'closed' });
     expect(executions).toEqual([]);
   });
