@@ -104,6 +104,8 @@ export interface ApprovalInbox {
   revokedBy(id: string): Promise<string | undefined>;
   /** Told when a request is created, answered, expired or withdrawn (see {@link ApprovalNotification}). */
   readonly notify?: ((notification: ApprovalNotification) => void | Promise<void>) | undefined;
+  /** How long `notify` may take before the request goes on without it (a warning says so). Default 10 s. */
+  readonly notifyTimeoutMs?: number | undefined;
 }
 
 /**
@@ -129,4 +131,6 @@ export interface ApprovalInboxOptions {
    * reported as a warning and never stops the request.
    */
   readonly notify?: (notification: ApprovalNotification) => void | Promise<void>;
+  /** How long `notify` may take (a throw, or no answer in time, is a warning, `'inbox-notify-failed'`). Default 10 seconds. */
+  readonly notifyTimeoutMs?: number;
 }

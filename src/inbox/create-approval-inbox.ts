@@ -33,7 +33,11 @@ export function createApprovalInbox({
   ttlMs = WEEK_MS,
   prefix = 'approval-inbox:',
   notify,
+  notifyTimeoutMs = 10_000,
 }: ApprovalInboxOptions = {}): ApprovalInbox {
+  if (!(notifyTimeoutMs > 0)) {
+    throw new TypeError(`createApprovalInbox: notifyTimeoutMs must be a positive number, received ${String(notifyTimeoutMs)}.`);
+  }
   if (!(ttlMs > 0)) throw new TypeError(`createApprovalInbox: ttlMs must be a positive number, received ${String(ttlMs)}.`);
   const requestKey = (id: string) => `${prefix}request:${id}`;
   const answerKey = (id: string) => `${prefix}answer:${id}`;
@@ -129,7 +133,7 @@ export function createApprovalInbox({
       return store.get(`${prefix}grant-revoked:${id}`);
     },
 
-    ...(notify === undefined ? {} : { notify }),
+    ...(notify === undefined ? {} : { notify, notifyTimeoutMs }),
   };
   return isInMemory(store) ? markInMemory(inbox) : inbox;
 }

@@ -103,7 +103,7 @@ export async function answer(
     person = contextOf(input.runtimeContext, 'inbox.answer');
   }
   const shown = await observe(deps, request);
-  if (shown.status !== 'pending') return { type: 'closed', request: shown };
+  if (shown.status !== 'pending') return { type: shown.status === 'expired' ? 'expired' : 'closed', request: shown };
   if (input.grant !== undefined) checkGrant(request, input.grant, person);
   const state = stateFor(deps, snapshot, person);
   const pin = await openPinWithKeys(state, request.pin, {

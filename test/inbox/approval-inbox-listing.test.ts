@@ -206,7 +206,10 @@ describe.each(MODES)('expiry in the inbox, through interventions.%s', (mode) => 
       expect.objectContaining({ id: approvalId, status: 'expired' }),
     ]);
     expect((await interventions.inbox.get(approvalId, { runtimeContext: ALICE }))?.status).toBe('expired');
-    expect(await interventions.inbox.answer(approvalId, { approved: true, runtimeContext: BOB })).toMatchObject({ type: 'closed' });
+    expect(await interventions.inbox.answer(approvalId, { approved: true, runtimeContext: BOB })).toMatchObject({
+      type: 'expired',
+      request: { status: 'expired' },
+    });
     expect(notifications.map((event) => event.type)).toEqual(['created', 'expired']);
     const { model } = await resumeFromInbox(interventions, mode, tools, history);
     expect(executions).toEqual([]);

@@ -282,6 +282,14 @@ describe.each(MODES)('a notify that throws, through interventions.%s', (mode) =>
     await resumeFromInbox(interventions, mode, tools, history);
     expect(executions).toEqual([50]);
     expect(warnings.map((warning) => (warning as Error & { code?: string }).code)).toEqual(['inbox-notify-failed', 'inbox-notify-failed']);
-    expect(warnings[0]?.message).toContain(`'created' notification of request ${approvalId} (Error: the webhook is down)`);
+    expect(warnings[0]?.message).toContain(`notify threw (the webhook is down) on a 'created' notification of request ${approvalId}`);
+  });
+
+  it('should not hold the run for a notify that never answers: it goes on after notifyTimeoutMs, with a warning', async () => {
+    const interventions = refundRuntime({ inbox: createApprovalInbox({ notify: () => new Promise<void>(() => {}), notifyTimeoutMs: 50 }) });
+    const { tools } = refunds();
+    const { approvalId } = await askRefund(interventions, mode, tools);
+    expect((await interventions.inbox.list({ runtimeContext: BOB })).requests.map((request) => request.id)).toEqual([approvalId]);
+    expect(warnings[0]?.message).toContain(`notify did not answer within 50 ms on a 'created' notification of request ${approvalId}`);
   });
 });
