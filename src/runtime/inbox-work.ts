@@ -31,6 +31,7 @@ export interface InboxDeps {
 }
 
 const MAX_PAGE = 100;
+const TOO_LATE = 'the request was answered first by someone else: this answer changed nothing';
 
 /** The requests a person may answer, newest first, a page at a time. */
 export async function list(
@@ -107,12 +108,22 @@ export async function answer(deps: InboxDeps, id: string, input: InboxAnswerInpu
   const terms = inboxTerms(pin);
   const at = await clock(deps.ledger);
   if (!input.approved) {
-    const settled = await settleRefusal(state, approval, terms, pin);
-    if (settled.type === 'held') return { type: 'not-allowed', request: shown, reason: settled.reason };
     // the person who asked refusing their own request withdraws it
     const own = request.askedBy !== undefined && request.askedBy === userIdOf(person);
-    const status = own && settled.status === 'refused' ? 'withdrawn' : settled.status;
-    const after = await changeInInbox(state, id, { type: 'close', answer: answerBy(status, person, at, { reason: input.reason }) });
+    if (!own && !refusalAdmitted(terms, person, pin)) {
+      const held = await settleRefusal(state, approval, terms, pin);
+      return { type: 'not-allowed', request: shown, reason: held.type === 'held' ? held.reason : undefined };
+    }
+    // an admitted refusal closes the request before the ledger keeps it final: of an approval and a refusal racing
+    // on several instances, the one that closed the request stands, and the other changes nothing
+    const status = request.expiresAt !== undefined && request.expiresAt <= at ? 'expired' : own ? 'withdrawn' : 'refused';
+    const closing = answerBy(status, person, at, { reason: input.reason });
+    const after = await changeInInbox(state, id, { type: 'close', answer: closing });
+    if (after !== undefined && !(after.status === status && after.answeredAt === at && after.answeredBy === closing.by)) {
+      return { type: 'closed', request: after, reason: TOO_LATE };
+    }
+    const settled = await settleRefusal(state, approval, terms, pin);
+    if (settled.type === 'held') return { type: 'not-allowed', request: shown, reason: settled.reason };
     return { type: settled.status === 'expired' ? 'expired' : 'refused', request: after ?? shown };
   }
   const settled = await settleAnswer(state, approval, terms, pin);
@@ -121,7 +132,12 @@ export async function answer(deps: InboxDeps, id: string, input: InboxAnswerInpu
       const edit = approval.edit === undefined ? undefined : { value: approval.edit.value };
       const change = { type: 'close', answer: answerBy('approved', person, at, { reason: input.reason, edit }) } as const;
       if (settled.approvedBy !== undefined && terms.quorum > 1) await deps.inbox.noteApprovals(id, settled.approvedBy);
-      return { type: 'approved', request: (await changeInInbox(state, id, change)) ?? shown };
+      const after = await changeInInbox(state, id, change);
+      // closed otherwise first (a refusal on another instance): this approval changed nothing
+      if (after !== undefined && after.status !== 'approved' && after.status !== 'executed') {
+        return { type: 'closed', request: after, reason: TOO_LATE };
+      }
+      return { type: 'approved', request: after ?? shown };
     }
     case 'held': {
       if (settled.approvedBy === undefined) return { type: 'not-allowed', request: shown, reason: settled.reason };
@@ -139,6 +155,11 @@ export async function answer(deps: InboxDeps, id: string, input: InboxAnswerInpu
     default:
       return assertNever(settled);
   }
+}
+
+/** Whether a refusal from `person` is admitted as final, as `settleRefusal` admits it: the rules admit them (counted by user id under a quorum). */
+function refusalAdmitted(terms: ConfirmTerms, person: RuntimeContext, pin: ApprovalPin): boolean {
+  return mayAnswer(terms, person, pin.asker).admitted && (terms.quorum <= 1 || userIdOf(person) !== undefined);
 }
 
 /** Withdraws a request: only its asker (the refusal of the person who asked, admitted as in the chat). */

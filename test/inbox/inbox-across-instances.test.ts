@@ -18,6 +18,7 @@ import type { InboxChildCommand, InboxChildMessage, InboxChildWork } from './inb
 const SECRET = 'the-secret-every-instance-shares-32b';
 const ALICE = { userId: 'alice', role: 'employee', sessionId: 'chat-7' };
 const BOB = { userId: 'bob', role: 'manager' };
+const CAROL = { userId: 'carol', role: 'manager' };
 const ERIN = { userId: 'erin', role: 'employee' };
 
 type Instance = Child<InboxChildMessage, InboxChildCommand>;
@@ -170,5 +171,30 @@ describe.skipIf(!hasRedisServer)(redisTitle('the approval inbox across processes
       expect(JSON.stringify(continued.modelRead)).toContain('not refundable');
       expect(await executions()).toBe(0);
     });
+  });
+
+  it('should stand by the first of an approval and a refusal racing on two instances: the other is told it came too late, and what runs is what the inbox shows', async () => {
+    const [a, b] = (await spawn('A', 'B')) as [Instance, Instance];
+    let ran = 0;
+    for (let round = 0; round < 12; round++) {
+      const { messages, approvalId } = await perform(a, { op: 'ask', path: 'generateText', runtimeContext: ALICE });
+      const [byBob, byCarol] = await Promise.all([
+        perform(a, { op: 'answer', id: approvalId, approved: true, runtimeContext: BOB }),
+        perform(b, { op: 'answer', id: approvalId, approved: false, reason: 'fraud suspected', runtimeContext: CAROL }),
+      ]);
+      const results = [byBob.result, byCarol.result];
+      const stands = results.filter((result) => result.type !== 'closed');
+      expect(stands).toHaveLength(1);
+      const [standing] = stands;
+      const status = standing?.type === 'approved' ? 'approved' : 'refused';
+      expect(standing).toMatchObject({ type: status, request: { status } });
+      for (const result of results)
+        expect(result).toMatchObject({ request: { status, answeredBy: status === 'approved' ? 'bob' : 'carol' } });
+      const resumed = await resume(b, 'generateText', messages);
+      expect(resumed.executed).toEqual(status === 'approved' ? [50] : []);
+      if (status === 'approved') ran++;
+      expect(JSON.stringify(resumed.modelRead)).toContain(status === 'approved' ? 'refunded 50' : 'fraud suspected');
+    }
+    expect(await executions()).toBe(ran);
   });
 });
