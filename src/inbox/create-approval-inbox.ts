@@ -1,6 +1,7 @@
 import { createMemoryStore } from '../store/create-memory-store.ts';
 import { isInMemory, markInMemory } from '../store/in-memory.ts';
 import type { Store } from '../store/store.ts';
+import { inTurn } from '../util/in-turn.ts';
 import type { ApprovalInbox, ApprovalInboxOptions, InboxAnswer, InboxRequest } from './approval-inbox.ts';
 
 const WEEK_MS = 7 * 24 * 60 * 60_000;
@@ -40,7 +41,7 @@ export function createApprovalInbox({
   const conversationKey = (id: string) => `${prefix}conversation:${id}`;
   // the length each list had when this instance last appended to it: an append at the right length takes one round trip
   const lengths = new Map<string, number>();
-  const push = async (key: string, value: string) => {
+  const appendAt = async (key: string, value: string) => {
     let length = lengths.get(key) ?? 0;
     for (;;) {
       const appended = await store.append(key, value, { length });
@@ -49,6 +50,10 @@ export function createApprovalInbox({
       length = appended.length;
     }
   };
+  // this instance's appends to a list, one after the other: appends racing at one length would all but one
+  // retry, so n requests put at once would cost about n²/2 appends instead of n
+  const queues = new Map<string, Promise<void>>();
+  const push = (key: string, value: string) => inTurn(queues, key, () => appendAt(key, value));
   const read = async (id: string) => parse<InboxRequest>(await store.get(requestKey(id)));
 
   const inbox: ApprovalInbox = {
