@@ -99,10 +99,11 @@ ${lines.join('\n')}
 
 A tool call a handler lets proceed sends Redis nothing, whether or not requests are pending: the ledger and the
 inbox are read only for a call a handler confirms (its request put in the inbox) and for the answers a history
-carries (a resume). A page reads the whole lists of the manager's audience (\`user:<id>\`, each role, \`anyone\`)
-and sorts them newest first, so its time grows with the requests ever listed for that audience (a list keeps the
-entries of answered and forgotten requests too); then it reads each request shown and what became of it (its
-answer, the approvals so far, the store's clock): 3 commands a request.
+carries (a resume). A page reads the lists of the manager's audience (\`user:<id>\`, each role, \`anyone\`) and
+merges them newest first: an instance reads a list whole the first time, then only the entries appended since (it
+keeps them sorted), so only a new instance's first page grows with the requests ever listed for that audience (a
+list keeps the entries of answered and forgotten requests too). Then it reads each request shown and what became of
+it (its answer, the approvals so far, the store's clock): 3 commands a request.
 ${INBOX_END}`;
   return { markdown, verdicts };
 }
