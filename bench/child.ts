@@ -176,6 +176,9 @@ async function main(): Promise<Result> {
     }
     case 'soak':
       return soak(scenario);
+    case 'inbox-redis':
+      // loaded only here: the Redis client is no other scenario's
+      return (await import('./scenarios/inbox-redis.ts')).inboxRedis(scenario);
     default: {
       const { workload, decisionsPerRun } = await workloadOf(scenario);
       if (profileSeconds !== undefined) return profile(workload, profileSeconds, heapProfilePath);

@@ -7,6 +7,8 @@
  *   node --experimental-strip-types bench/run.ts --profile  node --cpu-prof of raw vs 5 handlers
  *   node --experimental-strip-types bench/run.ts --floor    only ours against the hand-written floor
  *                                                           (rewrites that section of BENCHMARKS.md)
+ *   node --experimental-strip-types bench/run.ts --redis    only the approval inbox on a redis-server
+ *                                                           (rewrites that section of BENCHMARKS.md)
  *   node --experimental-strip-types bench/run.ts --pair generate all-four 15
  *                                                           the floor and ours in turn for 15 s (K = 1), printed
  *   node --experimental-strip-types bench/run.ts --pair generate all-four 15 --profile
@@ -34,8 +36,10 @@ import {
   toolSetTable,
   withFloorSection,
 } from './lib/floor-report.ts';
+import { type InboxRedisResult, inboxSection, withInboxSection } from './lib/inbox-report.ts';
 import { type Budget, type Measurement, percentile } from './lib/measure.ts';
 import { type ProfileSummary, summarizeCpu, summarizeCpuInSpans, summarizeHeap } from './lib/profile.ts';
+import { redisServerVersion } from './lib/redis-server.ts';
 import {
   baselineOf,
   type FirstChunkRow,
@@ -84,6 +88,7 @@ const niceness = (() => {
 const quick = process.env.BENCH_QUICK === '1';
 const profiling = process.argv.includes('--profile');
 const floorOnly = process.argv.includes('--floor');
+const redisOnly = process.argv.includes('--redis');
 /** Seconds after which no optional (second-pass) process is started: npm run bench must end within about 5 minutes (the floor section alone, about 3.5). */
 const deadlineS = Number(process.env.BENCH_DEADLINE_S ?? (floorOnly ? 210 : 300));
 
@@ -543,6 +548,61 @@ async function runOptional(optional: readonly [string, Job][], durations: Readon
   return skipped;
 }
 
+// ---------------------------------------------------------------- the approval inbox on Redis
+
+/** Issue 37's rows: the requests waiting in the inbox, and the samples of each row. */
+const INBOX_PENDING = 10_000;
+const INBOX_SAMPLES = quick ? 40 : 100;
+
+/**
+ * The approval inbox on a redis-server of its own: two processes (about 20 s; a new instance's first page in
+ * one of its own), or none, said so, where no `redis-server` is on the PATH.
+ */
+function inboxPlan(): { readonly jobs: Job[]; readonly section: (command: string) => ReturnType<typeof inboxSection> } {
+  const redis = redisServerVersion();
+  const skipped = redis === undefined ? 'no `redis-server` on the PATH (on Debian: `apt-get install redis-server`)' : undefined;
+  if (skipped !== undefined) console.log(`The approval inbox on Redis is skipped: ${skipped}.`);
+  let result: InboxRedisResult | undefined;
+  const measure =
+    (newInstances: boolean): Job =>
+    async () => {
+      const what = newInstances ? ", a new instance's first page" : '';
+      const report = await step(`the approval inbox on Redis, ${INBOX_PENDING.toLocaleString('en-US')} requests waiting${what}`, () =>
+        runChild({ kind: 'inbox-redis', pending: INBOX_PENDING, samples: INBOX_SAMPLES, newInstances }),
+      );
+      if (report.result.kind !== 'inbox-redis') throw new Error('unexpected result for the approval inbox on Redis');
+      const measured = report.result;
+      result =
+        result === undefined ? measured : { ...result, rows: [...result.rows, ...measured.rows], wallMs: result.wallMs + measured.wallMs };
+    };
+  return {
+    jobs: redis === undefined ? [] : [measure(false), measure(true)],
+    section: (command) => inboxSection(result, { command, environment: environment().slice(0, 4), skipped }),
+  };
+}
+
+/** `--redis`: only the approval inbox on Redis; prints its section and writes it into BENCHMARKS.md. */
+async function redisMode(): Promise<void> {
+  const plan = inboxPlan();
+  if (plan.jobs.length === 0) {
+    // the rows recorded before are left as they are
+    process.exitCode = 1;
+    return;
+  }
+  total = plan.jobs.length;
+  for (const job of plan.jobs) await job();
+  const { markdown, verdicts } = plan.section('`npm run bench -- --redis`');
+  console.log(`\n${markdown}`);
+  for (const { label, verdict } of verdicts) if (verdict.pass === false) console.log(`- FAIL ${label} (target ${verdict.target})`);
+  if (quick) {
+    console.log('\nBENCH_QUICK: BENCHMARKS.md not written.');
+    return;
+  }
+  const file = `${root}BENCHMARKS.md`;
+  writeFileSync(file, withInboxSection(existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n', markdown));
+  console.log('\nWrote the approval inbox section of BENCHMARKS.md.');
+}
+
 // ---------------------------------------------------------------- the benchmark
 
 const scale = quick ? 0.25 : 1;
@@ -713,12 +773,14 @@ async function benchmark(): Promise<void> {
   // Required: pass 1, the peers and the soaks. Then pass 2 in reverse order, each job only if the
   // run can still end before the deadline (its pass-1 duration is the estimate).
   const floor = floorPlan(durations, floorBudget);
+  const inbox = inboxPlan();
   jobs.push(
     ...aiPass(' (pass 1)').map(([, job]) => job),
     ...firstChunkPass(' (pass 1)').map(([, job]) => job),
     ...floor.required,
     ...peerJobs,
     ...soakJobs,
+    ...inbox.jobs,
   );
   const optional = [...aiPass(' (pass 2)').reverse(), ...firstChunkPass(' (pass 2)').reverse(), ...floor.optional];
 
@@ -781,6 +843,8 @@ async function benchmark(): Promise<void> {
   const soak = soakTable(soaks);
   verdicts.push(...soak.verdicts);
   sections.push(`### Soak: heap after GC\n\n${soak.table}`);
+  const inboxPart = inbox.section('`npm run bench`');
+  verdicts.push(...inboxPart.verdicts);
 
   const failed = verdicts.filter(({ verdict }) => verdict.pass === false);
   const summary = [
@@ -801,7 +865,7 @@ async function benchmark(): Promise<void> {
     skippedKeys.filter((key) => key.startsWith('floor ') || key.startsWith('tool latency')).length,
   );
   console.log(
-    `\n${env.join('\n')}\n- Duration: ${elapsedS.toFixed(0)} s\n\n${tables}\n\n${summary}\n${checks}\n\n${floorSection.markdown}`,
+    `\n${env.join('\n')}\n- Duration: ${elapsedS.toFixed(0)} s\n\n${tables}\n\n${summary}\n${checks}\n\n${floorSection.markdown}\n\n${inboxPart.markdown}`,
   );
   mkdirSync(`${benchDir}results`, { recursive: true });
   writeFileSync(`${benchDir}results/latest.json`, JSON.stringify({ environment: env, reports }, null, 1));
@@ -822,6 +886,8 @@ ${summary}
 ${checks}
 
 ${floorSection.markdown}
+
+${inboxPart.markdown}
 
 ## What is measured
 
@@ -913,6 +979,7 @@ npm run bench                                              # this file
 BENCH_QUICK=1 node --experimental-strip-types bench/run.ts  # smaller budgets, prints only (needs bench/node_modules)
 node --experimental-strip-types bench/run.ts --profile      # CPU and allocation profiles: raw vs 5 handlers, N = 50
 npm run bench -- --floor                                   # only "Against a hand-written floor" (about 3.5 minutes), rewrites that section
+npm run bench -- --redis                                   # only "The approval inbox on Redis" (about 20 s), rewrites that section
 node --experimental-strip-types bench/run.ts --pair stream before-tool 15   # the floor and ours in turn for 15 s, printed
 node --experimental-strip-types bench/run.ts --pair stream before-tool 15 --profile   # the same under the CPU profiler: each one's self time, and the difference
 \`\`\`
@@ -1005,6 +1072,7 @@ try {
   if (process.argv.includes('--pair')) await pairMode();
   else if (profiling) await profileMode();
   else if (floorOnly) await floorMode();
+  else if (redisOnly) await redisMode();
   else await benchmark();
 } catch (error) {
   console.error(error);

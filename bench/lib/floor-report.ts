@@ -6,7 +6,7 @@
  * tool call to its `execute`.
  */
 import { percentile } from './measure.ts';
-import { fmtRatio, fmtUs, type Merged, type Verdict } from './report.ts';
+import { fmtRatio, fmtUs, type Merged, type Verdict, withSection } from './report.ts';
 import type { FloorImpl, LatencyImpl, Mix, Mode } from './scenario.ts';
 
 export interface FloorRow {
@@ -241,10 +241,7 @@ function pairRatios(pair: FloorPairRow): { readonly p25: number; readonly p50: n
 
 /** Replaces the floor section of a BENCHMARKS.md (between its markers), or appends it. */
 export function withFloorSection(markdown: string, section: string): string {
-  const start = markdown.indexOf(FLOOR_START);
-  const end = markdown.indexOf(FLOOR_END);
-  if (start === -1 || end === -1 || end < start) return `${markdown.trimEnd()}\n\n${section}\n`;
-  return `${markdown.slice(0, start)}${section}${markdown.slice(end + FLOOR_END.length)}`;
+  return withSection(markdown, section, FLOOR_START, FLOOR_END);
 }
 
 export const FLOOR_START = '<!-- floor: written by npm run bench, and alone by npm run bench -- --floor -->';

@@ -246,3 +246,17 @@ export function soakTable(rows: readonly SoakRow[]): { table: string; verdicts: 
   }
   return { table: lines.join('\n'), verdicts };
 }
+
+/**
+ * Replaces the section of a BENCHMARKS.md between the markers `start` and
+ * `end` (the section includes them); a file without them gets it before the
+ * heading `before` when it has one, else at its end.
+ */
+export function withSection(markdown: string, section: string, start: string, end: string, before?: string): string {
+  const from = markdown.indexOf(start);
+  const to = markdown.indexOf(end);
+  if (from !== -1 && to !== -1 && to > from) return `${markdown.slice(0, from)}${section}${markdown.slice(to + end.length)}`;
+  const at = before === undefined ? -1 : markdown.indexOf(before);
+  if (at === -1) return `${markdown.trimEnd()}\n\n${section}\n`;
+  return `${markdown.slice(0, at)}${section}\n\n${markdown.slice(at)}`;
+}

@@ -81,6 +81,14 @@ export type Scenario =
     }
   | { readonly kind: 'langchain' | 'strands'; readonly k: number; readonly n: number; readonly budget: Budget }
   | {
+      /** The approval inbox on a redis-server of its own, holding `pending` requests; `samples` of each row (bench/scenarios/inbox-redis.ts). */
+      readonly kind: 'inbox-redis';
+      readonly pending: number;
+      readonly samples: number;
+      /** Only a first page on instances that never listed before (one process of its own). */
+      readonly newInstances?: boolean;
+    }
+  | {
       readonly kind: 'first-chunk';
       readonly impl: FirstChunkImpl;
       readonly k: number;
@@ -103,6 +111,16 @@ export interface FirstChunkResult {
   readonly shape: 'loop' | 'paced';
   /** µs from the call to the first text-delta, one per run. */
   readonly samplesUs: readonly number[];
+}
+
+/** One row of the inbox on Redis: an operation's samples, and the Redis commands each sent. */
+export interface InboxRedisRow {
+  readonly name: string;
+  readonly samplesUs: readonly number[];
+  /** The commands each sample sent (index i: sample i). */
+  readonly commands: readonly number[];
+  /** The last sample's commands, by name. */
+  readonly breakdown: Readonly<Record<string, number>>;
 }
 
 export interface SoakPoint {
@@ -131,7 +149,23 @@ export type Result =
       /** Per implementation and size, index r of each list from round r. */
       readonly rows: readonly { readonly impl: FloorImpl; readonly tools: number; readonly requestUs: readonly number[] }[];
     }
-  | { readonly kind: 'soak'; readonly points: readonly SoakPoint[]; readonly runs: number; readonly elapsedMs: number };
+  | { readonly kind: 'soak'; readonly points: readonly SoakPoint[]; readonly runs: number; readonly elapsedMs: number }
+  | {
+      readonly kind: 'inbox-redis';
+      readonly pending: number;
+      /** `redis-server --version`. */
+      readonly redis: string;
+      /** How long putting `filledBy` of them took, `fillConcurrency` at a time. */
+      readonly fillMs: number;
+      readonly filledBy: number;
+      readonly fillConcurrency: number;
+      /** The whole process, from its start. */
+      readonly wallMs: number;
+      /** The entries of the lists the manager's inbox reads. */
+      readonly audienceSize: number;
+      readonly pageSize: number;
+      readonly rows: readonly InboxRedisRow[];
+    };
 
 export interface ChildReport {
   readonly result: Result;

@@ -1,12 +1,16 @@
 import { createMemoryStore } from '../store/create-memory-store.ts';
 import { isInMemory, markInMemory } from '../store/in-memory.ts';
 import type { Store } from '../store/store.ts';
+import { inTurn } from '../util/in-turn.ts';
+import { onDemand } from '../util/on-demand.ts';
 import type { InboxGrant } from './approval-grant.ts';
 import type { ApprovalInbox, ApprovalInboxOptions, InboxAnswer, InboxRequest } from './approval-inbox.ts';
 
 const WEEK_MS = 7 * 24 * 60 * 60_000;
 /** How many requests are read from the store at once while a list is walked. */
 const BATCH = 25;
+/** Listing, loaded with the first list (most instances put requests and never list them). */
+const listing = onDemand(() => import('./sorted-lists.ts'));
 
 /**
  * An {@link ApprovalInbox} on a {@link Store}: each request is a key
@@ -45,7 +49,7 @@ export function createApprovalInbox({
   const conversationKey = (id: string) => `${prefix}conversation:${id}`;
   // the length each list had when this instance last appended to it: an append at the right length takes one round trip
   const lengths = new Map<string, number>();
-  const push = async (key: string, value: string) => {
+  const appendAt = async (key: string, value: string) => {
     let length = lengths.get(key) ?? 0;
     for (;;) {
       const appended = await store.append(key, value, { length });
@@ -54,6 +58,12 @@ export function createApprovalInbox({
       length = appended.length;
     }
   };
+  // this instance's appends to a list, one after the other: appends racing at one length would all but one
+  // retry, so n requests put at once would cost about n²/2 appends instead of n
+  const queues = new Map<string, Promise<void>>();
+  const push = (key: string, value: string) => inTurn(queues, key, () => appendAt(key, value));
+  // the lists as this instance last read them, sorted: a page reads only what was appended since
+  let sorted: ((key: string) => Promise<readonly string[]>) | undefined;
   const read = async (id: string) => parse<InboxRequest>(await store.get(requestKey(id)));
 
   const inbox: ApprovalInbox = {
@@ -85,16 +95,17 @@ export function createApprovalInbox({
     },
 
     async *list(audience, { before } = {}) {
-      const lists = await Promise.all([...new Set(audience)].map((key) => store.list(listKey(key))));
-      // newest first, each request once (a request listed under two of a person's keys)
-      const entries = [...new Set(lists.flat())]
-        .filter((entry) => before === undefined || entry < before)
-        .sort()
-        .reverse();
-      for (let from = 0; from < entries.length; from += BATCH) {
-        const batch = entries.slice(from, from + BATCH).map((entry) => entry.slice(entry.indexOf(':') + 1));
+      const { newestFirst, sortedLists } = await listing();
+      const readSorted = (sorted ??= sortedLists(store));
+      const lists = await Promise.all([...new Set(audience)].map((key) => readSorted(listKey(key))));
+      let batch: string[] = [];
+      for (const entry of newestFirst(lists, before)) {
+        batch.push(entry.slice(entry.indexOf(':') + 1));
+        if (batch.length < BATCH) continue;
         for (const request of await Promise.all(batch.map(read))) if (request !== undefined) yield request;
+        batch = [];
       }
+      for (const request of await Promise.all(batch.map(read))) if (request !== undefined) yield request;
     },
 
     async inConversation(conversationId) {

@@ -7,50 +7,30 @@ import type { ApprovalState } from '../approvals/approval-state.ts';
 import { mayAnswer } from '../approvals/may-answer.ts';
 import { settleAnswer, settleRefusal } from '../approvals/settle-answer.ts';
 import { openPinWithKeys } from '../approvals/take-answers.ts';
-import { InvalidOptionError } from '../errors/invalid-option-error.ts';
 import { openAnswerToken } from '../inbox/answer-token.ts';
 import type { InboxRequest } from '../inbox/approval-inbox.ts';
 import { answerBy, changeInInbox, viewOf } from '../inbox/close-in-inbox.ts';
 import { cursorOf } from '../inbox/create-approval-inbox.ts';
 import { audienceOf } from '../inbox/inbox-request-of.ts';
 import type { InboxAnswerInput, InboxAnswerResult, InboxListOptions } from '../inbox/interventions-inbox.ts';
-import type { PendingApproval, PendingApprovalStatus } from '../inbox/pending-approval.ts';
+import type { PendingApproval } from '../inbox/pending-approval.ts';
 import type { ApprovalLedger } from '../ledger/approval-ledger.ts';
 import { Run } from '../run/run.ts';
 import type { RuntimeSnapshot } from '../run/runtime-snapshot.ts';
+import { checkAnswer, checkListOptions, contextOf } from './check-inbox-input.ts';
 import type { InboxDeps } from './inbox-deps.ts';
 import { checkGrant, grantApproval } from './inbox-grants.ts';
 
 type RuntimeContext = Readonly<Record<string, unknown>>;
 
-const MAX_PAGE = 100;
-/** What a list may be asked for: one status, or every one. */
-const LISTED: Readonly<Record<PendingApprovalStatus | 'any', true>> = {
-  pending: true,
-  approved: true,
-  refused: true,
-  expired: true,
-  withdrawn: true,
-  executed: true,
-  any: true,
-};
+const TOO_LATE = 'the request was answered first by someone else: this answer changed nothing';
 
 /** The requests a person may answer, newest first, a page at a time. */
 export async function list(
   deps: InboxDeps,
   { runtimeContext, limit = 20, cursor, status = 'pending' }: InboxListOptions,
 ): Promise<{ readonly requests: readonly PendingApproval[]; readonly cursor: string | undefined }> {
-  const person = contextOf(runtimeContext, 'inbox.list');
-  const invalid = (option: string, message: string) => new InvalidOptionError({ owner: 'inbox.list', option, message });
-  if (!(Number.isInteger(limit) && limit > 0 && limit <= MAX_PAGE)) {
-    throw invalid('limit', `limit must be an integer from 1 to ${MAX_PAGE}, received ${String(limit)}.`);
-  }
-  if (typeof status !== 'string' || !Object.hasOwn(LISTED, status)) {
-    throw invalid('status', `status must be one of ${Object.keys(LISTED).join(', ')}, received ${String(status)}.`);
-  }
-  if (cursor !== undefined && typeof cursor !== 'string') {
-    throw invalid('cursor', `cursor must be the cursor of the page before (a string), received ${String(cursor)}.`);
-  }
+  const person = checkListOptions({ runtimeContext, limit, cursor, status });
   const requests: PendingApproval[] = [];
   for await (const request of deps.inbox.list(audienceOf(person), cursor === undefined ? {} : { before: cursor })) {
     if (!mayAnswerRequest(request, person)) continue;
@@ -125,12 +105,22 @@ export async function answer(
   }
   const at = await clock(deps.ledger);
   if (!input.approved) {
-    const settled = await settleRefusal(state, approval, terms, pin);
-    if (settled.type === 'held') return { type: 'not-allowed', request: shown, reason: settled.reason };
     // the person who asked refusing their own request withdraws it
     const own = withdrawing || (request.askedBy !== undefined && request.askedBy === userIdOf(person));
-    const status = own && settled.status === 'refused' ? 'withdrawn' : settled.status;
-    const after = await changeInInbox(state, id, { type: 'close', answer: answerBy(status, person, at, { reason: input.reason }) });
+    if (!own && !refusalAdmitted(terms, person, pin)) {
+      const held = await settleRefusal(state, approval, terms, pin);
+      return { type: 'not-allowed', request: shown, reason: held.type === 'held' ? held.reason : undefined };
+    }
+    // an admitted refusal closes the request before the ledger keeps it final: of an approval and a refusal racing
+    // on several instances, the one that closed the request stands, and the other changes nothing
+    const status = request.expiresAt !== undefined && request.expiresAt <= at ? 'expired' : own ? 'withdrawn' : 'refused';
+    const closing = answerBy(status, person, at, { reason: input.reason });
+    const after = await changeInInbox(state, id, { type: 'close', answer: closing });
+    if (after !== undefined && !(after.status === status && after.answeredAt === at && after.answeredBy === closing.by)) {
+      return { type: 'closed', request: after, reason: TOO_LATE };
+    }
+    const settled = await settleRefusal(state, approval, terms, pin);
+    if (settled.type === 'held') return { type: 'not-allowed', request: shown, reason: settled.reason };
     return { type: settled.status === 'expired' ? 'expired' : 'refused', request: after ?? shown };
   }
   const settled = await settleAnswer(state, approval, terms, pin);
@@ -139,10 +129,14 @@ export async function answer(
       const edit = approval.edit === undefined ? undefined : { value: approval.edit.value };
       const change = { type: 'close', answer: answerBy('approved', person, at, { reason: input.reason, edit }) } as const;
       if (settled.approvedBy !== undefined && terms.quorum > 1) await deps.inbox.noteApprovals(id, settled.approvedBy);
-      const after = (await changeInInbox(state, id, change)) ?? shown;
-      if (input.grant === undefined) return { type: 'approved', request: after };
+      const after = await changeInInbox(state, id, change);
+      // closed otherwise first (a refusal on another instance): this approval changed nothing
+      if (after !== undefined && after.status !== 'approved' && after.status !== 'executed') {
+        return { type: 'closed', request: after, reason: TOO_LATE };
+      }
+      if (input.grant === undefined) return { type: 'approved', request: after ?? shown };
       const grant = await grantApproval(deps, state, { request, options: input.grant, person, input: approval.input, at });
-      return { type: 'approved', request: after, grant };
+      return { type: 'approved', request: after ?? shown, grant };
     }
     case 'held': {
       if (settled.approvedBy === undefined) return { type: 'not-allowed', request: shown, reason: settled.reason };
@@ -160,6 +154,11 @@ export async function answer(
     default:
       return assertNever(settled);
   }
+}
+
+/** Whether a refusal from `person` is admitted as final, as `settleRefusal` admits it: the rules admit them (counted by user id under a quorum). */
+function refusalAdmitted(terms: ConfirmTerms, person: RuntimeContext, pin: ApprovalPin): boolean {
+  return mayAnswer(terms, person, pin.asker).admitted && (terms.quorum <= 1 || userIdOf(person) !== undefined);
 }
 
 /** Withdraws a request: only its asker (the refusal of the person who asked, admitted as in the chat). */
@@ -274,31 +273,6 @@ function viewDeps(deps: InboxDeps) {
 
 function clock(ledger: ApprovalLedger | undefined): Promise<number> {
   return ledger?.now === undefined ? Promise.resolve(Date.now()) : ledger.now();
-}
-
-function contextOf(runtimeContext: unknown, owner: string): RuntimeContext {
-  if (runtimeContext === null || typeof runtimeContext !== 'object' || Array.isArray(runtimeContext)) {
-    throw new InvalidOptionError({
-      owner,
-      option: 'runtimeContext',
-      message: 'runtimeContext must be the trusted runtime context of the person (an object, e.g. { userId, role }).',
-    });
-  }
-  return runtimeContext as RuntimeContext;
-}
-
-function checkAnswer(input: InboxAnswerInput): void {
-  const invalid = (option: string, message: string) => new InvalidOptionError({ owner: 'inbox.answer', option, message });
-  if (input === null || typeof input !== 'object')
-    throw invalid('answer', 'the answer must be an object: { approved, runtimeContext } or { approved, token }.');
-  if (typeof input.approved !== 'boolean') throw invalid('approved', `approved must be true or false, received ${String(input.approved)}.`);
-  if ((input.runtimeContext === undefined) === (input.token === undefined)) {
-    throw invalid('runtimeContext', 'give exactly one of runtimeContext (who answers, from your session) and token (from a notification).');
-  }
-  if (input.token !== undefined && typeof input.token !== 'string') throw invalid('token', 'token must be a string from a notification.');
-  if (input.reason !== undefined && typeof input.reason !== 'string') throw invalid('reason', 'reason must be a string.');
-  if (!input.approved && input.input !== undefined) throw invalid('input', 'edited arguments (input) go only with an approval.');
-  if (!input.approved && input.grant !== undefined) throw invalid('grant', 'a grant goes only with an approval.');
 }
 
 function assertNever(value: never): never {

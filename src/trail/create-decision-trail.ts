@@ -5,6 +5,7 @@ import { DecisionTrailError } from '../errors/decision-trail-error.ts';
 import { InvalidOptionError } from '../errors/invalid-option-error.ts';
 import { isInMemory, markInMemory } from '../store/in-memory.ts';
 import type { Store } from '../store/store.ts';
+import { inTurn } from '../util/in-turn.ts';
 import { type DecisionTrailLink, GENESIS, isHash, linkHash, parseLink, trailRecordOf } from './decision-trail-link.ts';
 
 /**
@@ -112,7 +113,7 @@ export function createDecisionTrail({ store, key }: DecisionTrailOptions): Decis
   /** The end of each chain as this instance last wrote or read it. */
   const ends = new Map<string, { readonly length: number; readonly hash: string }>();
   /** Per chain, the append under way: this instance's appends to one chain go in order. */
-  const queues = new Map<string, Promise<unknown>>();
+  const queues = new Map<string, Promise<void>>();
 
   const endAfter = async (chain: string, length: number): Promise<{ length: number; hash: string }> => {
     if (length === 0) return { length: 0, hash: GENESIS };
@@ -175,28 +176,16 @@ export function createDecisionTrail({ store, key }: DecisionTrailOptions): Decis
       });
     },
     append: (chain, record, { runId }) => {
-      const previous = queues.get(chain) ?? Promise.resolve();
-      const appended = previous
-        .then(() => appendNow(chain, record, runId))
-        .catch((error: unknown) => {
-          throw DecisionTrailError.isInstance(error)
-            ? error
-            : new DecisionTrailError({
-                key: chain,
-                reason: 'store',
-                message: `The decision trail "${chain}" could not be written (a record of "${record.handler}"): ${error instanceof Error ? error.message : String(error)}`,
-                cause: error,
-              });
-        });
-      const settled = appended.then(
-        () => undefined,
-        () => undefined,
-      );
-      queues.set(chain, settled);
-      void settled.then(() => {
-        if (queues.get(chain) === settled) queues.delete(chain);
+      return inTurn(queues, chain, () => appendNow(chain, record, runId)).catch((error: unknown) => {
+        throw DecisionTrailError.isInstance(error)
+          ? error
+          : new DecisionTrailError({
+              key: chain,
+              reason: 'store',
+              message: `The decision trail "${chain}" could not be written (a record of "${record.handler}"): ${error instanceof Error ? error.message : String(error)}`,
+              cause: error,
+            });
       });
-      return appended;
     },
     entries: (chain) => store.list(storeKey(chain)),
   };
