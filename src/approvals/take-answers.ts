@@ -143,6 +143,11 @@ async function takeInboxAnswers(state: ApprovalState): Promise<void> {
       state.fromInbox?.set(answer.approvalId, closed.context ?? {});
       continue;
     }
+    // a refusal the inbox admitted is its giver's, not the person's whose request carries it
+    if (closed.status === 'refused' && !answer.approved && closed.context !== undefined) {
+      state.fromInbox?.set(answer.approvalId, closed.context);
+      continue;
+    }
     if (!answer.approved || !resume.approved.has(answer.toolCallId)) continue;
     const by = closed.by ?? 'someone';
     const how = closed.status === 'expired' ? 'expired unanswered' : `was ${closed.status} by ${by}`;
