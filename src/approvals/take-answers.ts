@@ -121,19 +121,22 @@ async function admitted(
 }
 
 /**
- * The approvals the inbox admitted before this request (see
+ * The answers the inbox admitted before this request (see
  * `interventions.inbox`): each is admitted again as the person's who gave
- * it, in time (its expiry was judged when it was given). Whatever else the
- * inbox closed a request with (a refusal, a withdrawal, an expiry) is final
- * exactly where an answer in the chat would be: the ledger keeps it.
+ * it, in time (its expiry was judged when it was given): an approval, for
+ * exactly the arguments its giver approved; a refusal. Whatever else the
+ * inbox closed a request with (a withdrawal, an expiry) is final exactly
+ * where an answer in the chat would be: the ledger keeps it.
  */
 async function takeInboxAnswers(state: ApprovalState): Promise<void> {
   for (const answer of state.resume.answers) {
-    const closed = answer.approved ? await state.inbox?.answerOf(answer.approvalId) : undefined;
-    // the approval the inbox admitted, and no other: other arguments than its giver approved are the sender's own answer
-    if (closed?.status === 'approved' && sameJson(answer.edit?.value, closed.edit?.value)) {
-      state.fromInbox?.set(answer.approvalId, closed.context ?? {});
-    }
+    const closed = await state.inbox?.answerOf(answer.approvalId);
+    if (closed?.context === undefined) continue;
+    // other arguments than its giver approved are the sender's own answer
+    const approval = closed.status === 'approved' && answer.approved && sameJson(answer.edit?.value, closed.edit?.value);
+    // a refusal the inbox admitted is its giver's, not the person's whose request carries it
+    const refusal = closed.status === 'refused' && !answer.approved;
+    if (approval || refusal) state.fromInbox?.set(answer.approvalId, closed.context);
   }
 }
 

@@ -37,8 +37,8 @@ export interface InboxRequest {
 
 /**
  * The answer that closed a request: its status, who gave it (their user id,
- * and for an approval their trusted runtime context, which the resume
- * admits it with), when, their reason, and an approval's edit of the
+ * and for an approval or a refusal their trusted runtime context, which the
+ * resume admits it with), when, their reason, and an approval's edit of the
  * arguments.
  *
  * @example

@@ -55,7 +55,7 @@ export function answerBy(
   return {
     status,
     ...(by === undefined ? {} : { by }),
-    ...(status === 'approved' ? { context: { ...person } } : {}),
+    ...(status === 'approved' || status === 'refused' ? { context: { ...person } } : {}),
     at,
     ...(reason === undefined ? {} : { reason }),
     ...(edit === undefined ? {} : { edit }),

@@ -36,7 +36,7 @@ export interface Locator {
 export interface Route {
   abort(errorCode?: string): Promise<void>;
   continue(): Promise<void>;
-  request(): { method(): string; url(): string };
+  request(): { method(): string; url(): string; postData(): string | null };
 }
 export interface Page extends Pick<Locator, 'locator' | 'getByTestId'> {
   goto(url: string): Promise<unknown>;
@@ -111,7 +111,8 @@ export function nextBuild(dir = '.'): Promise<void> {
   return run(process.execPath, [next, 'build', dir], example);
 }
 
-async function freePort(): Promise<number> {
+/** A port nothing listens on, on 127.0.0.1. */
+export async function freePort(): Promise<number> {
   const probe = createServer();
   await new Promise<void>((resolvePromise, reject) => {
     probe.once('error', reject);
@@ -133,22 +134,26 @@ export interface NextServer {
 
 /**
  * Starts `next start` or `next dev` for the app in `dir` (relative to the
- * example) on a free port, and waits until `ready` (a path) answers 200.
+ * example) on `port` (default: a free one), and waits until `ready` (a path)
+ * answers 200.
  */
 export async function startNext({
   command,
   dir = '.',
   env,
   ready,
+  port,
   timeoutMs = 60_000,
 }: {
   command: 'start' | 'dev';
   dir?: string;
   env: NodeJS.ProcessEnv;
   ready: string;
+  /** The port: the same one again restarts a server where its pages left it. */
+  port?: number;
   timeoutMs?: number;
 }): Promise<NextServer> {
-  const port = await freePort();
+  port ??= await freePort();
   const baseURL = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [next, command, dir, '-H', '127.0.0.1', '-p', String(port)], {
     cwd: example,

@@ -5,9 +5,13 @@
  * developer) and Morgan (a manager), each in a browser context of their own:
  * deny, guide, approve, deny with a reason, approve for this chat, edit then
  * approve (a malformed edit explained and corrected, a blocked one shown with
- * the arguments decided), a manager's approval of a developer's request, a
- * closed stale request, a failed request retried, a stopped answer, and what
- * the server accepts over HTTP. The model is the example's scripted local
+ * the arguments decided), a manager's approval of a developer's request, the
+ * same approved and refused from the manager's approval inbox page while the
+ * developer's chat continues by itself, a closed stale request, a failed
+ * request retried, a stopped answer, what the server accepts over HTTP, and,
+ * on a redis-server started on 127.0.0.1 (the build reused, a second
+ * `next start` with REDIS_URL), the server restarted between the request and
+ * the answer. The model is the example's scripted local
  * OpenAI-compatible server (OPENAI_API_KEY is removed from the server's
  * environment), so every run is the same.
  *
@@ -23,9 +27,11 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasRedisServer, startRedisServer } from '../helpers/redis-server.ts';
 import {
   type Browser,
   type BrowserContext,
+  freePort,
   type Locator,
   launchChromium,
   type NextServer,
@@ -158,11 +164,8 @@ function answered(message: UIMessage, edit?: { path: string }): UIMessage {
   return copy;
 }
 
-/**
- * `user`'s browser (a context of its own, signed in), on a new chat or on
- * `url`, hydrated; returns the page and its chat id (the log's key).
- */
-async function openChat(user: User, url = baseURL): Promise<{ page: Page; chatId: string }> {
+/** A new page in `user`'s browser (a context of its own, signed in; cookies do not depend on the port). */
+async function newPage(user: User): Promise<Page> {
   if (browser === undefined) throw new Error('no browser');
   let context = contexts.get(user);
   if (context === undefined) {
@@ -173,6 +176,72 @@ async function openChat(user: User, url = baseURL): Promise<{ page: Page; chatId
   const page = await context.newPage();
   pages.push(page);
   page.on('pageerror', (error) => pageErrors.push(error));
+  return page;
+}
+
+/** `user`'s approval inbox, hydrated: reached from a chat page's header link (`from`), or opened in a new page. */
+async function openInbox(user: User, from?: Page): Promise<Page> {
+  const page = from ?? (await newPage(user));
+  if (from === undefined) await page.goto(`${baseURL}/inbox`);
+  else await from.getByTestId('inbox-link').click();
+  await page.locator(`[data-testid="inbox"][data-hydrated][data-user="${user}"]`).waitFor();
+  return page;
+}
+
+/** The inbox's entry for the request of a chat, once it is listed. */
+async function inboxRequest(inbox: Page, chatId: string): Promise<Locator> {
+  const request = inbox.locator(`[data-testid="inbox-request"][data-conversation-id="${chatId}"]`);
+  await request.waitFor({ timeout: 10_000 });
+  return request;
+}
+
+/** What a page posted to the chat route (its bodies, parsed), from now on. */
+async function chatRequests(page: Page): Promise<Array<{ resume?: boolean; message?: UIMessage }>> {
+  const bodies: Array<{ resume?: boolean; message?: UIMessage }> = [];
+  await page.route('**/api/chat', (route) => {
+    bodies.push(JSON.parse(route.request().postData() ?? '{}') as { resume?: boolean; message?: UIMessage });
+    return route.continue();
+  });
+  return bodies;
+}
+
+/** Sam asks for a deployment, which waits for a manager: the waiting card says it is in the inbox. */
+async function askToDeploy(page: Page, environment: 'production' | 'staging'): Promise<Locator> {
+  await say(page, `Deploy the build to ${environment}`);
+  const waiting = page.locator('[data-testid="tool-deploy"][data-state="approval-requested"]');
+  await waiting.waitFor();
+  await settled(page);
+  expect(await text(waiting.getByTestId('tool-status'))).toBe('waiting for a manager');
+  expect(await text(waiting.getByTestId('approval-inbox'))).toBe(
+    'It is in the approval inbox: once a manager answers it there, this chat continues by itself.',
+  );
+  return waiting;
+}
+
+/** Sam's page on a deployment Morgan approved: it says who approved it, on whose behalf, in the call and in the log. */
+async function approvedByMorgan(page: Page, call: Locator): Promise<void> {
+  expect(await text(call.getByTestId('tool-status'))).toBe('approved by Morgan, ran');
+  expect(await text(call.getByTestId('tool-why'))).toBe('Morgan approved it; it ran on your behalf.');
+  expect((await decisionLog(page)).at(-1)).toEqual(
+    expect.objectContaining({
+      action: 'proceed',
+      askedBy: 'sam',
+      answeredBy: 'morgan',
+      text: 'deploy approved by Morgan (on your behalf)',
+    }),
+  );
+}
+
+/** No part of a message a page sent carries an answer to an approval. */
+const carriesNoAnswer = (bodies: ReadonlyArray<{ message?: UIMessage }>) =>
+  bodies.every((body) => !JSON.stringify(body.message ?? {}).includes('approval-responded'));
+
+/**
+ * `user`'s browser (a context of its own, signed in), on a new chat or on
+ * `url`, hydrated; returns the page and its chat id (the log's key).
+ */
+async function openChat(user: User, url = baseURL): Promise<{ page: Page; chatId: string }> {
+  const page = await newPage(user);
   await page.goto(url);
   const chat = page.locator(`[data-testid="chat"][data-hydrated][data-user="${user}"]`);
   await chat.waitFor();
@@ -249,8 +318,8 @@ describe('the Next.js example in Chromium, used by a developer and a manager', (
   });
 
   /** Runs a test with fresh pages, and checks that none threw; its time is reported. */
-  const test = (name: string, label: string, body: () => Promise<void>) =>
-    it(name, async () => {
+  const test = (name: string, label: string, body: () => Promise<void>, { skip = false } = {}) =>
+    it.skipIf(skip)(name, async () => {
       const started = performance.now();
       pageErrors = [];
       try {
@@ -541,16 +610,7 @@ describe('the Next.js example in Chromium, used by a developer and a manager', (
       // Sam's page follows the chat: the request ended, approved by Morgan
       const done = sam.page.locator('[data-testid="tool-deploy"][data-state="output-available"]');
       await done.waitFor({ timeout: 10_000 });
-      expect(await text(done.getByTestId('tool-status'))).toBe('approved by Morgan, ran');
-      expect(await text(done.getByTestId('tool-why'))).toBe('Morgan approved it; it ran on your behalf.');
-      expect((await decisionLog(sam.page)).at(-1)).toEqual(
-        expect.objectContaining({
-          action: 'proceed',
-          askedBy: 'sam',
-          answeredBy: 'morgan',
-          text: 'deploy approved by Morgan (on your behalf)',
-        }),
-      );
+      await approvedByMorgan(sam.page, done);
       await sam.page.screenshot({ path: join(results, 'approved-by-a-manager.png'), fullPage: true });
       expect(await executions(sam.chatId)).toEqual([expect.objectContaining({ tool: 'deploy', input: { environment: 'production' } })]);
 
@@ -601,6 +661,91 @@ describe('the Next.js example in Chromium, used by a developer and a manager', (
       expect(await text(ran.getByTestId('tool-status'))).toBe('approved by Sam, ran');
       await morgan.page.screenshot({ path: join(results, 'already-answered.png'), fullPage: true });
       expect(await executions(sam.chatId)).toHaveLength(1);
+    },
+  );
+
+  test(
+    "lets a manager approve a developer's deployment from the inbox page: Sam's chat continues by itself, with no answer sent from it, and the deployment runs once",
+    'a manager approves from the inbox',
+    async () => {
+      const sam = await openChat('sam');
+      const posted = await chatRequests(sam.page);
+      await askToDeploy(sam.page, 'production');
+
+      // Morgan goes from a chat's header to the inbox: the request, its arguments, who asked, when, who may answer
+      const morgan = await openChat('morgan');
+      const inbox = await openInbox('morgan', morgan.page);
+      expect(inbox.url()).toBe(`${baseURL}/inbox`);
+      const request = await inboxRequest(inbox, sam.chatId);
+      expect(await request.getAttribute('data-tool')).toBe('deploy');
+      expect(await text(request.getByTestId('request-prompt'))).toBe('Approve deploying to production?');
+      expect(JSON.parse(await text(request.getByTestId('request-input')))).toEqual({ environment: 'production' });
+      expect(await text(request.getByTestId('request-status'))).toBe('waiting');
+      expect(await text(request.getByTestId('request-who'))).toMatch(/^Asked by Sam at .+ in this chat\. Only a manager may answer it\.$/);
+      expect(await request.getByTestId('request-chat').getAttribute('href')).toBe(`/chat/${sam.chatId}`);
+      await inbox.screenshot({ path: join(results, 'inbox.png'), fullPage: true });
+      await request.getByTestId('inbox-approve').click();
+      const notice = inbox.getByTestId('inbox-notice');
+      await notice.waitFor();
+      expect(await text(notice)).toBe("Approved: deploy runs on Sam's behalf when Sam's chat continues, by itself while it is open.");
+      await expect.poll(() => request.count(), { timeout: 10_000 }).toBe(0);
+
+      // Sam's page learned it from the inbox and continued: the deployment ran, once, approved by Morgan on Sam's behalf
+      const ran = sam.page.locator('[data-testid="tool-deploy"][data-state="output-available"]');
+      await ran.waitFor({ timeout: 15_000 });
+      expect(await lastAnswer(sam.page, 'deploy reported: "deployed to production"')).toContain('Done.');
+      await settled(sam.page);
+      await approvedByMorgan(sam.page, ran);
+      await sam.page.screenshot({ path: join(results, 'approved-from-the-inbox.png'), fullPage: true });
+      // the page asked, then resumed: it never carried an answer
+      expect(posted.map((body) => body.resume === true)).toEqual([false, true]);
+      expect(carriesNoAnswer(posted)).toBe(true);
+      expect(await executions(sam.chatId)).toEqual([expect.objectContaining({ tool: 'deploy', input: { environment: 'production' } })]);
+      // nothing left to answer, and nothing ran twice
+      expect((await storedChat(sam.chatId)).messages.at(-1)?.parts ?? []).toContainEqual(
+        expect.objectContaining({ type: 'tool-deploy', state: 'output-available' }),
+      );
+      expect(await inbox.locator(`[data-testid="inbox-request"][data-conversation-id="${sam.chatId}"]`).count()).toBe(0);
+      expect(await executions(sam.chatId)).toHaveLength(1);
+    },
+  );
+
+  test(
+    "shows Sam a manager's refusal given in the inbox, with her reason, and runs nothing; Sam's own inbox does not offer the request",
+    'a manager refuses from the inbox',
+    async () => {
+      const since = await modelRequestCount();
+      const sam = await openChat('sam');
+      const posted = await chatRequests(sam.page);
+      await askToDeploy(sam.page, 'staging');
+      // a developer may not answer a deployment: it is not in Sam's inbox
+      const samsInbox = await openInbox('sam');
+      expect(await samsInbox.locator(`[data-testid="inbox-request"][data-conversation-id="${sam.chatId}"]`).count()).toBe(0);
+
+      const inbox = await openInbox('morgan');
+      const request = await inboxRequest(inbox, sam.chatId);
+      expect(JSON.parse(await text(request.getByTestId('request-input')))).toEqual({ environment: 'staging' });
+      await request.getByTestId('inbox-reason').fill('Not before the release');
+      await request.getByTestId('inbox-refuse').click();
+      const notice = inbox.getByTestId('inbox-notice');
+      await notice.waitFor();
+      expect(await text(notice)).toBe("Refused: Not before the release. Nothing runs, and Sam's chat says so.");
+
+      // Sam's chat continues by itself: refused by Morgan, with her reason, which the model read
+      await lastAnswer(sam.page, 'I did not deploy');
+      await settled(sam.page);
+      const refused = sam.page.locator('[data-testid="tool-deploy"][data-state="output-denied"]');
+      expect(await refused.getAttribute('data-decision')).toBe('refused');
+      expect(await text(refused.getByTestId('tool-status'))).toBe('refused by Morgan');
+      expect(await text(refused.getByTestId('tool-why'))).toBe('Morgan refused: Not before the release.');
+      expect((await decisionLog(sam.page)).at(-1)).toEqual(
+        expect.objectContaining({ answer: 'refused', askedBy: 'sam', answeredBy: 'morgan' }),
+      );
+      await sam.page.screenshot({ path: join(results, 'refused-from-the-inbox.png'), fullPage: true });
+      expect((await modelRequestsSince(since)).at(-1)).toContain('Not before the release');
+      expect(posted.map((body) => body.resume === true)).toEqual([false, true]);
+      expect(carriesNoAnswer(posted)).toBe(true);
+      expect(await executions(sam.chatId)).toEqual([]);
     },
   );
 
@@ -725,5 +870,82 @@ describe('the Next.js example in Chromium, used by a developer and a manager', (
       expect(await executions(chatId)).toHaveLength(1);
       expect(await postChat('no such id!', user)).toMatchObject({ status: 400, text: 'This chat has no valid id: open a new chat.' });
     },
+  );
+  test(
+    `keeps a request through a restart of the server on Redis: asked before, answered from the inbox after, and Sam's open chat continues by itself${hasRedisServer ? '' : ' (SKIPPED: no redis-server on the PATH; apt-get install redis-server)'}`,
+    'a restart between the request and the answer (Redis)',
+    async () => {
+      const redis = await startRedisServer();
+      const memoryURL = baseURL;
+      const port = await freePort();
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        NODE_ENV: 'production',
+        // the ledger, the inbox and the chats on Redis; requests sealed with a secret that outlives the process
+        REDIS_URL: `redis://127.0.0.1:${redis.port}`,
+        APPROVAL_SECRET: 'the e2e approval secret, the same for every instance',
+      };
+      delete env.OPENAI_API_KEY;
+      let redisServer: NextServer | undefined;
+      try {
+        redisServer = await timed('next start on Redis (until ready)', () => startNext({ command: 'start', env, ready: '/api/log', port }));
+        baseURL = redisServer.baseURL;
+        const sam = await openChat('sam');
+        const posted = await chatRequests(sam.page);
+        await askToDeploy(sam.page, 'production');
+
+        // the server stops, and another process starts on the same port: nothing of the first is in its memory
+        await redisServer.stop();
+        redisServer = await timed('next restart on Redis (until ready)', () =>
+          startNext({ command: 'start', env, ready: '/api/log', port }),
+        );
+        expect(await executions(sam.chatId)).toEqual([]);
+        expect((await storedChat(sam.chatId)).messages.at(-1)?.parts ?? []).toContainEqual(
+          expect.objectContaining({ type: 'tool-deploy', state: 'approval-requested' }),
+        );
+
+        // Morgan's inbox lists the request kept on Redis; she sends it to staging instead, and approves that
+        const inbox = await openInbox('morgan');
+        const request = await inboxRequest(inbox, sam.chatId);
+        expect(JSON.parse(await text(request.getByTestId('request-input')))).toEqual({ environment: 'production' });
+        await request.getByTestId('inbox-edit').click();
+        const edit = request.getByTestId('edit-input');
+        await edit.fill('{"environment":"moon"}');
+        expect(await text(request.getByTestId('edit-problem'))).toBe('"environment" must be one of "staging", "production".');
+        await edit.fill('{"environment":"staging"}');
+        await request.getByTestId('approve-edited-button').click();
+        await inbox.getByTestId('inbox-notice').waitFor();
+        expect(await text(inbox.getByTestId('inbox-notice'))).toBe(
+          "Approved: deploy runs on Sam's behalf when Sam's chat continues, by itself while it is open.",
+        );
+
+        // Sam's page, open all along, continues by itself on the new process: the edited deployment runs, once
+        const ran = sam.page.locator('[data-testid="tool-deploy"][data-state="output-available"]');
+        await ran.waitFor({ timeout: 20_000 });
+        await lastAnswer(sam.page, 'deploy reported: "deployed to staging"');
+        await settled(sam.page);
+        // (polled: once, in 20 full runs, the page read 'approved, ran' here, without Morgan's decision, at first)
+        await expect.poll(() => text(ran.getByTestId('tool-status')), { timeout: 5_000 }).toBe('edited and approved by Morgan, ran');
+        // the call shows the arguments that ran, Morgan's
+        expect(JSON.parse(await text(ran.getByTestId('tool-input')))).toEqual({ environment: 'staging' });
+        expect(await text(ran.getByTestId('tool-output'))).toBe('deployed to staging');
+        await sam.page.screenshot({ path: join(results, 'approved-after-a-restart.png'), fullPage: true });
+        expect(carriesNoAnswer(posted)).toBe(true);
+        expect(posted.at(-1)?.resume).toBe(true);
+        expect(await executions(sam.chatId)).toEqual([expect.objectContaining({ tool: 'deploy', input: { environment: 'staging' } })]);
+        // the conversation is on Redis: a reload shows it as it ended
+        await sam.page.reload();
+        await sam.page.locator('[data-testid="chat"][data-hydrated]').waitFor();
+        expect(await text(sam.page.locator('[data-testid="tool-deploy"]').getByTestId('tool-status'))).toBe(
+          'edited and approved by Morgan, ran',
+        );
+        expect(await executions(sam.chatId)).toHaveLength(1);
+      } finally {
+        baseURL = memoryURL;
+        await redisServer?.stop();
+        await redis.kill();
+      }
+    },
+    { skip: !hasRedisServer },
   );
 });

@@ -145,6 +145,26 @@ describe.each(MODES)('the approval inbox, through interventions.%s', (mode) => {
     expect(JSON.stringify(toolResultsSent(model, 0).r1)).toContain('not refundable');
   });
 
+  it("should record a manager's refusal from the inbox as the manager's when the employee's request resumes it, not as a withdrawal", async () => {
+    const { interventions, tools } = setup();
+    const { history, approvalId } = await ask(interventions, mode, tools);
+    await interventions.inbox.answer(approvalId, { approved: false, reason: 'not refundable', runtimeContext: BOB });
+    const resumed = await run(interventions, mode, {
+      model: scriptedModel(step(text('ok'))),
+      tools,
+      stopWhen: isStepCount(3),
+      messages: await interventions.inbox.resume(history),
+      runtimeContext: ALICE,
+    });
+    expect(resumed.decisions.filter((record) => record.handler === 'approval-approvers')).toEqual([
+      expect.objectContaining({
+        action: 'deny',
+        reason: 'Refused by bob, which is final for this request: nothing was run.',
+        approval: expect.objectContaining({ status: 'refused', askedBy: 'alice', answeredBy: 'bob' }),
+      }),
+    ]);
+  });
+
   it('should count a quorum from the inbox, and run once both managers approved', async () => {
     const { interventions, tools, executions } = setup({ approvers: { roles: ['manager'] }, quorum: 2 });
     const { history, approvalId } = await ask(interventions, mode, tools);

@@ -5,8 +5,10 @@
  * request, replaces itself); an assistant message brings only answers to the
  * approval requests of the conversation's last message, copied onto the
  * server's own copy (the call, its arguments and the request's signature
- * stay the server's). Everything else is refused, in a sentence a person
- * can read.
+ * stay the server's). A resume (the page learned that the inbox answered
+ * the conversation's open requests) adds nothing: the server writes the
+ * inbox's answers in itself. Everything else is refused, in a sentence a
+ * person can read.
  */
 import { isToolUIPart } from 'ai';
 import { approvalOf } from 'ai-interventions/client';
@@ -26,6 +28,14 @@ export function continueChat(stored: readonly ChatMessage[], incoming: unknown, 
   if (message?.role === 'user') return userMessage(stored, at, { id, parts }, user);
   if (message?.role === 'assistant') return answers(stored, at, parts);
   return { status: 400, error: 'Only your messages and your answers can be sent.' };
+}
+
+/** A resume: the conversation as it is, if its last message still has requests the inbox may have answered. */
+export function resumeChat(stored: readonly ChatMessage[]): Continued {
+  const last = stored.at(-1);
+  const open = last?.role === 'assistant' && last.parts.some((part) => isToolUIPart(part) && part.state === 'approval-requested');
+  if (!open) return { status: 409, error: 'This request was already answered: the chat shows what became of it.' };
+  return { messages: [...stored] };
 }
 
 function userMessage(stored: readonly ChatMessage[], at: number, message: Pick<ChatMessage, 'id' | 'parts'>, user: DemoUser): Continued {

@@ -24,6 +24,7 @@
 import { randomBytes } from 'node:crypto';
 import {
   type BeforeToolCallEvent,
+  createApprovalInbox,
   createApprovalLedger,
   createInterventions,
   humanApproval,
@@ -31,6 +32,7 @@ import {
   InterventionHandler,
   type ToolCallActionType,
 } from 'ai-interventions';
+import { sharedStore } from './shared-store';
 
 export class ToolGuard extends InterventionHandler {
   readonly name = 'tool-guard';
@@ -92,9 +94,14 @@ const RUNTIME_KEY = Symbol.for('ai-interventions-example.runtime');
 
 /**
  * One runtime per server process: its approval ledger remembers which
- * approvals were used, so a replayed resume request runs nothing twice, and
+ * approvals were used, so a replayed resume request runs nothing twice;
+ * its approval inbox keeps every request a confirm asks, so a manager can
+ * list and answer them on the inbox page (`interventions().inbox`); and
  * humanApproval's store remembers "for this chat" answers (per
- * `runtimeContext.sessionId`, the chat id).
+ * `runtimeContext.sessionId`, the chat id). The ledger and the inbox live in
+ * this process's memory, or on Redis when `REDIS_URL` is set
+ * (`lib/shared-store.ts`), where a restarted server, or another instance,
+ * finds them.
  */
 export function interventions() {
   const store = globalThis as typeof globalThis & { [RUNTIME_KEY]?: ReturnType<typeof createInterventions> };
@@ -124,7 +131,9 @@ export function interventions() {
     // the page shows a decision log of every call, proceed included, and the person's answers
     decisionParts: 'all',
     approvalSecret: approvalSecret(),
-    // one server process: the ledger in its memory (instances behind a load balancer share one on Redis)
-    approvalLedger: createApprovalLedger(),
+    // in this process's memory, or on Redis (REDIS_URL): instances behind a load balancer, or a restarted one, share it
+    approvalLedger: createApprovalLedger({ store: sharedStore() }),
+    // the requests waiting for people, listed and answered on the inbox page
+    approvalInbox: createApprovalInbox({ store: sharedStore() }),
   }));
 }

@@ -26,6 +26,16 @@ export function nameOf(userId: string): string {
   return Object.values(USERS).find((user) => user.userId === userId)?.name ?? userId;
 }
 
+/**
+ * Who a person is, for the runtime: the trusted `runtimeContext` of their
+ * requests (who may answer an approval is read from it), with the chat a
+ * request belongs to (`sessionId`: what "approve for this chat" covers, and
+ * the conversation an inbox request names).
+ */
+export function runtimeContextOf(user: DemoUser, chatId?: string): { userId: string; role: string; sessionId?: string } {
+  return { userId: user.userId, role: user.role, ...(chatId === undefined ? {} : { sessionId: chatId }) };
+}
+
 /** The signed-in user of a request (the demo's cookie; a real app reads its session). */
 export function signedInUser(request: Request): DemoUser {
   const cookies = request.headers.get('cookie') ?? '';

@@ -5,6 +5,7 @@
  * a handler is a rule, named as one, never as a person.
  */
 import { APICallError } from 'ai';
+import type { InboxAnswerResult, PendingApproval } from 'ai-interventions';
 import { approvalOf, canAnswer, type InterventionApprovalData, type InterventionData } from 'ai-interventions/client';
 import { type DemoUser, nameOf } from './users';
 
@@ -133,4 +134,46 @@ export function errorSentence(error: Error): string {
   }
   const message = error.message.trim();
   return message === '' ? 'Something went wrong. Press Retry.' : /[.!?]$/.test(message) ? message : `${message}.`;
+}
+
+/** How a request stands, from the inbox, in a few words: "approved by Morgan", "withdrawn: a new message in the conversation". */
+export function requestState(request: PendingApproval, me: DemoUser): string {
+  const by = request.answeredBy === undefined ? '' : ` by ${who(request.answeredBy, me)}`;
+  const because = request.reason === undefined ? '' : `: ${request.reason}`;
+  switch (request.status) {
+    case 'pending':
+      return request.approvedBy.length === 0 ? 'waiting' : `waiting (${request.approvedBy.length} of ${request.quorum} approvals)`;
+    case 'approved':
+      return `approved${by}`;
+    case 'executed':
+      return `approved${by}, ran`;
+    case 'refused':
+      return `refused${by}${because}`;
+    case 'withdrawn':
+      return `withdrawn${by}${because}`;
+    case 'expired':
+      return 'expired unanswered';
+  }
+}
+
+/** What became of an answer given in the inbox, in a sentence for the person who gave it. */
+export function inboxAnswerSentence(result: InboxAnswerResult, me: DemoUser): string {
+  if (result.type === 'not-found') return 'No such request is waiting for you.';
+  const { request } = result;
+  const asker = who(request.askedBy, me, 'the assistant');
+  const chat = `${whose(request.askedBy, me)} chat`;
+  switch (result.type) {
+    case 'approved':
+      return `Approved: ${request.toolName} runs on ${asker === 'you' ? 'your' : `${asker}'s`} behalf when ${chat} continues, by itself while it is open.`;
+    case 'refused':
+      return `Refused${request.reason === undefined ? '' : `: ${request.reason}`}. Nothing runs, and ${chat} says so.`;
+    case 'waiting':
+      return `Your approval counts: ${request.approvedBy.length} of ${request.quorum}, so it still waits for more.`;
+    case 'not-allowed':
+      return `That did not count${result.reason === undefined ? '' : `: ${result.reason}`}. Nothing changed.`;
+    case 'expired':
+      return 'Too late: the request expired before your answer, so nothing runs.';
+    case 'closed':
+      return `Nothing changed: this request was ${requestState(request, me)} before your answer.`;
+  }
 }

@@ -3,13 +3,15 @@
 import { useChat } from '@ai-sdk/react';
 import { APICallError, type ChatStatus, DefaultChatTransport, isToolUIPart, lastAssistantMessageIsCompleteWithApprovalResponses } from 'ai';
 // the client entry: typed answers, the message type and who may answer, with no runtime in the browser bundle
-import { type ApprovalAnswer, approvalAnswer, type InterventionData } from 'ai-interventions/client';
+import type { PendingApproval } from 'ai-interventions';
+import { type ApprovalAnswer, approvalAnswer, approvalOf, type InterventionData } from 'ai-interventions/client';
 import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import type { ChatMessage } from '../../lib/chat-message';
 import type { StoredChat } from '../../lib/chat-store';
-import { type DemoUser, USER_COOKIE, USERS, userOf } from '../../lib/users';
+import { type DemoUser, userOf } from '../../lib/users';
 import { errorSentence, Who } from '../../lib/words';
 import { DecisionLog } from './decision-log';
+import { SignIn } from './sign-in';
 import { ToolCall } from './tool-call';
 
 const SUGGESTIONS = [
@@ -21,6 +23,8 @@ const SUGGESTIONS = [
 
 /** How often an idle page looks for what others changed in the chat (a manager's answer, a new request). */
 const POLL_MS = 1_000;
+/** How often the page asks the inbox about the requests of this chat that wait for someone else. */
+const INBOX_POLL_MS = 1_500;
 
 type Answer = (approvalId: string, answer: ApprovalAnswer) => void;
 
@@ -32,6 +36,19 @@ const hasUnsentAnswers = (message: ChatMessage | undefined) =>
 
 const decisionsIn = (message: ChatMessage): InterventionData[] =>
   message.parts.flatMap((part) => (part.type === 'data-intervention' ? [part.data] : []));
+
+/** The approval ids of the requests the conversation's last message still waits on, that `me` asked (the inbox may answer them). */
+const openRequestsOf = (message: ChatMessage | undefined, me: DemoUser): string[] =>
+  message?.role !== 'assistant'
+    ? []
+    : message.parts.flatMap((part) =>
+        isToolUIPart(part) &&
+        part.state === 'approval-requested' &&
+        !part.approval.isAutomatic &&
+        approvalOf(decisionsIn(message).filter((decision) => decision.toolCallId === part.toolCallId))?.askedBy === me.userId
+          ? [part.approval.id]
+          : [],
+      );
 
 export function Chat({
   id,
@@ -51,9 +68,10 @@ export function Chat({
     () =>
       new DefaultChatTransport<ChatMessage>({
         api: '/api/chat',
-        // the server keeps the conversation: send only the last message (a user message, or the answers to its requests)
-        prepareSendMessagesRequest: ({ id: chatId, messages, trigger, messageId }) => ({
-          body: { id: chatId, message: messages.at(-1), trigger, messageId },
+        // the server keeps the conversation: send only the last message (a user message, or the answers to its
+        // requests), and whether it is a resume after the inbox's answers (`body`)
+        prepareSendMessagesRequest: ({ id: chatId, messages, trigger, messageId, body }) => ({
+          body: { ...body, id: chatId, message: messages.at(-1), trigger, messageId },
         }),
       }),
   );
@@ -109,6 +127,44 @@ export function Chat({
     return () => clearInterval(timer);
   }, [status, refresh]);
 
+  // the requester's page follows its open requests in the inbox: once they are answered there (a manager approved,
+  // say), it asks the server to continue: the server writes the inbox's answers in, the page sends none
+  const [fromInbox, setFromInbox] = useState<ReadonlyMap<string, PendingApproval>>(() => new Map());
+  const waiting = openRequestsOf(messages.at(-1), me);
+  const waitingKey = waiting.join(' ');
+  const resume = useCallback(() => {
+    setNotice(undefined);
+    void sendMessage(undefined, { body: { resume: true } });
+  }, [sendMessage]);
+  // once per set of requests: a resume the server refused is not sent again by itself (Retry sends it)
+  const resumedFor = useRef('');
+  useEffect(() => {
+    const ids = waitingKey === '' ? [] : waitingKey.split(' ');
+    if (status !== 'ready' || ids.length === 0 || resumedFor.current === waitingKey) return;
+    let done = false;
+    const check = async () => {
+      const found = await Promise.all(
+        ids.map(async (approvalId) => {
+          const response = await fetch(`/api/inbox/${encodeURIComponent(approvalId)}`, { cache: 'no-store' });
+          return response.ok ? ((await response.json()) as PendingApproval) : undefined;
+        }),
+      );
+      const answered = found.filter((request) => request !== undefined && request.status !== 'pending') as PendingApproval[];
+      if (done || answered.length < ids.length) return;
+      done = true;
+      resumedFor.current = waitingKey;
+      setFromInbox(new Map(answered.map((request) => [request.id, request])));
+      // continued already (answered in another browser's chat): show it as the server keeps it
+      if (answered.some((request) => request.status === 'executed')) void refresh(true).catch(() => undefined);
+      else resume();
+    };
+    const timer = setInterval(() => void check().catch(() => undefined), INBOX_POLL_MS);
+    return () => {
+      done = true;
+      clearInterval(timer);
+    };
+  }, [status, waitingKey, resume, refresh]);
+
   const [input, setInput] = useState('');
   // the form works once the page is hydrated
   const [hydrated, setHydrated] = useState(false);
@@ -128,20 +184,18 @@ export function Chat({
     event.preventDefault();
     send(input);
   };
-  // a failed request again: the answers it carried, or the last message (regenerate resends it; it is never duplicated)
+  // a failed request again: the answers it carried, a resume after the inbox's answers, or the last message
+  // (regenerate resends it; it is never duplicated)
   const retry = () => {
     setNotice(undefined);
-    void (hasUnsentAnswers(messages.at(-1)) ? sendMessage() : regenerate());
+    if (hasUnsentAnswers(messages.at(-1))) void sendMessage();
+    else if (waiting.length > 0) resume();
+    else void regenerate();
   };
   // a typed answer travels in the response's reason; the server decodes it (the model never sees it)
   const answer: Answer = (approvalId, typed) => {
     setNotice(undefined);
     void addToolApprovalResponse(approvalAnswer({ id: approvalId, ...typed }));
-  };
-  const signIn = (next: string) => {
-    // biome-ignore lint/suspicious/noDocumentCookie: the demo's stand-in for a sign-in
-    document.cookie = `${USER_COOKIE}=${encodeURIComponent(next)}; path=/; samesite=lax; max-age=31536000`;
-    setUserId(next);
   };
   const decisions = messages.flatMap(decisionsIn);
 
@@ -155,16 +209,13 @@ export function Chat({
           a reason, or edit the path first), and <code>deploy</code> waits for a <b>manager</b>'s approval. The conversation is kept on the
           server: open <a href={`/chat/${id}`}>this chat's link</a> in another browser, signed in as someone else, to answer for them.
         </p>
-        <label className="user">
-          Signed in as{' '}
-          <select data-testid="user-select" value={me.userId} onChange={(event) => signIn(event.currentTarget.value)}>
-            {Object.values(USERS).map((user) => (
-              <option key={user.userId} value={user.userId}>
-                {user.name} ({user.role})
-              </option>
-            ))}
-          </select>
-        </label>
+        <nav className="links">
+          <a href="/inbox" data-testid="inbox-link">
+            Approval inbox
+          </a>{' '}
+          · <a href="/">New chat</a>
+        </nav>
+        <SignIn userId={me.userId} onChange={setUserId} />
       </header>
 
       <section className="messages" data-testid="messages">
@@ -177,6 +228,7 @@ export function Chat({
             live={index === messages.length - 1}
             stopped={message.metadata?.stopped === true || stopped.has(message.id)}
             status={status}
+            fromInbox={fromInbox}
             onAnswer={answer}
             onResend={() => void sendMessage()}
           />
@@ -236,6 +288,7 @@ function Message({
   live,
   stopped,
   status,
+  fromInbox,
   onAnswer,
   onResend,
 }: {
@@ -246,6 +299,8 @@ function Message({
   live: boolean;
   stopped: boolean;
   status: ChatStatus;
+  /** What the inbox said of the requests the page resumed after. */
+  fromInbox: ReadonlyMap<string, PendingApproval>;
   onAnswer: Answer;
   onResend: () => void;
 }) {
@@ -276,6 +331,7 @@ function Message({
               me={me}
               live={live}
               status={status}
+              fromInbox={part.approval === undefined ? undefined : fromInbox.get(part.approval.id)}
               onAnswer={onAnswer}
               onResend={onResend}
             />

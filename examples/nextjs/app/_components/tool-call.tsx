@@ -2,11 +2,12 @@
 
 import type { ChatStatus, DynamicToolUIPart, ToolUIPart } from 'ai';
 import { getToolName } from 'ai';
+import type { PendingApproval } from 'ai-interventions';
 import { type ApprovalAnswer, approvalReasonText, type InterventionData, readApprovalAnswer } from 'ai-interventions/client';
 import { useState } from 'react';
-import { inputProblem } from '../../lib/tool-inputs';
 import type { DemoUser } from '../../lib/users';
 import { type Answering, answering, rememberedApproval, rememberWords, rule, Who, who } from '../../lib/words';
+import { EditArguments } from './edit-arguments';
 
 export type ToolPart = ToolUIPart | DynamicToolUIPart;
 
@@ -29,6 +30,7 @@ export function ToolCall({
   me,
   live,
   status,
+  fromInbox,
   onAnswer,
   onResend,
 }: {
@@ -41,13 +43,15 @@ export function ToolCall({
   /** Whether the call is in the conversation's last message: only there can a request still be answered. */
   live: boolean;
   status: ChatStatus;
+  /** The inbox's answer to this call's request, when the page resumed after it. */
+  fromInbox?: PendingApproval | undefined;
   onAnswer: (approvalId: string, answer: ApprovalAnswer) => void;
   onResend: () => void;
 }) {
   const name = getToolName(part);
   const decision = decisions.at(-1);
   const people = answering(decisions, me);
-  const story = storyOf(name, part, decision, people, earlier, me, live, status);
+  const story = storyOf(name, part, decision, people, earlier, me, live, status, fromInbox);
   // the arguments that were decided: a person's edit, when it decided others than the model's
   const edited = decision?.input !== undefined && JSON.stringify(decision.input) !== JSON.stringify(part.input);
   const input = edited ? decision?.input : part.input;
@@ -127,6 +131,7 @@ function storyOf(
   me: DemoUser,
   live: boolean,
   status: ChatStatus,
+  fromInbox: PendingApproval | undefined,
 ): Story {
   const asker = who(approval?.askedBy, me, 'the assistant');
   // who answered, once the decision that says so has arrived (it follows the call's part)
@@ -147,6 +152,7 @@ function storyOf(
       return { outcome: 'awaiting-approval', badge: mayI === true ? 'needs your approval' : `needs the approval of ${whoMay}` };
     case 'approval-responded': {
       if (!live) return closed(asker);
+      if (fromInbox !== undefined) return inboxStory(fromInbox, part.approval.approved, me, status);
       const answer = part.approval.approved ? 'approval' : 'refusal';
       if (status === 'submitted' || status === 'streaming') return { outcome: 'sending', badge: `${answer} sent, resuming…` };
       if (status === 'error')
@@ -219,6 +225,19 @@ function storyOf(
   }
 }
 
+/** A request answered in the inbox, while the chat continues after it (or failed to). */
+function inboxStory(request: PendingApproval, approved: boolean, me: DemoUser, status: ChatStatus): Story {
+  const answer = `${approved ? 'approved' : 'refused'} by ${who(request.answeredBy, me)} in the inbox`;
+  if (status === 'error') {
+    return {
+      outcome: 'not-delivered',
+      badge: `${answer}, not continued`,
+      why: 'The chat could not continue after the answer: retry below.',
+    };
+  }
+  return { outcome: 'sending', badge: `${answer}, resuming…` };
+}
+
 /** A sentence, ended once. */
 const ended = (sentence: string) => (/[.!?]$/.test(sentence) ? sentence : `${sentence}.`);
 
@@ -247,6 +266,11 @@ function Waiting({
       <p data-testid="approval-who">
         Asked by {who(approval?.askedBy, me)}. Waiting for {whoMay}: only {whoMay} may approve this, so you cannot.
       </p>
+      {mine && (
+        <p className="tool-why" data-testid="approval-inbox">
+          It is in the approval inbox: once {whoMay} answers it there, this chat continues by itself.
+        </p>
+      )}
       {mine && (
         <button
           type="button"
@@ -279,8 +303,6 @@ function ApprovalCard({
 }) {
   const [reason, setReason] = useState('');
   const [editing, setEditing] = useState(false);
-  const [draft, setDraft] = useState(() => JSON.stringify(input));
-  const problem = editing ? inputProblem(name, draft) : undefined;
   const held = approval?.status === 'not-allowed' || approval?.status === 'awaiting-quorum';
   return (
     <div className="approval" data-testid="approval">
@@ -326,30 +348,7 @@ function ApprovalCard({
           Deny
         </button>
       </span>
-      {editing && (
-        <span className="edit">
-          <textarea
-            data-testid="edit-input"
-            aria-label="Arguments"
-            aria-invalid={problem !== undefined}
-            value={draft}
-            onChange={(event) => setDraft(event.currentTarget.value)}
-          />
-          {problem !== undefined && (
-            <span className="edit-problem" role="status" data-testid="edit-problem">
-              {problem}
-            </span>
-          )}
-          <button
-            type="button"
-            data-testid="approve-edited-button"
-            disabled={problem !== undefined}
-            onClick={() => problem === undefined && onAnswer({ approved: true, input: JSON.parse(draft) as unknown })}
-          >
-            Approve these arguments
-          </button>
-        </span>
-      )}
+      {editing && <EditArguments toolName={name} input={input} onApprove={(edited) => onAnswer({ approved: true, input: edited })} />}
     </div>
   );
 }

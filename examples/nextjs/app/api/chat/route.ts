@@ -3,11 +3,12 @@ import { toInterventionsUIMessageStream } from 'ai-interventions';
 import { CHAT_ID, type ChatMessage } from '../../../lib/chat-message';
 import { chatStore } from '../../../lib/chat-store';
 import { takeTurn } from '../../../lib/chat-turns';
-import { continueChat } from '../../../lib/continue-chat';
+import { continueChat, resumeChat } from '../../../lib/continue-chat';
+import { inboxAnswers, streamWithAnswers, withAnswers } from '../../../lib/inbox-answers';
 import { interventions } from '../../../lib/interventions';
 import { chatModel } from '../../../lib/model';
 import { createTools } from '../../../lib/tools';
-import { signedInUser } from '../../../lib/users';
+import { runtimeContextOf, signedInUser } from '../../../lib/users';
 
 export const maxDuration = 60;
 
@@ -21,8 +22,9 @@ const INSTRUCTIONS =
 const sentence = (status: number, text: string) => new Response(text, { status, headers: { 'content-type': 'text/plain; charset=utf-8' } });
 
 export async function POST(request: Request) {
-  // the page sends only its last message (a user message, or its answers to approvals): the server keeps the rest
-  const body = (await request.json().catch(() => undefined)) as { id?: unknown; message?: unknown } | undefined;
+  // the page sends only its last message (a user message, or its answers to approvals): the server keeps the rest;
+  // or `resume: true` once the inbox answered the conversation's open requests
+  const body = (await request.json().catch(() => undefined)) as { id?: unknown; message?: unknown; resume?: unknown } | undefined;
   const chatId = typeof body?.id === 'string' && CHAT_ID.test(body.id) ? body.id : undefined;
   if (chatId === undefined) return sentence(400, 'This chat has no valid id: open a new chat.');
   // the demo's sign-in (a cookie): a real app reads its own session here
@@ -32,54 +34,68 @@ export async function POST(request: Request) {
   try {
     const store = chatStore();
     const stored = await store.load(chatId);
-    const continued = continueChat(stored?.messages ?? [], body?.message, user);
+    const resume = body?.resume === true;
+    const continued = resume ? resumeChat(stored?.messages ?? []) : continueChat(stored?.messages ?? [], body?.message, user);
     if ('error' in continued) {
       done();
       return sentence(continued.status, continued.error);
     }
     const tools = createTools(chatId);
-    const messages = await validateUIMessages<ChatMessage>({ messages: continued.messages, tools });
+    const validated = await validateUIMessages<ChatMessage>({ messages: continued.messages, tools });
+    // the answers a manager gave in the inbox to this conversation's open requests, written in as the page would
+    // have sent them (a new user message withdraws the requests nobody answered instead)
+    const history = await interventions().inbox.resume(await convertToModelMessages(validated, { tools }));
+    const fromInbox = inboxAnswers(history, validated);
+    if (resume && fromInbox.length === 0) {
+      done();
+      return sentence(409, 'This request is still waiting for an answer: the chat continues once someone answers it.');
+    }
+    const messages = withAnswers(validated, fromInbox);
 
     const result = interventions().streamText({
       model: await chatModel(),
       instructions: INSTRUCTIONS,
       tools,
-      // an answered approval (addToolApprovalResponse with approvalAnswer) arrives here as a
+      // an answered approval (addToolApprovalResponse with approvalAnswer, or the inbox's) arrives here as a
       // tool-approval-response: the runtime decodes it, the run resumes, the handlers run again
-      messages: await convertToModelMessages(messages, { tools }),
+      messages: history,
       stopWhen: isStepCount(8),
       // Stop on the page aborts the request: the model call ends, and what was said so far is kept
       abortSignal: request.signal,
       // trusted, server-side: the user (from the session) and the conversation, which a "for this chat"
       // answer covers; who may answer an approval is read from it
-      runtimeContext: { userId: user.userId, role: user.role, sessionId: chatId },
+      runtimeContext: runtimeContextOf(user, chatId),
     });
 
     return createUIMessageStreamResponse({
       // the SDK's toUIMessageStream, plus a data-intervention part per decision (the page's badges and log)
-      stream: toInterventionsUIMessageStream<typeof tools, ChatMessage>({
-        stream: result.stream,
-        interventions: result.interventions,
-        tools,
-        // continue the last assistant message when resuming after an approval
-        originalMessages: messages,
-        // the server names new messages, so the page and the store agree
-        generateMessageId: generateId,
-        onError: (error) => {
-          console.error(error);
-          return `The assistant could not finish this answer (${error instanceof Error ? error.message : String(error)}).`;
-        },
-        // what the page shows is what is kept: the conversation, its decisions and its pending requests
-        // (Stop, or a reload, ends the request: the stream is cancelled, and what was said so far is kept, marked as stopped)
-        onEnd: async ({ messages: all, isAborted, isCancelled }) => {
-          try {
-            const saved = await store.save(chatId, finished(all, isAborted || isCancelled === true), stored?.version ?? 0);
-            if (saved === undefined) console.error(`[example] chat ${chatId} changed while this request ran: its answer was not saved`);
-          } finally {
-            done();
-          }
-        },
-      }),
+      stream: streamWithAnswers(
+        toInterventionsUIMessageStream<typeof tools, ChatMessage>({
+          stream: result.stream,
+          interventions: result.interventions,
+          tools,
+          // continue the last assistant message when resuming after an approval
+          originalMessages: messages,
+          // the server names new messages, so the page and the store agree
+          generateMessageId: generateId,
+          onError: (error) => {
+            console.error(error);
+            return `The assistant could not finish this answer (${error instanceof Error ? error.message : String(error)}).`;
+          },
+          // what the page shows is what is kept: the conversation, its decisions and its pending requests
+          // (Stop, or a reload, ends the request: the stream is cancelled, and what was said so far is kept, marked as stopped)
+          onEnd: async ({ messages: all, isAborted, isCancelled }) => {
+            try {
+              const saved = await store.save(chatId, finished(all, isAborted || isCancelled === true), stored?.version ?? 0);
+              if (saved === undefined) console.error(`[example] chat ${chatId} changed while this request ran: its answer was not saved`);
+            } finally {
+              done();
+            }
+          },
+        }),
+        // the inbox's answers, told to the page as the chat's own would be: the request shows as answered at once
+        fromInbox,
+      ),
     });
   } catch (error) {
     done();
