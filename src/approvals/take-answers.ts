@@ -2,14 +2,13 @@ import type { ToolApprovalResponse } from 'ai';
 import { ANYONE_ONCE, type ConfirmTerms, hasPredicate } from '../actions/confirm-terms.ts';
 import { findApprovalRequest, findToolCall } from '../answers/find-in-history.ts';
 import type { ResumedApproval } from '../answers/read-resume.ts';
-import { stableJson } from '../data/stable-json.ts';
-import { answerBy, changeInInbox } from '../inbox/close-in-inbox.ts';
 import { type ApprovalPin, openPin, type PinnedCall } from './approval-pin.ts';
 import type { ApprovalState } from './approval-state.ts';
+import { closedFirst, noteInInbox, takeInboxAnswers } from './inbox-answers.ts';
 import { withPin } from './pinned-signature.ts';
 import { isReplay } from './replay-used-approvals.ts';
 import { setSignature } from './set-signature.ts';
-import { answererOf, EXPIRY_HANDLER, type SettledAnswer, type SettledRefusal, settleAnswer, settleRefusal } from './settle-answer.ts';
+import { settleAnswer, settleRefusal } from './settle-answer.ts';
 import { splitPin } from './split-pin.ts';
 
 /**
@@ -116,55 +115,16 @@ async function admitted(
   const settled = await settleAnswer(state, approval, terms, pin);
   if (settled.type === 'refused') refuse(state, approval, settled.text);
   else if (settled.type === 'held') hold(state, approval, token);
-  await noteInInbox(state, approval, settled);
+  const standing = await noteInInbox(state, approval, settled);
+  // an approval racing a final answer given in the inbox (a refusal, a withdrawal) on another instance: the answer that
+  // closed the request first stands, and what runs is what the inbox shows
+  if (settled.type === 'approved' && standing !== undefined && standing.status !== 'approved' && standing.status !== 'executed') {
+    if (terms.approvers.length > 0 || terms.quorum > 1 || standing.status === 'withdrawn') {
+      refuse(state, approval, await closedFirst(state, approval, standing));
+      return false;
+    }
+  }
   return settled.type === 'approved';
-}
-
-/**
- * The answers the inbox admitted before this request (see
- * `interventions.inbox`): each is admitted again as the person's who gave
- * it, in time (its expiry was judged when it was given): an approval, for
- * exactly the arguments its giver approved; a refusal. Whatever else the
- * inbox closed a request with (a withdrawal, an expiry) is final exactly
- * where an answer in the chat would be: the ledger keeps it.
- */
-async function takeInboxAnswers(state: ApprovalState): Promise<void> {
-  for (const answer of state.resume.answers) {
-    const closed = await state.inbox?.answerOf(answer.approvalId);
-    if (closed?.context === undefined) continue;
-    // other arguments than its giver approved are the sender's own answer
-    const approval = closed.status === 'approved' && answer.approved && sameJson(answer.edit?.value, closed.edit?.value);
-    // a refusal the inbox admitted is its giver's, not the person's whose request carries it
-    const refusal = closed.status === 'refused' && !answer.approved;
-    if (approval || refusal) state.fromInbox?.set(answer.approvalId, closed.context);
-  }
-}
-
-function sameJson(first: unknown, second: unknown): boolean {
-  if (first === undefined || second === undefined) return first === second;
-  try {
-    return stableJson(first) === stableJson(second);
-  } catch {
-    return false;
-  }
-}
-
-/** What an answer given in the chat did to its request in the inbox (one the inbox admitted is there already). */
-async function noteInInbox(state: ApprovalState, approval: ResumedApproval, settled: SettledAnswer | SettledRefusal): Promise<void> {
-  if (state.inbox === undefined || state.fromInbox?.has(approval.approvalId) === true) return;
-  const person = answererOf(state, approval);
-  const at = Date.now();
-  const edit = approval.edit === undefined ? undefined : { value: approval.input };
-  const reason = approval.reason;
-  if (settled.type === 'approved') {
-    await changeInInbox(state, approval.approvalId, { type: 'close', answer: answerBy('approved', person, at, { reason, edit }) });
-  } else if (settled.type === 'held' && settled.approvedBy !== undefined) {
-    await changeInInbox(state, approval.approvalId, { type: 'count', approvedBy: settled.approvedBy });
-  } else if (settled.type === 'refused') {
-    const status = 'status' in settled ? settled.status : settled.handler === EXPIRY_HANDLER ? 'expired' : undefined;
-    if (status !== undefined)
-      await changeInInbox(state, approval.approvalId, { type: 'close', answer: answerBy(status, person, at, { reason }) });
-  }
 }
 
 /**

@@ -43,13 +43,14 @@ function refunds() {
 
 function setup(options: ConfirmOptions = { approvers: { roles: ['manager'], label: 'a manager' } }) {
   const notifications: ApprovalNotification[] = [];
+  const inbox = createApprovalInbox({ notify: (event) => void notifications.push(event) });
   const interventions = createInterventions({
     approvalSecret: SECRET,
     approvalLedger: createApprovalLedger(),
-    approvalInbox: createApprovalInbox({ notify: (event) => void notifications.push(event) }),
+    approvalInbox: inbox,
     handlers: [defineHandler({ name: 'refunds', beforeToolCall: () => InterventionActions.confirm('Refund it?', options) })],
   });
-  return { interventions, notifications, ...refunds() };
+  return { interventions, inbox, notifications, ...refunds() };
 }
 
 async function ask(interventions: ReturnType<typeof setup>['interventions'], mode: Mode, tools: ReturnType<typeof refunds>['tools']) {
@@ -295,5 +296,28 @@ describe("requests whose approvers the app's own test decides (allow)", () => {
       runtimeContext: ALICE,
     });
     expect(executions).toEqual([50]);
+  });
+});
+
+describe.each(MODES)('an answer in the chat racing one in the inbox (interventions.%s)', (mode) => {
+  it("should run nothing on a manager's chat approval when another manager's refusal closed the request first in the inbox", async () => {
+    const { interventions, inbox, tools, executions } = setup();
+    const { history, approvalId } = await ask(interventions, mode, tools);
+    // the refusal on another instance has closed the request, and not yet reached the ledger
+    await inbox.close(approvalId, { status: 'refused', by: 'carol', context: CAROL, at: Date.now(), reason: 'not refundable' });
+    const model = scriptedModel(step(text('ok')));
+    const outcome = await run(interventions, mode, {
+      model,
+      tools,
+      stopWhen: isStepCount(3),
+      messages: [...history, { role: 'tool', content: [{ type: 'tool-approval-response', approvalId, approved: true }] }],
+      runtimeContext: BOB,
+    });
+    expect(executions).toEqual([]);
+    expect(outcome.decisions.filter((record) => record.handler === 'approval-approvers').map((record) => record.reason)).toContainEqual(
+      expect.stringContaining('was refused first by carol'),
+    );
+    expect(JSON.stringify(toolResultsSent(model, 0).r1)).toContain('was refused first by carol');
+    expect((await interventions.inbox.get(approvalId, { runtimeContext: BOB }))?.status).toBe('refused');
   });
 });
