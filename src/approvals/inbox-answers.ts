@@ -1,6 +1,7 @@
+import { userIdOf } from '../actions/user-id-of.ts';
 import type { ResumedApproval } from '../answers/read-resume.ts';
 import { stableJson } from '../data/stable-json.ts';
-import { answerBy, changeInInbox } from '../inbox/close-in-inbox.ts';
+import { answerBy, changeInInbox, closedReason } from '../inbox/close-in-inbox.ts';
 import type { PendingApproval } from '../inbox/pending-approval.ts';
 import type { ApprovalState } from './approval-state.ts';
 import { APPROVERS_HANDLER, answererOf, EXPIRY_HANDLER, type SettledAnswer, type SettledRefusal } from './settle-answer.ts';
@@ -20,9 +21,17 @@ export async function takeInboxAnswers(state: ApprovalState): Promise<void> {
     // other arguments than its giver approved are the sender's own answer
     const approval = closed.status === 'approved' && answer.approved && sameJson(answer.edit?.value, closed.edit?.value);
     // a refusal the inbox admitted is its giver's, not the person's whose request carries it
-    const refusal = closed.status === 'refused' && !answer.approved;
+    // (the refusal `inbox.resume` wrote into the asker's own history: anyone else's refusal in the chat is theirs)
+    const refusal =
+      closed.status === 'refused' && !answer.approved && answer.reason === closedReason(closed) && (await sentByAsker(state, answer));
     if (approval || refusal) state.fromInbox?.set(answer.approvalId, closed.context);
   }
+}
+
+/** Whether the request carrying an answer is the asker's own (their resume), as the inbox kept who asked. */
+async function sentByAsker(state: ApprovalState, answer: ResumedApproval): Promise<boolean> {
+  const askedBy = (await state.inbox?.get(answer.approvalId))?.askedBy;
+  return askedBy !== undefined && askedBy === userIdOf(state.approver);
 }
 
 function sameJson(first: unknown, second: unknown): boolean {

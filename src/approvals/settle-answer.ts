@@ -242,9 +242,7 @@ export async function settleRefusal(
   const approver = answererOf(state, refusal);
   const people = { askedBy: userIdOf(pin.asker), answeredBy: userIdOf(approver) };
   // too late to answer: the request is over, recorded as expired (a refusal stands, and runs nothing)
-  // (a refusal the inbox admitted was given in time: its expiry was judged when it was given)
-  const inTime = state.fromInbox?.has(refusal.approvalId) === true;
-  if (terms.expiresInMs !== undefined && !inTime && (await expiredNow(state, refusal, pin.askedAt + terms.expiresInMs))) {
+  if (terms.expiresInMs !== undefined && (await expiredNow(state, refusal, pin.askedAt + terms.expiresInMs))) {
     await state.record(expiryRecord(refusal, terms.expiresInMs, people), refusal.input);
     return { type: 'refused', status: 'expired' };
   }

@@ -62,6 +62,11 @@ export function answerBy(
   };
 }
 
+/** What `inbox.resume` writes into a history as the reason of an answer the inbox closed a request with otherwise than approved. */
+export function closedReason(closed: InboxAnswer): string {
+  return closed.reason ?? (closed.status === 'expired' ? 'The request expired unanswered.' : `The request was ${closed.status}.`);
+}
+
 /** A kept request as people are shown it now. */
 export async function viewOf(
   {

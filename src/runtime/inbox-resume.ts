@@ -1,6 +1,7 @@
 import type { ModelMessage, ToolApprovalResponse, ToolResultPart } from 'ai';
 import { openPinWithKeys } from '../approvals/take-answers.ts';
 import { approvalAnswer } from '../client/approval-answer.ts';
+import { closedReason } from '../inbox/close-in-inbox.ts';
 import type { InboxDeps } from './inbox-deps.ts';
 import { observe, stateFor, withdrawAs } from './inbox-work.ts';
 
@@ -39,8 +40,7 @@ export async function resume(deps: InboxDeps, messages: readonly ModelMessage[])
       const typed = approvalAnswer({ id, approved: true, ...(closed.edit === undefined ? {} : { input: closed.edit.value }) });
       responses.push({ type: 'tool-approval-response', approvalId: id, approved: true, reason: typed.reason });
     } else {
-      const reason =
-        closed.reason ?? (closed.status === 'expired' ? 'The request expired unanswered.' : `The request was ${closed.status}.`);
+      const reason = closedReason(closed);
       const typed = approvalAnswer({ id, approved: false, reason });
       responses.push({ type: 'tool-approval-response', approvalId: id, approved: false, reason: typed.reason });
     }
