@@ -4,9 +4,8 @@
  * who asked, for a time and a number of uses), listed, revocable and
  * recorded. Through `interventions.generateText` and `streamText`.
  */
-import { isStepCount, type ModelMessage, tool } from 'ai';
+import { isStepCount, type ModelMessage } from 'ai';
 import { describe, expect, it, vi } from 'vitest';
-import { z } from 'zod';
 import {
   type ConfirmOptions,
   createApprovalLedger,
@@ -15,27 +14,17 @@ import {
   InterventionActions,
   InvalidOptionError,
 } from '../../src/index.ts';
+import { ALICE, BOB, refunds, SECRET } from '../helpers/inbox-refunds.ts';
 import { MODES, type Mode, run } from '../helpers/run-both.ts';
 import { scriptedModel, step, text, toolCall } from '../helpers/scripted-model.ts';
 
-const SECRET = 'a shared approval secret of at least 32 bytes';
-const ALICE = { userId: 'alice', role: 'employee', sessionId: 'chat-1' };
 const ALICE_ELSEWHERE = { ...ALICE, sessionId: 'chat-2' };
+// another employee of Alice's conversation
 const ERIN = { userId: 'erin', role: 'employee', sessionId: 'chat-1' };
-const BOB = { userId: 'bob', role: 'manager' };
 
 function setup(options: ConfirmOptions | { readonly current: ConfirmOptions } = { approvers: { roles: ['manager'] } }) {
   const rules = 'current' in options ? options : { current: options };
-  const executions: unknown[] = [];
-  const tools = {
-    refund: tool({
-      inputSchema: z.object({ amount: z.number() }),
-      execute: async ({ amount }) => {
-        executions.push(amount);
-        return `refunded ${amount}`;
-      },
-    }),
-  };
+  const { executions, tools } = refunds();
   const interventions = createInterventions({
     approvalSecret: SECRET,
     approvalLedger: createApprovalLedger(),

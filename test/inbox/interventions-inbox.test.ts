@@ -5,7 +5,7 @@
  * carries no approval part). Through `interventions.generateText` and
  * `streamText`, asserting what ran and what the model was sent.
  */
-import { isStepCount, type ModelMessage, ToolLoopAgent, tool } from 'ai';
+import { isStepCount, type ModelMessage, ToolLoopAgent } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { approvalAnswer } from '../../src/client/index.ts';
@@ -18,30 +18,11 @@ import {
   defineHandler,
   InterventionActions,
 } from '../../src/index.ts';
+import { ALICE, BOB, CAROL, ERIN, MANAGERS, refunds, SECRET } from '../helpers/inbox-refunds.ts';
 import { MODES, type Mode, run } from '../helpers/run-both.ts';
 import { scriptedModel, step, text, toolCall, toolResultsSent } from '../helpers/scripted-model.ts';
 
-const SECRET = 'a shared approval secret of at least 32 bytes';
-const ALICE = { userId: 'alice', role: 'employee', sessionId: 'chat-1' };
-const BOB = { userId: 'bob', role: 'manager' };
-const CAROL = { userId: 'carol', role: 'manager' };
-const ERIN = { userId: 'erin', role: 'employee' };
-
-function refunds() {
-  const executions: unknown[] = [];
-  const tools = {
-    refund: tool({
-      inputSchema: z.object({ amount: z.number() }),
-      execute: async ({ amount }) => {
-        executions.push(amount);
-        return `refunded ${amount}`;
-      },
-    }),
-  };
-  return { executions, tools };
-}
-
-function setup(options: ConfirmOptions = { approvers: { roles: ['manager'], label: 'a manager' } }) {
+function setup(options: ConfirmOptions = MANAGERS) {
   const notifications: ApprovalNotification[] = [];
   const inbox = createApprovalInbox({ notify: (event) => void notifications.push(event) });
   const interventions = createInterventions({
